@@ -1,0 +1,36 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "./env.ts";
+import { handleError, handleNotFound } from "./errors.ts";
+import { authenticate } from "./middleware/authenticate.ts";
+import { deprecated } from "./middleware/deprecation.ts";
+import { methodNotAllowed } from "./middleware/method-not-allowed.ts";
+import { rateLimit } from "./middleware/rate-limit.ts";
+import { requestContext } from "./middleware/request-context.ts";
+import { apiResponseHeaders } from "./middleware/response-headers.ts";
+import { petsRoutes } from "./pets/index.ts";
+import { rejectInvalid } from "./validation.ts";
+
+const getPetSchedule = (env: Env) => ({
+  deprecatedAt: env.GET_PET_DEPRECATED_AT,
+  sunsetAt: env.GET_PET_SUNSET_AT,
+  successor: "/v1/pets",
+  documentation: "/docs",
+});
+
+/** The whole Worker: order matters — request id and logging, then per-/v1 auth and limits, then routes. */
+export function createApp(): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: rejectInvalid });
+  app.use(requestContext(), apiResponseHeaders());
+
+  app.get("/health", (c) => c.json({ status: "ok" }));
+  app.all("/health", methodNotAllowed(["GET", "HEAD"]));
+
+  // The deprecation marks go on before auth so that even a 401 from getPet carries them.
+  app.on(["GET", "HEAD"], "/v1/pets/:petId", deprecated(getPetSchedule));
+  app.use("/v1/*", authenticate(), rateLimit());
+  app.route("/v1", petsRoutes());
+
+  app.notFound(handleNotFound);
+  app.onError(handleError);
+  return app;
+}

@@ -1,0 +1,117 @@
+import { z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { AppEnv } from "./env.ts";
+
+/** Every error code a client can see, with the HTTP status it travels with. */
+export const errorStatus = {
+  invalid_request: 400,
+  invalid_json: 400,
+  unauthorized: 401,
+  not_found: 404,
+  method_not_allowed: 405,
+  idempotency_key_in_use: 409,
+  gone: 410,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  idempotency_key_reused: 422,
+  rate_limited: 429,
+  api_key_banned: 429,
+  internal_error: 500,
+  unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof errorStatus;
+export type ErrorStatus = (typeof errorStatus)[ErrorCode];
+
+export const ErrorDetailSchema = z.object({
+  path: z.string().openapi({ example: "name" }),
+  message: z.string().openapi({ example: "Too small: expected string to have >=1 characters" }),
+});
+
+export const ErrorSchema = z
+  .object({
+    code: z.enum(Object.keys(errorStatus) as [ErrorCode, ...ErrorCode[]]),
+    message: z.string(),
+    status: z.number().int().min(400).max(599),
+    details: z.array(ErrorDetailSchema).optional(),
+  })
+  .openapi("Error", {
+    example: { code: "not_found", message: "No animal has this identifier.", status: 404 },
+  });
+
+export type ErrorBody = z.infer<typeof ErrorSchema>;
+export type ErrorDetail = z.infer<typeof ErrorDetailSchema>;
+
+interface ApiErrorOptions {
+  details?: ErrorDetail[];
+  headers?: Record<string, string>;
+}
+
+/** The one error type handlers and middleware throw; `onError` renders it. */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: ErrorStatus;
+  readonly details: ErrorDetail[] | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string, options: ApiErrorOptions = {}) {
+    super(message);
+    this.name = "ApiError";
+    this.code = code;
+    this.status = errorStatus[code];
+    this.details = options.details;
+    this.headers = options.headers ?? {};
+  }
+
+  toBody(): ErrorBody {
+    const body: ErrorBody = { code: this.code, message: this.message, status: this.status };
+    if (this.details) body.details = this.details;
+    return body;
+  }
+}
+
+/** Hono's own HTTP errors (e.g. a malformed body hono parsed) mapped onto our codes. */
+function fromHttpException(error: HTTPException): ApiError {
+  switch (error.status) {
+    case 400:
+      return new ApiError("invalid_json", "The request body is not valid JSON.");
+    case 413:
+      return new ApiError("payload_too_large", "The request body is larger than 16 KiB.");
+    case 415:
+      return new ApiError("unsupported_media_type", "Send the body as application/json.");
+    default:
+      return new ApiError("internal_error", "An unexpected error occurred.");
+  }
+}
+
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof HTTPException) return fromHttpException(error);
+  return new ApiError("internal_error", "An unexpected error occurred.");
+}
+
+export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
+  for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+  return c.json(error.toBody(), error.status);
+}
+
+export function handleError(error: unknown, c: Context<AppEnv>): Response {
+  const apiError = toApiError(error);
+  if (apiError.code === "internal_error") {
+    console.error(
+      JSON.stringify({
+        level: "error",
+        requestId: c.get("requestId"),
+        message: "unhandled error",
+        error:
+          error instanceof Error ? { name: error.name, message: error.message } : String(error),
+      }),
+    );
+  }
+  return errorResponse(c, apiError);
+}
+
+export function handleNotFound(c: Context<AppEnv>): Response {
+  return errorResponse(c, new ApiError("not_found", "No resource exists at this address."));
+}

@@ -1,0 +1,60 @@
+import type { MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { every } from "hono/combine";
+import type { AppEnv } from "../env.ts";
+import { ApiError } from "../errors.ts";
+
+export const MAX_BODY_BYTES = 16 * 1024;
+
+const JSON_MEDIA_TYPE = /^application\/json[ \t]*(?:;.*)?$/i;
+
+function requireJsonMediaType(): MiddlewareHandler<AppEnv> {
+  return async function requireJsonMediaType(c, next) {
+    if (!JSON_MEDIA_TYPE.test(c.req.header("Content-Type") ?? "")) {
+      throw new ApiError(
+        "unsupported_media_type",
+        "Send the body as JSON with Content-Type: application/json.",
+      );
+    }
+    await next();
+  };
+}
+
+function limitBody(): MiddlewareHandler<AppEnv> {
+  return bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: () => {
+      throw new ApiError("payload_too_large", "The request body is larger than 16 KiB.");
+    },
+  });
+}
+
+/**
+ * Rejects what the schema validator cannot describe: bytes that are not UTF-8
+ * and text that is not JSON. The bytes stay in Hono's body cache, so the
+ * validator parses them without reading the stream again.
+ */
+function requireJsonSyntax(): MiddlewareHandler<AppEnv> {
+  return async function requireJsonSyntax(c, next) {
+    const bytes = await c.req.arrayBuffer();
+    if (bytes.byteLength === 0)
+      throw new ApiError("invalid_json", "The request body is empty; send a JSON object.");
+    let text: string;
+    try {
+      text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+    } catch {
+      throw new ApiError("invalid_json", "The request body is not valid UTF-8.");
+    }
+    try {
+      JSON.parse(text);
+    } catch {
+      throw new ApiError("invalid_json", "The request body is not valid JSON.");
+    }
+    await next();
+  };
+}
+
+/** Media type (415), then size (413), then syntax (400 invalid_json), before schema validation. */
+export function jsonBody(): MiddlewareHandler<AppEnv> {
+  return every(requireJsonMediaType(), limitBody(), requireJsonSyntax());
+}

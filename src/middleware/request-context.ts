@@ -1,0 +1,30 @@
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "../env.ts";
+
+/**
+ * Names the request (the incoming cf-ray, else a fresh UUID), returns that
+ * name in X-Request-Id, and writes one JSON log line when the reply is ready.
+ */
+export function requestContext(): MiddlewareHandler<AppEnv> {
+  return async function requestContext(c, next) {
+    const started = performance.now();
+    const requestId = c.req.header("cf-ray") ?? crypto.randomUUID();
+    c.set("requestId", requestId);
+    await next();
+    c.res.headers.set("X-Request-Id", requestId);
+    const status = c.res.status;
+    if (status < 500 && c.env.LOG_LEVEL === "warn") return;
+    const caller = c.get("caller");
+    const line = {
+      level: status >= 500 ? "error" : "info",
+      requestId,
+      method: c.req.method,
+      route: c.req.routePath,
+      path: c.req.path,
+      status,
+      durationMs: Math.round((performance.now() - started) * 100) / 100,
+      key: caller?.kind === "key" ? `…${caller.key.lastFour}` : undefined,
+    };
+    console.log(JSON.stringify(line));
+  };
+}

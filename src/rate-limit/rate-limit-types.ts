@@ -1,0 +1,28 @@
+import type { Limits } from "../keys/key-record.ts";
+import type { WindowName } from "./windows.ts";
+
+/** What the caller knows about the key: its limits and how fresh that knowledge is. */
+export interface KeyPolicy {
+  limits: Limits;
+  revoked: boolean;
+  version: number;
+}
+
+export interface WindowReport {
+  name: WindowName;
+  limit: number;
+  remaining: number;
+  /** Unix seconds at which the window ends. */
+  reset: number;
+  lengthSeconds: number;
+}
+
+export type HitOutcome = "allowed" | "rate_limited" | "banned" | "revoked";
+
+export interface HitResult {
+  outcome: HitOutcome;
+  /** Every window in force, so headers can describe the tightest and list the policy. */
+  windows: WindowReport[];
+  /** Whole seconds until a refused request may be retried. */
+  retryAfter?: number;
+}

@@ -1,0 +1,173 @@
+import { DurableObject } from "cloudflare:workers";
+import type { Limits } from "../keys/key-record.ts";
+import type { HitResult, KeyPolicy, WindowReport } from "./rate-limit-types.ts";
+import {
+  BAN_MEMORY_MS,
+  BAN_THRESHOLD,
+  type BanState,
+  currentWindow,
+  DAY_MS,
+  MINUTE_MS,
+  nextBanDuration,
+  secondsUntil,
+  type WindowCount,
+  type WindowName,
+} from "./windows.ts";
+
+interface LimiterState {
+  minute?: WindowCount;
+  day?: WindowCount;
+  ban?: BanState;
+  policy?: KeyPolicy;
+}
+
+interface ActiveWindow {
+  name: WindowName;
+  length: number;
+  limit: number;
+  count: WindowCount;
+}
+
+const STATE_KEY = "state";
+
+/**
+ * One instance per API key (named by the key's hash) or per client IP for
+ * keyless traffic. All state is one small record: the two current windows,
+ * the ban and the newest key policy seen, so storage per key stays constant.
+ * Every method mutates memory synchronously before persisting, so concurrent
+ * requests are counted exactly; the output gate holds replies until the write
+ * is durable.
+ */
+export class RateLimiter extends DurableObject<Env> {
+  #state: LimiterState = {};
+  #cleanupScheduled = false;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    void ctx.blockConcurrencyWhile(async () => {
+      this.#state = (await ctx.storage.get<LimiterState>(STATE_KEY)) ?? {};
+      this.#cleanupScheduled = (await ctx.storage.getAlarm()) !== null;
+    });
+  }
+
+  /** Counts one request of an API key against its minute and day windows. */
+  hitKey(policy: KeyPolicy, now: number = Date.now()): HitResult {
+    const effective = this.#adoptPolicy(policy);
+    const windows = this.#windows(effective.limits, now);
+    if (effective.revoked) return { outcome: "revoked", windows: reports(windows) };
+    return this.#hit(windows, now, true);
+  }
+
+  /** Counts one request without a valid key against the caller's per-IP budget. */
+  hitKeyless(limits: Pick<Limits, "perMinute">, now: number = Date.now()): HitResult {
+    return this.#hit(this.#windows(limits, now), now, false);
+  }
+
+  /** Records a newer key policy (a revocation or a plan change) without counting a request. */
+  applyPolicy(policy: KeyPolicy): void {
+    this.#adoptPolicy(policy);
+    this.#persist();
+  }
+
+  /** The current windows without counting anything, for the dashboard. */
+  usage(limits: Limits, now: number = Date.now()): WindowReport[] {
+    return reports(this.#windows(limits, now));
+  }
+
+  override async alarm(): Promise<void> {
+    this.#cleanupScheduled = false;
+    const now = Date.now();
+    const { policy, ban } = this.#state;
+    const banRemembered = ban && now - ban.startedAt <= BAN_MEMORY_MS;
+    if (!policy && !banRemembered) {
+      this.#state = {};
+      await this.ctx.storage.deleteAll();
+      return;
+    }
+    this.#state = { policy, ban: banRemembered ? ban : undefined };
+    await this.ctx.storage.put(STATE_KEY, this.#state);
+    if (banRemembered) this.#scheduleCleanup();
+  }
+
+  #adoptPolicy(policy: KeyPolicy): KeyPolicy {
+    const known = this.#state.policy;
+    if (known && known.version >= policy.version) return known;
+    this.#state.policy = policy;
+    return policy;
+  }
+
+  #windows(limits: Pick<Limits, "perMinute"> & Partial<Limits>, now: number): ActiveWindow[] {
+    const minute = currentWindow(this.#state.minute, now, MINUTE_MS);
+    this.#state.minute = minute;
+    const windows: ActiveWindow[] = [
+      { name: "minute", length: MINUTE_MS, limit: limits.perMinute, count: minute },
+    ];
+    if (limits.perDay !== undefined) {
+      const day = currentWindow(this.#state.day, now, DAY_MS);
+      this.#state.day = day;
+      windows.push({ name: "day", length: DAY_MS, limit: limits.perDay, count: day });
+    }
+    return windows;
+  }
+
+  #hit(windows: ActiveWindow[], now: number, canBan: boolean): HitResult {
+    const ban = this.#state.ban;
+    if (ban && ban.until > now) {
+      return {
+        outcome: "banned",
+        windows: reports(windows),
+        retryAfter: secondsUntil(ban.until, now),
+      };
+    }
+    const full = windows.filter((window) => window.count.count >= window.limit);
+    if (full.length > 0) return this.#refuse(windows, full, now, canBan);
+    for (const window of windows) window.count.count += 1;
+    this.#persist();
+    return { outcome: "allowed", windows: reports(windows) };
+  }
+
+  #refuse(windows: ActiveWindow[], full: ActiveWindow[], now: number, canBan: boolean): HitResult {
+    for (const window of full) window.count.refused += 1;
+    const reopensAt = Math.max(...full.map((window) => window.count.start + window.length));
+    if (canBan && full.some((window) => window.count.refused >= BAN_THRESHOLD)) {
+      const durationMs = nextBanDuration(this.#state.ban, now);
+      this.#state.ban = { until: now + durationMs, durationMs, startedAt: now };
+      for (const window of windows) window.count.refused = 0;
+      this.#persist();
+      return {
+        outcome: "banned",
+        windows: reports(windows),
+        retryAfter: secondsUntil(now + durationMs, now),
+      };
+    }
+    this.#persist();
+    return {
+      outcome: "rate_limited",
+      windows: reports(windows),
+      retryAfter: secondsUntil(reopensAt, now),
+    };
+  }
+
+  #persist(): void {
+    void this.ctx.storage.put(STATE_KEY, this.#state);
+    if (!this.#cleanupScheduled) this.#scheduleCleanup();
+  }
+
+  /** Wakes once the day window and the ban memory have passed, so idle objects shrink to their policy. */
+  #scheduleCleanup(): void {
+    this.#cleanupScheduled = true;
+    const dayEnd = (this.#state.day?.start ?? this.#state.minute?.start ?? Date.now()) + DAY_MS;
+    const banForgotten = this.#state.ban ? this.#state.ban.startedAt + BAN_MEMORY_MS : 0;
+    void this.ctx.storage.setAlarm(Math.max(dayEnd, banForgotten) + MINUTE_MS);
+  }
+}
+
+function reports(windows: ActiveWindow[]): WindowReport[] {
+  return windows.map((window) => ({
+    name: window.name,
+    limit: window.limit,
+    remaining: Math.max(0, window.limit - window.count.count),
+    reset: Math.ceil((window.count.start + window.length) / 1000),
+    lengthSeconds: window.length / 1000,
+  }));
+}

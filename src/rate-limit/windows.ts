@@ -1,0 +1,47 @@
+/** Pure window and ban arithmetic, kept apart from storage so it reads as the rules in DESIGN.md. */
+
+export const MINUTE_MS = 60_000;
+export const DAY_MS = 86_400_000;
+export const BAN_THRESHOLD = 10;
+export const FIRST_BAN_MS = MINUTE_MS;
+export const MAX_BAN_MS = DAY_MS;
+/** A ban within this long of the previous one doubles it. */
+export const BAN_MEMORY_MS = DAY_MS;
+
+export type WindowName = "minute" | "day";
+
+export interface WindowCount {
+  start: number;
+  count: number;
+  refused: number;
+}
+
+export interface BanState {
+  until: number;
+  durationMs: number;
+  startedAt: number;
+}
+
+export function windowStart(now: number, length: number): number {
+  return now - (now % length);
+}
+
+/** The counts for the window containing `now`; a stale window starts over. */
+export function currentWindow(
+  stored: WindowCount | undefined,
+  now: number,
+  length: number,
+): WindowCount {
+  const start = windowStart(now, length);
+  return stored?.start === start ? stored : { start, count: 0, refused: 0 };
+}
+
+/** How long the next ban lasts, given the previous one (if any). */
+export function nextBanDuration(previous: BanState | undefined, now: number): number {
+  if (!previous || now - previous.startedAt > BAN_MEMORY_MS) return FIRST_BAN_MS;
+  return Math.min(previous.durationMs * 2, MAX_BAN_MS);
+}
+
+export function secondsUntil(instant: number, now: number): number {
+  return Math.max(1, Math.ceil((instant - now) / 1000));
+}

@@ -1,0 +1,30 @@
+import type { Hook } from "@hono/zod-openapi";
+import type { z } from "zod";
+import type { AppEnv } from "./env.ts";
+import { ApiError, type ErrorDetail } from "./errors.ts";
+
+function detailsOf(error: z.ZodError, target: string): ErrorDetail[] {
+  return error.issues.flatMap((issue): ErrorDetail[] => {
+    const base = issue.path.map(String).join(".");
+    if (issue.code === "unrecognized_keys") {
+      return issue.keys.map((key) => ({
+        path: base ? `${base}.${key}` : key,
+        message: "Unknown field",
+      }));
+    }
+    return [{ path: base || (target === "json" ? "body" : target), message: issue.message }];
+  });
+}
+
+/** Turns a failed Zod validation into the 400 Error body with one detail per problem. */
+export const rejectInvalid: Hook<unknown, AppEnv, string, undefined> = (result) => {
+  if (result.success) return;
+  const details = detailsOf(result.error, result.target);
+  const summary = details.map((detail) => `${detail.path}: ${detail.message}`).join("; ");
+  throw new ApiError("invalid_request", `The request is not valid. ${summary}`, { details });
+};
+
+/** For path identifiers: a malformed one names no resource, so it is simply not found. */
+export function notFoundWhenInvalid(result: { success: boolean }): undefined {
+  if (!result.success) throw new ApiError("not_found", "No animal has this identifier.");
+}
