@@ -8,6 +8,8 @@ export interface RateLimitClient {
   hitKeyless(clientIp: string): Promise<HitResult>;
   applyPolicy(keyHash: string, policy: KeyPolicy): Promise<void>;
   usage(keyHash: string, limits: Limits): Promise<WindowReport[]>;
+  /** Counts one attempt against a named per-minute budget (e.g. `signin:<email>`), for throttling. */
+  hitNamed(name: string, limits: Pick<Limits, "perMinute">): Promise<HitResult>;
 }
 
 export function rateLimitClient(namespace: Env["RATE_LIMITER"]): RateLimitClient {
@@ -17,5 +19,6 @@ export function rateLimitClient(namespace: Env["RATE_LIMITER"]): RateLimitClient
     hitKeyless: (clientIp) => stub(`ip:${clientIp}`).hitKeyless(keylessLimits),
     applyPolicy: (keyHash, policy) => stub(`key:${keyHash}`).applyPolicy(policy),
     usage: (keyHash, limits) => stub(`key:${keyHash}`).usage(limits),
+    hitNamed: (name, limits) => stub(`named:${name}`).hitKeyless(limits),
   };
 }

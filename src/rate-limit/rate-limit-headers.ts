@@ -1,8 +1,17 @@
 import type { HitResult, WindowReport } from "./rate-limit-types.ts";
 
-/** The window with the fewest requests left; the first listed (the minute) wins a tie. */
-function tightest(windows: WindowReport[]): WindowReport {
-  return windows.reduce((tight, window) => (window.remaining < tight.remaining ? window : tight));
+/**
+ * The window with the fewest requests left. On a tie the first listed (the
+ * minute) wins, except for a refused request: there the window that stays
+ * shut longest wins, as it is the one Retry-After waits for.
+ */
+function tightest(windows: WindowReport[], refused: boolean): WindowReport {
+  return windows.reduce((tight, window) => {
+    if (window.remaining !== tight.remaining) {
+      return window.remaining < tight.remaining ? window : tight;
+    }
+    return refused && window.reset > tight.reset ? window : tight;
+  });
 }
 
 /**
@@ -13,9 +22,9 @@ export function rateLimitHeaders(
   result: HitResult,
   now: number = Date.now(),
 ): Record<string, string> {
-  const window = tightest(result.windows);
-  const nowSeconds = Math.floor(now / 1000);
   const refused = result.retryAfter !== undefined;
+  const window = tightest(result.windows, refused);
+  const nowSeconds = Math.floor(now / 1000);
   const remaining = refused ? 0 : window.remaining;
   const reset = refused ? nowSeconds + (result.retryAfter ?? 0) : window.reset;
   const headers: Record<string, string> = {

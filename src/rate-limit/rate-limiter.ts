@@ -7,11 +7,13 @@ import {
   type BanState,
   currentWindow,
   DAY_MS,
+  isBanForgotten,
   MINUTE_MS,
   nextBanDuration,
   secondsUntil,
   type WindowCount,
   type WindowName,
+  windowEnd,
 } from "./windows.ts";
 
 interface LimiterState {
@@ -74,19 +76,16 @@ export class RateLimiter extends DurableObject<Env> {
     return reports(this.#windows(limits, now));
   }
 
+  /** Drops what has gone stale; an object left with nothing (a quiet client IP) is deleted. */
   override async alarm(): Promise<void> {
     this.#cleanupScheduled = false;
-    const now = Date.now();
-    const { policy, ban } = this.#state;
-    const banRemembered = ban && now - ban.startedAt <= BAN_MEMORY_MS;
-    if (!policy && !banRemembered) {
-      this.#state = {};
+    this.#state = withoutStale(this.#state, Date.now());
+    if (Object.keys(this.#state).length === 0) {
       await this.ctx.storage.deleteAll();
       return;
     }
-    this.#state = { policy, ban: banRemembered ? ban : undefined };
     await this.ctx.storage.put(STATE_KEY, this.#state);
-    if (banRemembered) this.#scheduleCleanup();
+    this.#scheduleCleanup();
   }
 
   #adoptPolicy(policy: KeyPolicy): KeyPolicy {
@@ -128,10 +127,10 @@ export class RateLimiter extends DurableObject<Env> {
 
   #refuse(windows: ActiveWindow[], full: ActiveWindow[], now: number, canBan: boolean): HitResult {
     for (const window of full) window.count.refused += 1;
-    const reopensAt = Math.max(...full.map((window) => window.count.start + window.length));
+    const reopensAt = Math.max(...full.map((window) => windowEnd(window.count, window.length)));
     if (canBan && full.some((window) => window.count.refused >= BAN_THRESHOLD)) {
       const durationMs = nextBanDuration(this.#state.ban, now);
-      this.#state.ban = { until: now + durationMs, durationMs, startedAt: now };
+      this.#state.ban = { until: now + durationMs, durationMs };
       for (const window of windows) window.count.refused = 0;
       this.#persist();
       return {
@@ -153,13 +152,33 @@ export class RateLimiter extends DurableObject<Env> {
     if (!this.#cleanupScheduled) this.#scheduleCleanup();
   }
 
-  /** Wakes once the day window and the ban memory have passed, so idle objects shrink to their policy. */
+  /** Wakes when the last window and the ban memory have passed, so idle objects shrink to their policy. */
   #scheduleCleanup(): void {
+    const at = staleAt(this.#state);
+    if (at === undefined) return;
     this.#cleanupScheduled = true;
-    const dayEnd = (this.#state.day?.start ?? this.#state.minute?.start ?? Date.now()) + DAY_MS;
-    const banForgotten = this.#state.ban ? this.#state.ban.startedAt + BAN_MEMORY_MS : 0;
-    void this.ctx.storage.setAlarm(Math.max(dayEnd, banForgotten) + MINUTE_MS);
+    void this.ctx.storage.setAlarm(at);
   }
+}
+
+/** When everything but the policy will have gone stale, if anything but the policy is kept. */
+function staleAt(state: LimiterState): number | undefined {
+  const instants = [
+    state.minute && windowEnd(state.minute, MINUTE_MS),
+    state.day && windowEnd(state.day, DAY_MS),
+    state.ban && state.ban.until + BAN_MEMORY_MS,
+  ].filter((instant) => instant !== undefined);
+  return instants.length > 0 ? Math.max(...instants) : undefined;
+}
+
+/** The state without windows that have ended or a ban too old to double the next one. */
+function withoutStale(state: LimiterState, now: number): LimiterState {
+  const kept: LimiterState = {};
+  if (state.policy) kept.policy = state.policy;
+  if (state.minute && now < windowEnd(state.minute, MINUTE_MS)) kept.minute = state.minute;
+  if (state.day && now < windowEnd(state.day, DAY_MS)) kept.day = state.day;
+  if (state.ban && !isBanForgotten(state.ban, now)) kept.ban = state.ban;
+  return kept;
 }
 
 function reports(windows: ActiveWindow[]): WindowReport[] {
@@ -167,7 +186,7 @@ function reports(windows: ActiveWindow[]): WindowReport[] {
     name: window.name,
     limit: window.limit,
     remaining: Math.max(0, window.limit - window.count.count),
-    reset: Math.ceil((window.count.start + window.length) / 1000),
+    reset: Math.ceil(windowEnd(window.count, window.length) / 1000),
     lengthSeconds: window.length / 1000,
   }));
 }

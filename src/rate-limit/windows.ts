@@ -5,7 +5,7 @@ export const DAY_MS = 86_400_000;
 export const BAN_THRESHOLD = 10;
 export const FIRST_BAN_MS = MINUTE_MS;
 export const MAX_BAN_MS = DAY_MS;
-/** A ban within this long of the previous one doubles it. */
+/** A ban that starts within this long of the previous one's end doubles it. */
 export const BAN_MEMORY_MS = DAY_MS;
 
 export type WindowName = "minute" | "day";
@@ -19,7 +19,6 @@ export interface WindowCount {
 export interface BanState {
   until: number;
   durationMs: number;
-  startedAt: number;
 }
 
 export function windowStart(now: number, length: number): number {
@@ -36,10 +35,23 @@ export function currentWindow(
   return stored?.start === start ? stored : { start, count: 0, refused: 0 };
 }
 
-/** How long the next ban lasts, given the previous one (if any). */
+/**
+ * How long the next ban lasts, given the previous one (if any). Memory runs
+ * from the previous ban's end, so a key that misbehaves again as soon as a
+ * 24-hour ban lifts stays at the cap instead of starting over at one minute.
+ */
 export function nextBanDuration(previous: BanState | undefined, now: number): number {
-  if (!previous || now - previous.startedAt > BAN_MEMORY_MS) return FIRST_BAN_MS;
+  if (!previous || isBanForgotten(previous, now)) return FIRST_BAN_MS;
   return Math.min(previous.durationMs * 2, MAX_BAN_MS);
+}
+
+export function isBanForgotten(ban: BanState, now: number): boolean {
+  return now - ban.until >= BAN_MEMORY_MS;
+}
+
+/** The first instant at which the window no longer counts. */
+export function windowEnd(count: WindowCount, length: number): number {
+  return count.start + length;
 }
 
 export function secondsUntil(instant: number, now: number): number {
