@@ -1,0 +1,35 @@
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "../env.ts";
+import { ApiError } from "../errors.ts";
+
+const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+
+async function digest(text: string): Promise<ArrayBuffer> {
+  return crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+}
+
+/** Compares digests, not the strings, so neither the length nor the content leaks through timing. */
+async function sameSecret(sent: string, expected: string): Promise<boolean> {
+  const [a, b] = await Promise.all([digest(sent), digest(expected)]);
+  return crypto.subtle.timingSafeEqual(a, b);
+}
+
+/**
+ * Admits only the operator: `Authorization: Bearer <ADMIN_TOKEN>`. Where no
+ * ADMIN_TOKEN is configured the operator routes do not exist at all (404).
+ */
+export function requireAdminToken(): MiddlewareHandler<AppEnv> {
+  return async function requireAdminToken(c, next) {
+    const expected = c.env.ADMIN_TOKEN;
+    if (typeof expected !== "string" || expected.length === 0) {
+      throw new ApiError("not_found", "No resource exists at this address.");
+    }
+    const sent = BEARER.exec(c.req.header("Authorization") ?? "")?.[1];
+    if (sent === undefined || !(await sameSecret(sent, expected))) {
+      throw new ApiError("unauthorized", "The operator token is missing or wrong.", {
+        headers: { "WWW-Authenticate": 'Bearer realm="petstore-admin"' },
+      });
+    }
+    await next();
+  };
+}
