@@ -1,41 +1,97 @@
 import type { RouteConfig } from "@hono/zod-openapi";
-import { type ErrorCode, ErrorSchema, errorStatus } from "../errors.ts";
+import { type ErrorBody, type ErrorCode, ErrorSchema, errorStatus } from "../errors.ts";
 
-type ResponseHeaders = Record<
-  string,
-  { description: string; schema: { type: "string" | "integer" } }
->;
+/** A response header as documented; `required` says whether every such reply carries it. */
+export type ResponseHeader = {
+  description: string;
+  required: boolean;
+  schema: {
+    type: "string" | "integer";
+    minimum?: number;
+    pattern?: string;
+    enum?: string[];
+  };
+  example: string | number;
+};
 
-const integerHeader = (description: string) => ({
+export type ResponseHeaders = Record<string, ResponseHeader>;
+
+const stringHeader = (
+  description: string,
+  example: string,
+  extra: Omit<ResponseHeader["schema"], "type"> = {},
+): ResponseHeader => ({
   description,
-  schema: { type: "integer" as const },
+  required: true,
+  schema: { type: "string", ...extra },
+  example,
 });
+
+const integerHeader = (description: string, example: number): ResponseHeader => ({
+  description,
+  required: true,
+  schema: { type: "integer", minimum: 0 },
+  example,
+});
+
+/** Marks a documented header as present only on some replies of that status. */
+export const optionalHeader = (header: Omit<ResponseHeader, "required">): ResponseHeader => ({
+  ...header,
+  required: false,
+});
+
+/** Rate-limit state, on every /v1 reply that went through the limiter (errors included). */
+export const rateLimitHeaders: ResponseHeaders = {
+  "X-RateLimit-Limit": integerHeader(
+    "Requests allowed in the window (minute or day) with the fewest left; for a request without a valid key, the client IP's keyless budget.",
+    60,
+  ),
+  "X-RateLimit-Remaining": integerHeader("Requests left in that window.", 59),
+  "X-RateLimit-Reset": integerHeader(
+    "Unix time, in seconds, at which that window resets.",
+    1767225660,
+  ),
+  "RateLimit-Policy": stringHeader(
+    "The windows in force (IETF RateLimit header fields): quota `q` per window of `w` seconds.",
+    '"minute";q=60;w=60, "day";q=1000;w=86400',
+  ),
+  RateLimit: stringHeader(
+    "The tighter window: requests left (`r`) and seconds until it resets (`t`).",
+    '"minute";r=59;t=41',
+  ),
+};
 
 /** Headers on every /v1 reply, errors included. */
 export const commonHeaders: ResponseHeaders = {
-  "X-Request-Id": {
-    description: "Identifies the request in logs (the cf-ray id where present).",
-    schema: { type: "string" },
-  },
-  "X-RateLimit-Limit": integerHeader("Requests allowed in the window with the fewest left."),
-  "X-RateLimit-Remaining": integerHeader("Requests left in that window."),
-  "X-RateLimit-Reset": integerHeader("Unix time, in seconds, at which that window resets."),
-  "RateLimit-Policy": {
-    description: "The windows in force (IETF RateLimit header fields).",
-    schema: { type: "string" },
-  },
-  RateLimit: {
-    description: "The tighter window: requests left (r) and seconds until it resets (t).",
-    schema: { type: "string" },
+  "X-Request-Id": stringHeader(
+    "Identifies the request in logs (the incoming cf-ray where present, else a fresh UUID).",
+    "8f2b6c3e-4d1a-4f7b-9c2e-1a2b3c4d5e6f",
+  ),
+  ...rateLimitHeaders,
+  "Cache-Control": stringHeader("API replies are never cached.", "no-store", {
+    enum: ["no-store"],
+  }),
+  "X-Content-Type-Options": stringHeader("Browsers must not sniff another type.", "nosniff", {
+    enum: ["nosniff"],
+  }),
+};
+
+const retryAfter: ResponseHeaders = {
+  "Retry-After": {
+    description: "Whole seconds to wait before retrying (at least 1).",
+    required: true,
+    schema: { type: "integer", minimum: 1 },
+    example: 30,
   },
 };
 
-const retryAfter = { "Retry-After": integerHeader("Whole seconds to wait before retrying.") };
+interface ErrorDescription {
+  description: string;
+  codes: ErrorCode[];
+  headers?: ResponseHeaders;
+}
 
-const errorDescriptions: Record<
-  number,
-  { description: string; codes: ErrorCode[]; headers?: ResponseHeaders }
-> = {
+const errorDescriptions: Record<number, ErrorDescription> = {
   400: {
     description: "The request is not valid; `details` says which field.",
     codes: ["invalid_request", "invalid_json"],
@@ -44,14 +100,17 @@ const errorDescriptions: Record<
     description: "API key missing or invalid.",
     codes: ["unauthorized"],
     headers: {
-      "WWW-Authenticate": { description: 'Bearer realm="petstore"', schema: { type: "string" } },
+      "WWW-Authenticate": stringHeader(
+        'The bearer challenge; `error="invalid_token"` is added when a key was sent.',
+        'Bearer realm="petstore", error="invalid_token"',
+      ),
     },
   },
   404: { description: "No such resource.", codes: ["not_found"] },
   405: {
     description: "The method is not served at this path.",
     codes: ["method_not_allowed"],
-    headers: { Allow: { description: "The methods served here.", schema: { type: "string" } } },
+    headers: { Allow: stringHeader("The methods served here.", "GET, HEAD") },
   },
   409: {
     description: "A request with this Idempotency-Key is still in flight.",
@@ -81,6 +140,78 @@ const errorDescriptions: Record<
   },
 };
 
+/** One example body per code, so the reference shows each way a status can be reached. */
+const errorExamples: Record<ErrorCode, ErrorBody> = {
+  invalid_request: {
+    code: "invalid_request",
+    message: "The request is not valid. limit: Too big: expected number to be <=100",
+    status: 400,
+    details: [{ path: "limit", message: "Too big: expected number to be <=100" }],
+  },
+  invalid_json: {
+    code: "invalid_json",
+    message: "The request body is not valid JSON.",
+    status: 400,
+  },
+  unauthorized: {
+    code: "unauthorized",
+    message: "A valid API key is required: send Authorization: Bearer <key>.",
+    status: 401,
+  },
+  not_found: { code: "not_found", message: "No animal has this identifier.", status: 404 },
+  method_not_allowed: {
+    code: "method_not_allowed",
+    message: "DELETE is not allowed here; use GET, HEAD.",
+    status: 405,
+  },
+  idempotency_key_in_use: {
+    code: "idempotency_key_in_use",
+    message: "A request with this Idempotency-Key is still being processed.",
+    status: 409,
+  },
+  gone: {
+    code: "gone",
+    message: "This operation was removed on Thu, 05 Dec 2030 00:00:00 GMT; use /v1/pets instead.",
+    status: 410,
+  },
+  payload_too_large: {
+    code: "payload_too_large",
+    message: "The request body is larger than 16 KiB.",
+    status: 413,
+  },
+  unsupported_media_type: {
+    code: "unsupported_media_type",
+    message: "Send the body as JSON with Content-Type: application/json.",
+    status: 415,
+  },
+  idempotency_key_reused: {
+    code: "idempotency_key_reused",
+    message: "This Idempotency-Key was already used with a different body.",
+    status: 422,
+  },
+  rate_limited: {
+    code: "rate_limited",
+    message: "Rate limit exceeded; retry after the time in Retry-After.",
+    status: 429,
+  },
+  api_key_banned: {
+    code: "api_key_banned",
+    message:
+      "This API key is temporarily banned for repeated requests over its rate limit; retry after the time in Retry-After.",
+    status: 429,
+  },
+  internal_error: {
+    code: "internal_error",
+    message: "An unexpected error occurred.",
+    status: 500,
+  },
+  unavailable: {
+    code: "unavailable",
+    message: "A storage dependency is unavailable; retry later.",
+    status: 503,
+  },
+};
+
 /** The documented error replies for the given statuses, all with the Error body. */
 export function errorResponses(
   ...statuses: (keyof typeof errorDescriptions)[]
@@ -89,7 +220,9 @@ export function errorResponses(
     statuses.map((status) => {
       const entry = errorDescriptions[status];
       if (!entry) throw new Error(`no error description for ${status}`);
-      const example = entry.codes[0] as ErrorCode;
+      for (const code of entry.codes) {
+        if (errorStatus[code] !== status) throw new Error(`${code} is not a ${status} code`);
+      }
       return [
         status,
         {
@@ -98,11 +231,40 @@ export function errorResponses(
           content: {
             "application/json": {
               schema: ErrorSchema,
-              example: { code: example, message: entry.description, status: errorStatus[example] },
+              examples: Object.fromEntries(
+                entry.codes.map((code) => [code, { value: errorExamples[code] }]),
+              ),
             },
           },
         },
       ];
     }),
+  );
+}
+
+type Responses = RouteConfig["responses"];
+
+function mapHeaders<R extends Responses>(
+  responses: R,
+  change: (headers: Record<string, unknown>) => Record<string, unknown>,
+): R {
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, response]) => {
+      if ("$ref" in response) return [status, response];
+      const headers = (response.headers ?? {}) as Record<string, unknown>;
+      return [status, { ...response, headers: change(headers) }];
+    }),
+  ) as R;
+}
+
+/** Adds headers to every reply of an operation (e.g. the deprecation marks on getPet). */
+export function withHeaders<R extends Responses>(responses: R, added: ResponseHeaders): R {
+  return mapHeaders(responses, (headers) => ({ ...headers, ...added }));
+}
+
+/** For replies given before the rate limiter runs, which therefore carry no rate-limit headers. */
+export function withoutRateLimitHeaders<R extends Responses>(responses: R): R {
+  return mapHeaders(responses, (headers) =>
+    Object.fromEntries(Object.entries(headers).filter(([name]) => !(name in rateLimitHeaders))),
   );
 }
