@@ -1,4 +1,5 @@
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { sql } from "drizzle-orm";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 export const pets = sqliteTable(
   "pets",
@@ -15,4 +16,37 @@ export const pets = sqliteTable(
   },
   // Serves the status-filtered listing in id order without a sort step.
   (table) => [index("pets_status_id_idx").on(table.status, table.id)],
+);
+
+export const accounts = sqliteTable(
+  "accounts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    // Stored lower-cased; the expression index also refuses case variants written by other paths.
+    email: text("email").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    plan: text("plan", { enum: ["free", "pro", "business", "enterprise"] })
+      .notNull()
+      .default("free"),
+    createdAt: integer("created_at", { mode: "timestamp_ms" })
+      .notNull()
+      .$defaultFn(() => new Date()),
+  },
+  (table) => [uniqueIndex("accounts_email_unique").on(sql`lower(${table.email})`)],
+);
+
+/** The account's list of keys, for the dashboard; the KV record (by the same hash) is what authenticates. */
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    hash: text("hash").primaryKey(),
+    accountId: integer("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    lastFour: text("last_four").notNull(),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+    revokedAt: integer("revoked_at", { mode: "timestamp_ms" }),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }),
+  },
+  (table) => [index("api_keys_account_created_idx").on(table.accountId, table.createdAt)],
 );

@@ -1,0 +1,128 @@
+import type { Context } from "hono";
+import { findAccountByEmail, insertAccount } from "../accounts/accounts.queries.ts";
+import { database } from "../db/database.ts";
+import { parseSignIn, parseSignUp } from "./credential-forms.ts";
+import {
+  CSRF_FIELD,
+  csrfToken,
+  isValidCsrfToken,
+  preSessionNonce,
+  readPreSessionNonce,
+} from "./csrf.ts";
+import type { DashboardEnv } from "./dashboard-env.ts";
+import { type CredentialsFormState, CredentialsPage } from "./pages/credentials-page.tsx";
+import { hashPassword, verifyAgainstDecoy, verifyPassword } from "./passwords.ts";
+import { endSession, readSession, startSession } from "./session.ts";
+import { type ThrottleVerdict, throttleSignIn, throttleSignUp } from "./throttle.ts";
+
+type DashboardContext = Context<DashboardEnv>;
+type Mode = "sign-up" | "sign-in";
+
+const ACCOUNT_PAGE = "/dashboard/account";
+
+function clientIp(c: DashboardContext): string {
+  return c.req.header("CF-Connecting-IP") ?? "unknown";
+}
+
+async function renderForm(
+  c: DashboardContext,
+  mode: Mode,
+  state: Omit<CredentialsFormState, "csrf">,
+  status: 200 | 400 | 403 | 409 | 422 | 429 = 200,
+) {
+  const csrf = await csrfToken(c.env.SESSION_SECRET, preSessionNonce(c));
+  return c.html(<CredentialsPage mode={mode} csrf={csrf} {...state} />, status);
+}
+
+/** Both forms post a token tied to the pre-session cookie; a missing or wrong one is refused. */
+async function hasValidFormToken(c: DashboardContext, form: Record<string, unknown>) {
+  const nonce = readPreSessionNonce(c);
+  return nonce !== undefined && isValidCsrfToken(c.env.SESSION_SECRET, nonce, form[CSRF_FIELD]);
+}
+
+function throttled(c: DashboardContext, mode: Mode, email: string, verdict: ThrottleVerdict) {
+  const seconds = verdict.allowed ? 60 : verdict.retryAfter;
+  c.header("Retry-After", String(seconds));
+  return renderForm(
+    c,
+    mode,
+    { email, errors: { form: `Too many attempts. Wait ${seconds} seconds, then try again.` } },
+    429,
+  );
+}
+
+const staleForm = { form: "This form had expired. Please try again." };
+
+async function signedIn(c: DashboardContext): Promise<boolean> {
+  return (await readSession(c, c.env.SESSION_SECRET)).state === "valid";
+}
+
+export async function showSignUp(c: DashboardContext) {
+  if (await signedIn(c)) return c.redirect(ACCOUNT_PAGE, 303);
+  return renderForm(c, "sign-up", {});
+}
+
+/** Validation → throttle → create (on Free) → session. */
+export async function signUp(c: DashboardContext) {
+  const form = await c.req.parseBody();
+  const email = typeof form.email === "string" ? form.email : "";
+  if (!(await hasValidFormToken(c, form)))
+    return renderForm(c, "sign-up", { email, errors: staleForm }, 403);
+  const parsed = parseSignUp(form);
+  if (!parsed.ok) return renderForm(c, "sign-up", { email, errors: parsed.errors }, 422);
+  const verdict = await throttleSignUp(c.env, clientIp(c));
+  if (!verdict.allowed) return throttled(c, "sign-up", email, verdict);
+  const taken = {
+    email: "An account with this email address already exists. Sign in instead.",
+  };
+  const db = database(c.env.DB);
+  if (await findAccountByEmail(db, parsed.email)) {
+    return renderForm(c, "sign-up", { email, errors: taken }, 409);
+  }
+  const account = await insertAccount(db, {
+    email: parsed.email,
+    passwordHash: await hashPassword(parsed.password),
+  });
+  if (!account) return renderForm(c, "sign-up", { email, errors: taken }, 409);
+  await startSession(c, c.env.SESSION_SECRET, account.id);
+  return c.redirect(ACCOUNT_PAGE, 303);
+}
+
+export async function showSignIn(c: DashboardContext) {
+  if (await signedIn(c)) return c.redirect(ACCOUNT_PAGE, 303);
+  const notice =
+    c.req.query("expired") !== undefined
+      ? "Your session has expired. Please sign in again."
+      : c.req.query("signed-out") !== undefined
+        ? "You have signed out."
+        : undefined;
+  return renderForm(c, "sign-in", { notice });
+}
+
+/** Throttle → check the password (in the same time whether or not the account exists) → session. */
+export async function signIn(c: DashboardContext) {
+  const form = await c.req.parseBody();
+  const email = typeof form.email === "string" ? form.email : "";
+  if (!(await hasValidFormToken(c, form)))
+    return renderForm(c, "sign-in", { email, errors: staleForm }, 403);
+  const parsed = parseSignIn(form);
+  if (!parsed.ok) return renderForm(c, "sign-in", { email, errors: parsed.errors }, 422);
+  const verdict = await throttleSignIn(c.env, parsed.email, clientIp(c));
+  if (!verdict.allowed) return throttled(c, "sign-in", email, verdict);
+  const account = await findAccountByEmail(database(c.env.DB), parsed.email);
+  const valid = account
+    ? await verifyPassword(parsed.password, account.passwordHash)
+    : await verifyAgainstDecoy(parsed.password);
+  if (!account || !valid) {
+    const wrong = { password: "The email address or password is incorrect." };
+    return renderForm(c, "sign-in", { email, errors: wrong }, 400);
+  }
+  await startSession(c, c.env.SESSION_SECRET, account.id);
+  return c.redirect(ACCOUNT_PAGE, 303);
+}
+
+/** Runs behind the session guard and its CSRF check. */
+export function signOut(c: DashboardContext) {
+  endSession(c);
+  return c.redirect("/dashboard/sign-in?signed-out=1", 303);
+}

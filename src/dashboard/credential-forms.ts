@@ -1,0 +1,64 @@
+import { z } from "zod";
+import { normaliseEmail } from "../accounts/accounts.queries.ts";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./passwords.ts";
+
+export interface CredentialErrors {
+  email?: string;
+  password?: string;
+  form?: string;
+}
+
+export type CredentialsResult =
+  | { ok: true; email: string; password: string }
+  | { ok: false; email: string; errors: CredentialErrors };
+
+const enterEmail = "Enter your email address.";
+
+const SignUpSchema = z.object({
+  email: z
+    .string({ error: enterEmail })
+    .transform(normaliseEmail)
+    .pipe(
+      z
+        .string()
+        .min(1, enterEmail)
+        .max(254, "That email address is too long.")
+        .pipe(z.email("Enter an email address like name@example.com.")),
+    ),
+  password: z
+    .string({ error: "Choose a password." })
+    .min(PASSWORD_MIN_LENGTH, `Use a password of at least ${PASSWORD_MIN_LENGTH} characters.`)
+    .max(PASSWORD_MAX_LENGTH, `Use a password of at most ${PASSWORD_MAX_LENGTH} characters.`),
+});
+
+const SignInSchema = z.object({
+  email: z
+    .string({ error: enterEmail })
+    .transform(normaliseEmail)
+    .pipe(z.string().min(1, enterEmail)),
+  password: z.string({ error: "Enter your password." }).min(1, "Enter your password."),
+});
+
+function parse(
+  schema: typeof SignUpSchema | typeof SignInSchema,
+  form: Record<string, unknown>,
+): CredentialsResult {
+  const result = schema.safeParse({ email: form.email, password: form.password });
+  if (result.success) return { ok: true, ...result.data };
+  const errors: CredentialErrors = {};
+  for (const issue of result.error.issues) {
+    const field = issue.path[0];
+    if ((field === "email" || field === "password") && !errors[field])
+      errors[field] = issue.message;
+  }
+  return { ok: false, email: typeof form.email === "string" ? form.email : "", errors };
+}
+
+/** Checks a sign-up form; each error is a sentence for the field it concerns. */
+export function parseSignUp(form: Record<string, unknown>): CredentialsResult {
+  return parse(SignUpSchema, form);
+}
+
+export function parseSignIn(form: Record<string, unknown>): CredentialsResult {
+  return parse(SignInSchema, form);
+}

@@ -1,0 +1,49 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { csrf } from "hono/csrf";
+import { createKey, revokeKey, rollKey, showAccount } from "./account.handlers.tsx";
+import { showSignIn, showSignUp, signIn, signOut, signUp } from "./auth.handlers.tsx";
+import type { DashboardEnv } from "./dashboard-env.ts";
+import { handleDashboardError } from "./dashboard-errors.tsx";
+import { dashboardHeaders } from "./dashboard-headers.ts";
+import { messageResponse, notFoundPage } from "./message-responses.tsx";
+import { requireCsrfToken, requireSession } from "./require-session.ts";
+
+const FORM_MAX_BYTES = 16 * 1024;
+
+/**
+ * The account dashboard: server-rendered HTML forms, no scripts, no API key.
+ * Every post passes an Origin check (hono/csrf) and carries a CSRF token.
+ */
+export function dashboardRoutes(): Hono<DashboardEnv> {
+  const dashboard = new Hono<DashboardEnv>();
+  dashboard.use(dashboardHeaders(), csrf());
+  dashboard.post(
+    "*",
+    bodyLimit({
+      maxSize: FORM_MAX_BYTES,
+      onError: (c) =>
+        messageResponse(c, 413, {
+          title: "Form too large",
+          message: "That form was too large to accept.",
+        }),
+    }),
+  );
+
+  dashboard.get("/", (c) => c.redirect("/dashboard/account", 303));
+  dashboard.get("/sign-up", showSignUp);
+  dashboard.post("/sign-up", signUp);
+  dashboard.get("/sign-in", showSignIn);
+  dashboard.post("/sign-in", signIn);
+
+  const signedIn = [requireSession(), requireCsrfToken()] as const;
+  dashboard.get("/account", requireSession(), showAccount);
+  dashboard.post("/sign-out", ...signedIn, signOut);
+  dashboard.post("/keys", ...signedIn, createKey);
+  dashboard.post("/keys/:hash/revoke", ...signedIn, revokeKey);
+  dashboard.post("/keys/:hash/roll", ...signedIn, rollKey);
+
+  dashboard.all("*", notFoundPage);
+  dashboard.onError(handleDashboardError);
+  return dashboard;
+}

@@ -1,0 +1,95 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const wrangler = path.join(root, "node_modules", ".bin", "wrangler");
+const HOST = "127.0.0.1";
+
+export interface WorkerServer {
+  origin: string;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, HOST, () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === "object" && address
+          ? resolve(address.port)
+          : reject(new Error("no port")),
+      );
+    });
+  });
+}
+
+function run(args: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(wrangler, args, { cwd: root, env, stdio: ["ignore", "ignore", "inherit"] });
+    child.once("error", reject);
+    child.once("exit", (code) =>
+      code === 0 ? resolve() : reject(new Error(`wrangler ${args[0]} exited with ${code}`)),
+    );
+  });
+}
+
+async function waitUntilServing(origin: string, child: ChildProcess, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}`);
+    try {
+      const response = await fetch(`${origin}/health`);
+      await response.text();
+      if (response.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`wrangler dev did not answer on ${origin} within ${timeoutMs / 1000} s`);
+}
+
+/**
+ * Serves the Worker the way `npm start` does (local migrations, then wrangler
+ * dev on 127.0.0.1), but on a free port, with state in a throw-away directory
+ * and its own SESSION_SECRET, so it neither touches nor needs the developer's
+ * .wrangler/ state or .dev.vars.
+ */
+export async function startWorker(): Promise<WorkerServer> {
+  const persistTo = await mkdtemp(path.join(tmpdir(), "petstore-browser-"));
+  const env = { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" };
+  await run(["d1", "migrations", "apply", "DB", "--local", "--persist-to", persistTo], env);
+  const port = await freePort();
+  const secret = randomBytes(32).toString("base64url");
+  const child = spawn(
+    wrangler,
+    [
+      "dev",
+      ...["--ip", HOST, "--port", String(port), "--persist-to", persistTo],
+      ...["--var", `SESSION_SECRET:${secret}`, "--show-interactive-dev-session=false"],
+    ],
+    { cwd: root, env, stdio: ["ignore", "ignore", "inherit"], detached: true },
+  );
+  const origin = `http://${HOST}:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null && child.pid !== undefined) {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      process.kill(-child.pid, "SIGTERM");
+      await exited;
+    }
+    await rm(persistTo, { recursive: true, force: true });
+  };
+  try {
+    await waitUntilServing(origin, child, 60_000);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { origin, stop };
+}
