@@ -1,0 +1,76 @@
+import { DurableObject } from "cloudflare:workers";
+import { Hono } from "hono";
+
+interface FloorEnv {
+  DB: D1Database;
+  COUNTER: DurableObjectNamespace<FloorCounter>;
+}
+
+interface PetRow {
+  id: number;
+  name: string;
+  categoryId: number;
+  status: string;
+}
+
+interface NewPetBody {
+  name: string;
+  categoryId: number;
+  status?: string;
+}
+
+const COUNT_KEY = "count";
+
+/**
+ * The least a rate limiter can do per request: count in memory, persist the
+ * count without awaiting it (the output gate holds the reply until it is
+ * durable), answer over RPC — as the real RateLimiter does.
+ */
+export class FloorCounter extends DurableObject<FloorEnv> {
+  #count = 0;
+
+  constructor(ctx: DurableObjectState, env: FloorEnv) {
+    super(ctx, env);
+    void ctx.blockConcurrencyWhile(async () => {
+      this.#count = (await ctx.storage.get<number>(COUNT_KEY)) ?? 0;
+    });
+  }
+
+  hit(): number {
+    this.#count += 1;
+    void this.ctx.storage.put(COUNT_KEY, this.#count);
+    return this.#count;
+  }
+}
+
+/** One object for all bench traffic, like the one Durable Object per API key. */
+function hitCounter(env: FloorEnv): Promise<number> {
+  return env.COUNTER.get(env.COUNTER.idFromName("bench")).hit();
+}
+
+const PET_COLUMNS = "id, name, category_id AS categoryId, status";
+
+const app = new Hono<{ Bindings: FloorEnv }>();
+
+app.get("/static", (c) => c.json({ id: 1, name: "Rex", categoryId: 1, status: "available" }));
+
+app.get("/floor/read", async (c) => {
+  await hitCounter(c.env);
+  const { results } = await c.env.DB.prepare(
+    `SELECT ${PET_COLUMNS} FROM pets ORDER BY id LIMIT 20`,
+  ).all<PetRow>();
+  return c.json(results);
+});
+
+app.post("/floor/create", async (c) => {
+  await hitCounter(c.env);
+  const body = await c.req.json<NewPetBody>();
+  const pet = await c.env.DB.prepare(
+    `INSERT INTO pets (name, category_id, status, created_at) VALUES (?, ?, ?, ?) RETURNING ${PET_COLUMNS}`,
+  )
+    .bind(body.name, body.categoryId, body.status ?? "available", Date.now())
+    .first<PetRow>();
+  return c.json(pet, 201);
+});
+
+export default app;

@@ -1,0 +1,88 @@
+import {
+  generateApiKey,
+  hashApiKey,
+  keyRecordName,
+  lastFourOf,
+} from "../../src/keys/key-format.ts";
+import type { KeyRecord } from "../../src/keys/key-record.ts";
+import { FLOOR_CONFIG, wrangler } from "./servers.ts";
+
+export const SEED_PETS = 500;
+const STATUSES = ["available", "pending", "sold"] as const;
+
+/** Limits no bench run can reach, so every measured request is admitted yet still counted. */
+const BENCH_LIMITS = { perMinute: 100_000_000, perDay: 1_000_000_000 };
+
+export function newPetBody(index: number): string {
+  return JSON.stringify({
+    name: `Bench pet ${index}`,
+    categoryId: (index % 7) + 1,
+    status: STATUSES[index % STATUSES.length],
+  });
+}
+
+/** Creates the pets table in both isolated states: the real Worker's and the floor's. */
+export async function applyMigrations(apiState: string, floorState: string): Promise<void> {
+  const apply = ["d1", "migrations", "apply", "DB", "--local", "--persist-to"];
+  await Promise.all([
+    wrangler([...apply, apiState]),
+    wrangler([...apply, floorState, "--config", FLOOR_CONFIG]),
+  ]);
+}
+
+/**
+ * Makes an Enterprise key with limits that will not bind and writes its
+ * record into the bench's own local KV, exactly as the operator command
+ * would: only the hash is stored. Returns the key itself.
+ */
+export async function createBenchKey(apiState: string): Promise<string> {
+  const key = generateApiKey("ps_test_");
+  const record: KeyRecord = {
+    account: "bench@petstore.invalid",
+    plan: "enterprise",
+    limits: BENCH_LIMITS,
+    createdAt: new Date().toISOString(),
+    revoked: false,
+    lastFour: lastFourOf(key),
+    version: 1,
+  };
+  const name = keyRecordName(await hashApiKey(key));
+  await wrangler([
+    "kv",
+    "key",
+    "put",
+    "--binding",
+    "API_KEYS",
+    "--local",
+    "--persist-to",
+    apiState,
+    name,
+    JSON.stringify(record),
+  ]);
+  return key;
+}
+
+/**
+ * Adds the pets through each server's own create route (the real one with the
+ * key, so this also proves auth and the limiter admit it), a few at a time.
+ */
+export async function seedPets(url: string, headers: Record<string, string>): Promise<void> {
+  const parallel = 8;
+  let next = 0;
+  const worker = async () => {
+    while (next < SEED_PETS) {
+      const index = next++;
+      const response = await fetch(url, {
+        method: "POST",
+        headers: { ...headers, "Content-Type": "application/json" },
+        body: newPetBody(index),
+        signal: AbortSignal.timeout(10_000),
+      });
+      const text = await response.text();
+      if (response.status !== 201) {
+        throw new Error(`seeding ${url} got ${response.status}: ${text.slice(0, 300)}`);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: parallel }, worker));
+}

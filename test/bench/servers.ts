@@ -1,0 +1,201 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createWriteStream } from "node:fs";
+import { readdir, readFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import path from "node:path";
+
+export const ROOT = path.resolve(import.meta.dirname, "../..");
+export const FLOOR_CONFIG = path.join(ROOT, "test/bench/floor/wrangler.toml");
+const WRANGLER = path.join(ROOT, "node_modules/wrangler/bin/wrangler.js");
+export const HOST = "127.0.0.1";
+
+const wranglerEnv = {
+  ...process.env,
+  WRANGLER_SEND_METRICS: "false",
+  // Keep miniflare off the network: use its placeholder `request.cf`, not a download.
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+  WRANGLER_LOG: "warn",
+  NO_COLOR: "1",
+  FORCE_COLOR: "0",
+};
+
+/** Every process this bench started, so any exit path can stop them. */
+const started = new Set<ChildProcess>();
+
+/** Runs one wrangler command to completion (bounded), failing with its output. */
+export async function wrangler(args: string[], timeoutMs = 120_000): Promise<string> {
+  const child = spawn(process.execPath, [WRANGLER, ...args], {
+    cwd: ROOT,
+    env: wranglerEnv,
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  started.add(child);
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const timer = setTimeout(() => stopProcess(child), timeoutMs);
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  clearTimeout(timer);
+  started.delete(child);
+  if (code !== 0) {
+    throw new Error(`wrangler ${args.slice(0, 3).join(" ")} exited with ${code}:\n${output}`);
+  }
+  return output;
+}
+
+/**
+ * Bundles a Worker once, up front, with the same esbuild step `wrangler dev`
+ * uses, so edits made to src/ while the bench runs cannot reload the server
+ * and change what is measured halfway.
+ */
+export async function bundle(config: string, outdir: string): Promise<string> {
+  await wrangler(["deploy", "--dry-run", "--config", config, "--env=", "--outdir", outdir]);
+  const entry = (await readdir(outdir)).find((file) => file.endsWith(".js"));
+  if (!entry) throw new Error(`no bundle written to ${outdir}`);
+  return path.join(outdir, entry);
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, HOST, () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface DevServer {
+  name: string;
+  origin: string;
+  logFile: string;
+  stop(): Promise<void>;
+}
+
+export interface DevServerOptions {
+  name: string;
+  config: string;
+  script: string;
+  persistTo: string;
+  logFile: string;
+  readyPath: string;
+  vars?: Record<string, string>;
+}
+
+/** `wrangler dev` (workerd, as `npm start` runs it) on a free loopback port, ready to serve. */
+export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
+  const [port, inspectorPort] = [await freePort(), await freePort()];
+  const vars = Object.entries(options.vars ?? {}).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
+  const child = spawn(
+    process.execPath,
+    [
+      WRANGLER,
+      "dev",
+      options.script,
+      "--no-bundle",
+      "--config",
+      options.config,
+      "--ip",
+      HOST,
+      "--port",
+      String(port),
+      "--inspector-port",
+      String(inspectorPort),
+      "--persist-to",
+      options.persistTo,
+      "--log-level",
+      "warn",
+      "--show-interactive-dev-session=false",
+      ...vars,
+    ],
+    { cwd: ROOT, env: wranglerEnv, stdio: ["ignore", "pipe", "pipe"], detached: true },
+  );
+  started.add(child);
+  const log = createWriteStream(options.logFile);
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+  const server: DevServer = {
+    name: options.name,
+    origin: `http://${HOST}:${port}`,
+    logFile: options.logFile,
+    stop: async () => {
+      await stopProcess(child);
+      started.delete(child);
+    },
+  };
+  try {
+    await waitUntilReady(child, `${server.origin}${options.readyPath}`);
+  } catch (error) {
+    await server.stop();
+    const tail = (await readFile(options.logFile, "utf8").catch(() => "")).slice(-2_000);
+    throw new Error(`${options.name} did not start: ${(error as Error).message}\n${tail}`);
+  }
+  return server;
+}
+
+async function waitUntilReady(child: ChildProcess, url: string, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}`);
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+      await response.arrayBuffer();
+      if (response.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`no answer from ${url} within ${timeoutMs / 1000} s`);
+}
+
+/** SIGTERM to the process group we created (wrangler and its workerd), SIGKILL if it lingers. */
+function stopProcess(child: ChildProcess): Promise<void> {
+  const pid = child.pid;
+  if (pid === undefined) return Promise.resolve();
+  const signalGroup = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-pid, signal);
+    } catch {
+      // Already gone.
+    }
+  };
+  if (child.exitCode !== null || child.signalCode !== null) {
+    signalGroup("SIGKILL"); // the leader is gone; make sure its workerd is too
+    return Promise.resolve();
+  }
+  return new Promise((resolve) => {
+    const killer = setTimeout(() => signalGroup("SIGKILL"), 5_000);
+    child.once("close", () => {
+      clearTimeout(killer);
+      signalGroup("SIGKILL"); // any grandchild that outlived its parent
+      resolve();
+    });
+    signalGroup("SIGTERM");
+  });
+}
+
+/** Synchronous last resort for process exit: no promise will be awaited any more. */
+export function killAllNow(): void {
+  for (const child of started) {
+    if (child.pid !== undefined && child.exitCode === null) {
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // Already gone.
+      }
+    }
+  }
+  started.clear();
+}
+
+export async function stopAll(servers: DevServer[]): Promise<void> {
+  await Promise.all(servers.map((server) => server.stop()));
+}
