@@ -1,4 +1,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
+import { adminRoutes } from "./admin/index.ts";
+import { dashboardRoutes } from "./dashboard/index.ts";
 import type { AppEnv } from "./env.ts";
 import { handleError, handleNotFound } from "./errors.ts";
 import { authenticate } from "./middleware/authenticate.ts";
@@ -7,6 +9,7 @@ import { methodNotAllowed } from "./middleware/method-not-allowed.ts";
 import { rateLimit } from "./middleware/rate-limit.ts";
 import { requestContext } from "./middleware/request-context.ts";
 import { apiResponseHeaders } from "./middleware/response-headers.ts";
+import { openapiRoutes } from "./openapi/openapi-routes.ts";
 import { petsRoutes } from "./pets/index.ts";
 import { rejectInvalid } from "./validation.ts";
 
@@ -25,10 +28,15 @@ export function createApp(): OpenAPIHono<AppEnv> {
   app.get("/health", (c) => c.json({ status: "ok" }));
   app.all("/health", methodNotAllowed(["GET", "HEAD"]));
 
+  app.route("/", openapiRoutes());
+
   // The deprecation marks go on before auth so that even a 401 from getPet carries them.
   app.on(["GET", "HEAD"], "/v1/pets/:petId", deprecated(getPetSchedule));
   app.use("/v1/*", authenticate(), rateLimit());
   app.route("/v1", petsRoutes());
+
+  app.route("/admin", adminRoutes());
+  app.route("/dashboard", dashboardRoutes());
 
   app.notFound(handleNotFound);
   app.onError(handleError);

@@ -16,10 +16,20 @@ function detailsOf(error: z.ZodError, target: string): ErrorDetail[] {
   });
 }
 
-/** Turns a failed Zod validation into the 400 Error body with one detail per problem. */
+/**
+ * Zod reports every failed check, so one bad value can yield two near-identical
+ * lines (an empty name is also blank; 2^53 breaks both int and max). The first
+ * says all a client needs about that field.
+ */
+function firstPerPath(details: ErrorDetail[]): ErrorDetail[] {
+  const seen = new Set<string>();
+  return details.filter((detail) => !seen.has(detail.path) && seen.add(detail.path));
+}
+
+/** Turns a failed Zod validation into the 400 Error body with one detail per invalid field. */
 export const rejectInvalid: Hook<unknown, AppEnv, string, undefined> = (result) => {
   if (result.success) return;
-  const details = detailsOf(result.error, result.target);
+  const details = firstPerPath(detailsOf(result.error, result.target));
   const summary = details.map((detail) => `${detail.path}: ${detail.message}`).join("; ");
   throw new ApiError("invalid_request", `The request is not valid. ${summary}`, { details });
 };

@@ -6,20 +6,38 @@ const root = path.resolve(import.meta.dirname, "..");
 
 export default defineConfig({
   root,
-  plugins: [
-    cloudflareTest(async () => ({
-      wrangler: { configPath: path.join(root, "wrangler.toml") },
-      miniflare: {
-        bindings: {
-          TEST_MIGRATIONS: await readD1Migrations(path.join(root, "migrations")),
-          LOG_LEVEL: "warn",
-          ADMIN_TOKEN: "test-admin-token",
+  test: {
+    reporters: ["default", path.join(root, "test/summary-reporter.ts")],
+    // Two runtimes: the Worker's tests run inside workerd, the operator command's in Node.
+    projects: [
+      {
+        plugins: [
+          cloudflareTest(async () => ({
+            wrangler: { configPath: path.join(root, "wrangler.toml") },
+            miniflare: {
+              bindings: {
+                TEST_MIGRATIONS: await readD1Migrations(path.join(root, "migrations")),
+                LOG_LEVEL: "warn",
+                ADMIN_TOKEN: "test-admin-token",
+                SESSION_SECRET: "test-session-secret-at-least-32-characters-long",
+              },
+            },
+          })),
+        ],
+        test: {
+          name: "worker",
+          include: ["test/worker/**/*.test.ts"],
+          setupFiles: ["test/worker/apply-migrations.ts"],
         },
       },
-    })),
-  ],
-  test: {
-    include: ["test/worker/**/*.test.ts"],
-    setupFiles: ["test/worker/apply-migrations.ts"],
+      {
+        test: {
+          name: "node",
+          environment: "node",
+          include: ["test/node/**/*.test.ts"],
+          testTimeout: 120_000,
+        },
+      },
+    ],
   },
 });

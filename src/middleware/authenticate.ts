@@ -4,7 +4,7 @@ import { ApiError } from "../errors.ts";
 import { hashApiKey, isWellFormedKey } from "../keys/key-format.ts";
 import { findKeyRecord } from "../keys/key-store.ts";
 
-const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+const BEARER = /^Bearer(?:[ \t]+(.*))?$/i;
 
 /** One message for every cause, so a caller learns nothing about which keys exist. */
 export function unauthorized(keySent: boolean, headers: Record<string, string> = {}): ApiError {
@@ -49,9 +49,11 @@ async function identify(
     clientIp: clientIp ?? "unknown",
     keySent,
   });
-  if (authorization === undefined) return anonymous(false);
-  const token = BEARER.exec(authorization)?.[1];
-  if (token === undefined || !isWellFormedKey(token)) return anonymous(true);
+  // Another scheme (Basic …) or a bare "Bearer" carries no key, so the challenge
+  // names no token error (RFC 6750 §3.1); anything after "Bearer " is a key sent.
+  const token = authorization === undefined ? undefined : BEARER.exec(authorization)?.[1]?.trim();
+  if (!token) return anonymous(false);
+  if (!isWellFormedKey(token)) return anonymous(true);
   const hash = await hashApiKey(token);
   const record = await findKeyRecord(env.API_KEYS, hash);
   if (!record || record.revoked || !isLive(record.expiresAt, Date.now())) return anonymous(true);

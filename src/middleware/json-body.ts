@@ -3,6 +3,7 @@ import { bodyLimit } from "hono/body-limit";
 import { every } from "hono/combine";
 import type { AppEnv } from "../env.ts";
 import { ApiError } from "../errors.ts";
+import { findDuplicateKey } from "./json-duplicate-keys.ts";
 
 export const MAX_BODY_BYTES = 16 * 1024;
 
@@ -30,8 +31,8 @@ function limitBody(): MiddlewareHandler<AppEnv> {
 }
 
 /**
- * Rejects what the schema validator cannot describe: bytes that are not UTF-8
- * and text that is not JSON. The bytes stay in Hono's body cache, so the
+ * Rejects what the schema validator cannot describe: bytes that are not UTF-8,
+ * text that is not JSON, and objects that repeat a key. The bytes stay in Hono's body cache, so the
  * validator parses them without reading the stream again.
  */
 function requireJsonSyntax(): MiddlewareHandler<AppEnv> {
@@ -49,6 +50,13 @@ function requireJsonSyntax(): MiddlewareHandler<AppEnv> {
       JSON.parse(text);
     } catch {
       throw new ApiError("invalid_json", "The request body is not valid JSON.");
+    }
+    const duplicate = findDuplicateKey(text);
+    if (duplicate !== undefined) {
+      throw new ApiError(
+        "invalid_json",
+        `The request body names the field "${duplicate.slice(0, 100)}" twice.`,
+      );
     }
     await next();
   };

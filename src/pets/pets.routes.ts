@@ -1,7 +1,15 @@
 import { createRoute } from "@hono/zod-openapi";
 import { jsonBody } from "../middleware/json-body.ts";
-import { commonHeaders, errorResponses } from "../openapi/responses.ts";
 import {
+  commonHeaders,
+  errorResponses,
+  optionalHeader,
+  type ResponseHeaders,
+  withHeaders,
+  withoutRateLimitHeaders,
+} from "../openapi/responses.ts";
+import {
+  CreatePetHeadersSchema,
   ListPetsQuerySchema,
   NewPetSchema,
   PetIdParamsSchema,
@@ -18,7 +26,7 @@ export const listPetsRoute = createRoute({
   tags: ["pets"],
   summary: "List animals",
   description:
-    'Animals in ascending id order. When more follow, `Link: <…>; rel="next"` points at the next page.',
+    'Animals in ascending id order (creation order), stable across pages. The body is the bare array; when more animals follow, `Link: <…>; rel="next"` points at the next page. Follow it rather than building the cursor.',
   security,
   "x-stability": "stable",
   request: { query: ListPetsQuerySchema },
@@ -27,10 +35,13 @@ export const listPetsRoute = createRoute({
       description: "A page of animals (possibly empty).",
       headers: {
         ...commonHeaders,
-        Link: {
-          description: 'RFC 8288 link to the next page (rel="next"); absent on the last page.',
+        Link: optionalHeader({
+          description:
+            'RFC 8288 link to the next page (`rel="next"`); absent on the last page, so not on every reply.',
           schema: { type: "string" },
-        },
+          example:
+            '<https://api.petstore.example.com/v1/pets?limit=20&status=sold&cursor=cDE6NDI>; rel="next"',
+        }),
       },
       content: { "application/json": { schema: PetsSchema } },
     },
@@ -44,10 +55,13 @@ export const createPetRoute = createRoute({
   operationId: "createPet",
   tags: ["pets"],
   summary: "Add an animal",
+  description:
+    "Adds an animal; `status` defaults to `available`. Send `Content-Type: application/json` and at most 16 KiB. With an `Idempotency-Key`, a retry with the same key and body within 24 hours returns the first response again (with `Idempotent-Replayed: true`) and adds nothing.",
   security,
   "x-stability": "stable",
   middleware: [jsonBody()] as const,
   request: {
+    headers: CreatePetHeadersSchema,
     body: { required: true, content: { "application/json": { schema: NewPetSchema } } },
   },
   responses: {
@@ -55,13 +69,48 @@ export const createPetRoute = createRoute({
       description: "The animal was added.",
       headers: {
         ...commonHeaders,
-        Location: { description: "Address of the new animal.", schema: { type: "string" } },
+        Location: {
+          description: "Address of the new animal.",
+          required: true,
+          schema: { type: "string" },
+          example: "/v1/pets/42",
+        },
+        "Idempotent-Replayed": optionalHeader({
+          description: "Present, as `true`, when this is the replay of an earlier response.",
+          schema: { type: "string", enum: ["true"] },
+          example: "true",
+        }),
       },
       content: { "application/json": { schema: PetSchema } },
     },
-    ...errorResponses(400, 401, 413, 415, 429, 500, 503),
+    ...errorResponses(400, 401, 409, 413, 415, 422, 429, 500, 503),
   },
 });
+
+/** RFC 9745 / RFC 8594 marks carried by every reply of getPet, errors included. */
+const deprecationHeaders: ResponseHeaders = {
+  Deprecation: {
+    description: "RFC 9745: the instant the deprecation took effect, as `@` and Unix seconds.",
+    required: true,
+    schema: { type: "string", pattern: "^@[0-9]+$" },
+    example: "@1767225600",
+  },
+  Sunset: {
+    description: "RFC 8594: when the operation is removed (HTTP date).",
+    required: true,
+    schema: { type: "string" },
+    example: "Thu, 05 Dec 2030 00:00:00 GMT",
+  },
+  Link: {
+    description: "The successor operation and this deprecation's documentation.",
+    required: true,
+    schema: { type: "string" },
+    example: '</v1/pets>; rel="successor-version", </docs>; rel="deprecation"',
+  },
+};
+
+/** From the sunset on, getPet answers 410 before authentication: no key needed, no budget spent. */
+const gone = withoutRateLimitHeaders(errorResponses(410));
 
 export const getPetRoute = createRoute({
   method: "get",
@@ -70,31 +119,21 @@ export const getPetRoute = createRoute({
   tags: ["pets"],
   summary: "Fetch one animal (deprecated)",
   description:
-    "Deprecated; removed on 5 December 2030, after which it answers 410. Use `GET /pets` instead.",
+    "Deprecated since 1 January 2026; sunset on 5 December 2030 (2030-12-05T00:00:00Z), from which instant it answers 410 `gone`. Use `GET /pets` (with the `status` filter) instead. Every reply carries `Deprecation`, `Sunset` and `Link` headers. A `petId` that is not a valid identifier gives 404, like one that does not exist.",
   deprecated: true,
   security,
   "x-stability": "stable",
   request: { params: PetIdParamsSchema },
-  responses: {
-    200: {
-      description: "The animal.",
-      headers: {
-        ...commonHeaders,
-        Deprecation: {
-          description: "RFC 9745: when the deprecation took effect (@unix-seconds).",
-          schema: { type: "string" },
-        },
-        Sunset: {
-          description: "RFC 8594: when the operation is removed.",
-          schema: { type: "string" },
-        },
-        Link: {
-          description: "Successor and deprecation documentation links.",
-          schema: { type: "string" },
-        },
+  responses: withHeaders(
+    {
+      200: {
+        description: "The animal.",
+        headers: commonHeaders,
+        content: { "application/json": { schema: PetSchema } },
       },
-      content: { "application/json": { schema: PetSchema } },
+      ...errorResponses(401, 404, 429, 500, 503),
+      ...gone,
     },
-    ...errorResponses(401, 404, 410, 429, 500, 503),
-  },
+    deprecationHeaders,
+  ),
 });

@@ -10,6 +10,21 @@ export type PetStatus = z.infer<typeof PetStatusSchema>;
 
 const IdentifierSchema = z.int().min(1).max(MAX_ID).openapi({ format: "int64" });
 
+/**
+ * A whole number from a path or query string, written only in digits: plain
+ * coercion would also read "0x10", "1e1", " 5" or "10.0" as numbers.
+ */
+function digitsAsInteger<T extends z.ZodType>(schema: T) {
+  return z.preprocess(
+    (raw) => (typeof raw === "string" && /^(?:0|[1-9][0-9]{0,19})$/.test(raw) ? Number(raw) : raw),
+    schema,
+  );
+}
+
+/** Letters, marks, punctuation and spaces, but no control characters such as NUL or ESC. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: naming the control characters is the point.
+const NO_CONTROL_CHARACTERS = /^[^\x00-\x1F\x7F-\x9F]*$/;
+
 export const NewPetSchema = z
   .strictObject({
     name: z
@@ -17,6 +32,7 @@ export const NewPetSchema = z
       .min(1)
       .max(100)
       .refine((name) => name.trim().length > 0, "Must contain a character other than white space")
+      .regex(NO_CONTROL_CHARACTERS, "Must not contain control characters")
       .openapi({ description: "The animal's name, 1–100 characters.", example: "Rex" }),
     categoryId: IdentifierSchema.openapi({
       description: "Identifier of the category the animal belongs to.",
@@ -40,14 +56,16 @@ export const PetSchema = z
   .openapi("Pet", { example: { id: 42, name: "Rex", categoryId: 1, status: "available" } });
 export type Pet = z.infer<typeof PetSchema>;
 
-export const PetsSchema = z.array(PetSchema).openapi("Pets");
+export const PetsSchema = z.array(PetSchema).openapi("Pets", {
+  description: "A page of animals, as a bare array.",
+  example: [
+    { id: 41, name: "Rex", categoryId: 1, status: "available" },
+    { id: 42, name: "Tom", categoryId: 2, status: "sold" },
+  ],
+});
 
 export const ListPetsQuerySchema = z.object({
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(100)
+  limit: digitsAsInteger(z.int().min(1).max(100))
     .default(20)
     .openapi({
       param: { name: "limit", in: "query" },
@@ -63,15 +81,35 @@ export const ListPetsQuerySchema = z.object({
     .optional()
     .openapi({
       param: { name: "cursor", in: "query" },
-      description: 'Opaque position from a previous page\'s `Link: rel="next"`; never build it.',
+      description:
+        'Opaque position from a previous page\'s `Link: rel="next"`; never build it. One this service did not issue gives 400.',
+      example: "cDE6NDI",
     }),
 });
 
 export const PetIdParamsSchema = z.object({
-  petId: z.coerce
-    .number()
-    .int()
+  petId: digitsAsInteger(z.int().min(1).max(MAX_ID)).openapi({
+    param: { name: "petId", in: "path" },
+    format: "int64",
+    example: 42,
+  }),
+});
+
+/** Printable ASCII (space to tilde): what an Idempotency-Key may hold. */
+const PRINTABLE_ASCII = /^[\x20-\x7E]*$/;
+
+export const CreatePetHeadersSchema = z.object({
+  // The validator matches header names case-insensitively.
+  "Idempotency-Key": z
+    .string()
     .min(1)
-    .max(MAX_ID)
-    .openapi({ param: { name: "petId", in: "path" }, format: "int64", example: 42 }),
+    .max(255)
+    .regex(PRINTABLE_ASCII, "Must be printable ASCII")
+    .optional()
+    .openapi({
+      param: { name: "Idempotency-Key", in: "header" },
+      description:
+        "Makes retries safe: the same key with the same body within 24 hours returns the first response again and adds nothing; with a different body it gives 422. 1–255 printable ASCII characters; scoped to the API key.",
+      example: "9b2f7c1e-4a5d-4e8f-b3c2-7d6e5f4a3b21",
+    }),
 });

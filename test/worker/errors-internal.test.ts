@@ -1,0 +1,36 @@
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createPet, expectError } from "./assertions.ts";
+import { api, seedKey } from "./helpers.ts";
+
+// This file breaks its own (per-file, isolated) database on purpose: a real
+// storage failure, not a mock, must still reach the client as the one bland 500.
+let key: string;
+let petId: number;
+
+beforeAll(async () => {
+  ({ key } = await seedKey());
+  petId = (await createPet(key, { name: "Doomed", categoryId: 5001 })).id;
+  await env.DB.exec("DROP TABLE pets");
+});
+
+describe("a failing query", () => {
+  it.each<[string, () => Promise<Response>]>([
+    ["listPets", () => api("/v1/pets", { key })],
+    [
+      "createPet",
+      () => api("/v1/pets", { method: "POST", key, json: { name: "Rex", categoryId: 1 } }),
+    ],
+    ["getPet", () => api(`/v1/pets/${petId}`, { key })],
+  ])("answers %s with 500 internal_error and no SQL, table or library name", async (_, send) => {
+    const error = await expectError(await send(), 500, "internal_error");
+    expect(error.message).not.toMatch(/pets|table|query|select|insert/i);
+  });
+
+  it("still validates and authenticates before reaching storage", async () => {
+    await expectError(await api("/v1/pets?limit=0", { key }), 400, "invalid_request", {
+      paths: ["limit"],
+    });
+    await expectError(await api("/v1/pets/abc", { key }), 404, "not_found");
+  });
+});
