@@ -1,5 +1,12 @@
 import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import {
+  index,
+  integer,
+  primaryKey,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
 
 export const pets = sqliteTable(
   "pets",
@@ -49,4 +56,24 @@ export const apiKeys = sqliteTable(
     expiresAt: integer("expires_at", { mode: "timestamp_ms" }),
   },
   (table) => [index("api_keys_account_created_idx").on(table.accountId, table.createdAt)],
+);
+
+/**
+ * One row per Idempotency-Key an API key used to create an animal, written in
+ * the same batch as the animal, so a retry can never make a second one.
+ */
+export const idempotencyKeys = sqliteTable(
+  "idempotency_keys",
+  {
+    apiKeyHash: text("api_key_hash").notNull(),
+    idempotencyKey: text("idempotency_key").notNull(),
+    requestHash: text("request_hash").notNull(),
+    petId: integer("pet_id").notNull(),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.apiKeyHash, table.idempotencyKey] }),
+    // Serves the hourly removal of expired rows.
+    index("idempotency_keys_created_at_idx").on(table.createdAt),
+  ],
 );

@@ -1,3 +1,4 @@
+import { guardStorage } from "../storage/storage-guard.ts";
 import { keyRecordName } from "./key-format.ts";
 import { type KeyRecord, KeyRecordSchema } from "./key-record.ts";
 
@@ -29,7 +30,9 @@ export async function findKeyRecord(kv: KVNamespace, hash: string): Promise<KeyR
   const cached = cache.get(hash);
   if (cached && cached.expiresAt > now) return cached.record;
   cache.delete(hash);
-  const stored = await kv.get(keyRecordName(hash), { type: "json", cacheTtl: 60 });
+  const stored = await guardStorage("KV", () =>
+    kv.get(keyRecordName(hash), { type: "json", cacheTtl: 60 }),
+  );
   const parsed = KeyRecordSchema.safeParse(stored);
   if (!parsed.success) return null;
   remember(hash, parsed.data, now);

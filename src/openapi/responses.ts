@@ -76,6 +76,14 @@ export const commonHeaders: ResponseHeaders = {
   }),
 };
 
+/** A storage fault can strike before the limiter has answered, so 5xx replies may lack its headers. */
+const faultHeaders: ResponseHeaders = Object.fromEntries(
+  Object.entries(commonHeaders).map(([name, header]) => [
+    name,
+    name in rateLimitHeaders ? optionalHeader(header) : header,
+  ]),
+);
+
 const retryAfter: ResponseHeaders = {
   "Retry-After": {
     description: "Whole seconds to wait before retrying (at least 1).",
@@ -227,7 +235,7 @@ export function errorResponses(
         status,
         {
           description: `${entry.description} Codes: ${entry.codes.map((code) => `\`${code}\``).join(", ")}.`,
-          headers: { ...commonHeaders, ...entry.headers },
+          headers: { ...(status >= 500 ? faultHeaders : commonHeaders), ...entry.headers },
           content: {
             "application/json": {
               schema: ErrorSchema,

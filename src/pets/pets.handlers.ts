@@ -1,11 +1,13 @@
 import type { RouteHandler } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import { database } from "../db/database.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError } from "../errors.ts";
+import { insertPetOnce } from "./idempotency.queries.ts";
 import { decodeCursor, encodeCursor } from "./pets.cursor.ts";
 import { findPet, insertPet, listPets } from "./pets.queries.ts";
 import type { createPetRoute, getPetRoute, listPetsRoute } from "./pets.routes.ts";
-import type { PetStatus } from "./pets.schemas.ts";
+import type { NewPet, PetStatus } from "./pets.schemas.ts";
 
 function nextPageLink(
   requestUrl: string,
@@ -30,8 +32,37 @@ export const listPetsHandler: RouteHandler<typeof listPetsRoute, AppEnv> = async
   return c.json(page.pets, 200);
 };
 
+/** Identifies a request body by meaning, so a retry re-serialised with other spacing still matches. */
+async function fingerprint(newPet: NewPet): Promise<string> {
+  const canonical = JSON.stringify([newPet.name, newPet.categoryId, newPet.status ?? null]);
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(canonical));
+  return btoa(String.fromCharCode(...new Uint8Array(digest)));
+}
+
+async function createOnce(c: Context<AppEnv>, newPet: NewPet, idempotencyKey: string) {
+  const outcome = await insertPetOnce(database(c.env.DB), newPet, {
+    apiKeyHash: c.var.apiKey.hash,
+    idempotencyKey,
+    requestHash: await fingerprint(newPet),
+    now: Date.now(),
+  });
+  if (outcome.kind === "reused") {
+    throw new ApiError(
+      "idempotency_key_reused",
+      "This Idempotency-Key was already used with a different body; use a new key for a new animal.",
+    );
+  }
+  if (outcome.kind === "replayed") c.header("Idempotent-Replayed", "true");
+  return outcome.pet;
+}
+
 export const createPetHandler: RouteHandler<typeof createPetRoute, AppEnv> = async (c) => {
-  const pet = await insertPet(database(c.env.DB), c.req.valid("json"));
+  const newPet = c.req.valid("json");
+  const idempotencyKey = c.req.valid("header")["Idempotency-Key"];
+  const pet =
+    idempotencyKey === undefined
+      ? await insertPet(database(c.env.DB), newPet)
+      : await createOnce(c, newPet, idempotencyKey);
   c.header("Location", `/v1/pets/${pet.id}`);
   return c.json(pet, 201);
 };

@@ -56,7 +56,7 @@ export const createPetRoute = createRoute({
   tags: ["pets"],
   summary: "Add an animal",
   description:
-    "Adds an animal; `status` defaults to `available`. Send `Content-Type: application/json` and at most 16 KiB. With an `Idempotency-Key`, a retry with the same key and body within 24 hours returns the first response again (with `Idempotent-Replayed: true`) and adds nothing.",
+    "Adds an animal; `status` defaults to `available`. Send `Content-Type: application/json` and at most 16 KiB. With an `Idempotency-Key`, a retry with the same key and body within 24 hours returns the first response again (with `Idempotent-Replayed: true`) and adds nothing; concurrent requests with one key create one animal and the others replay it, so 409 is never returned. The same key with a different body gives 422.",
   security,
   "x-stability": "stable",
   middleware: [jsonBody()] as const,
@@ -83,7 +83,7 @@ export const createPetRoute = createRoute({
       },
       content: { "application/json": { schema: PetSchema } },
     },
-    ...errorResponses(400, 401, 409, 413, 415, 422, 429, 500, 503),
+    ...errorResponses(400, 401, 413, 415, 422, 429, 500, 503),
   },
 });
 

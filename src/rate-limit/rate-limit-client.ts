@@ -1,6 +1,8 @@
 import type { Limits } from "../keys/key-record.ts";
+import { guardStorage } from "../storage/storage-guard.ts";
 import { keylessLimits } from "./plans.ts";
 import type { HitResult, KeyPolicy, WindowReport } from "./rate-limit-types.ts";
+import type { RateLimiter } from "./rate-limiter.ts";
 
 /** The only way the rest of the Worker reaches the RateLimiter Durable Object. */
 export interface RateLimitClient {
@@ -12,13 +14,22 @@ export interface RateLimitClient {
   hitNamed(name: string, limits: Pick<Limits, "perMinute">): Promise<HitResult>;
 }
 
+type LimiterStub = DurableObjectStub<RateLimiter>;
+
+/**
+ * Fails closed: when the limiter cannot answer, requests get 503 rather than
+ * passing unlimited, since the count is what protects D1 and each key's quota.
+ */
 export function rateLimitClient(namespace: Env["RATE_LIMITER"]): RateLimitClient {
-  const stub = (name: string) => namespace.get(namespace.idFromName(name));
+  const call = <T>(name: string, method: (limiter: LimiterStub) => Promise<T>): Promise<T> =>
+    guardStorage("Durable Object", () => method(namespace.get(namespace.idFromName(name))));
   return {
-    hitKey: (keyHash, policy) => stub(`key:${keyHash}`).hitKey(policy),
-    hitKeyless: (clientIp) => stub(`ip:${clientIp}`).hitKeyless(keylessLimits),
-    applyPolicy: (keyHash, policy) => stub(`key:${keyHash}`).applyPolicy(policy),
-    usage: (keyHash, limits) => stub(`key:${keyHash}`).usage(limits),
-    hitNamed: (name, limits) => stub(`named:${name}`).hitKeyless(limits),
+    hitKey: (keyHash, policy) => call(`key:${keyHash}`, (limiter) => limiter.hitKey(policy)),
+    hitKeyless: (clientIp) =>
+      call(`ip:${clientIp}`, (limiter) => limiter.hitKeyless(keylessLimits)),
+    applyPolicy: (keyHash, policy) =>
+      call(`key:${keyHash}`, (limiter) => limiter.applyPolicy(policy)),
+    usage: (keyHash, limits) => call(`key:${keyHash}`, (limiter) => limiter.usage(limits)),
+    hitNamed: (name, limits) => call(`named:${name}`, (limiter) => limiter.hitKeyless(limits)),
   };
 }

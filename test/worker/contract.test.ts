@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { apiWithBindings, failingD1, failingLimiter } from "./faulty-bindings.ts";
 import { api, seedKey } from "./helpers.ts";
 import { Contract } from "./openapi-contract.ts";
 
@@ -10,14 +11,9 @@ import { Contract } from "./openapi-contract.ts";
 
 /** Documented replies no local request can produce yet, and why. */
 const NOT_PRODUCIBLE: Record<string, string> = {
-  "createPet 409": "Idempotency-Key handling is not implemented yet (idempotency issue)",
-  "createPet 422": "Idempotency-Key handling is not implemented yet (idempotency issue)",
-  "listPets 500": "no fault can be injected into the running Worker",
-  "createPet 500": "no fault can be injected into the running Worker",
-  "getPet 500": "no fault can be injected into the running Worker",
-  "listPets 503": "needs a failing storage binding",
-  "createPet 503": "needs a failing storage binding",
-  "getPet 503": "needs a failing storage binding",
+  "listPets 500": "only a defect produces it; storage faults are 503",
+  "createPet 500": "only a defect produces it; storage faults are 503",
+  "getPet 500": "only a defect produces it; storage faults are 503",
 };
 
 let contract: Contract;
@@ -223,6 +219,50 @@ describe("429 for every operation", () => {
       const body = (await contract.check(operationId, refused)) as { code: string };
       expect(body.code).toBe("rate_limited");
       expect(refused.headers.get("X-RateLimit-Remaining")).toBe("0");
+    }
+  });
+});
+
+describe("422 and replays for createPet's Idempotency-Key", () => {
+  it("replays with the documented headers and refuses a reused key", async () => {
+    const send = (name: string) =>
+      api("/v1/pets", {
+        method: "POST",
+        key,
+        json: newPet(name),
+        headers: { "Idempotency-Key": "contract-422" },
+      });
+    await contract.check("createPet", await send("Ida"));
+    const replay = await send("Ida");
+    expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
+    await contract.check("createPet", replay);
+    const reused = await send("Other");
+    expect(reused.status).toBe(422);
+    await contract.check("createPet", reused);
+  });
+});
+
+describe("503 for every operation when storage fails", () => {
+  it("answers 503 for a failing D1 and a failing rate limiter", async () => {
+    const cases: [string, string, RequestInit][] = [
+      ["listPets", "/v1/pets", {}],
+      ["getPet", "/v1/pets/1", {}],
+      [
+        "createPet",
+        "/v1/pets",
+        {
+          method: "POST",
+          body: JSON.stringify(newPet("Fault")),
+          headers: { "Content-Type": "application/json" },
+        },
+      ],
+    ];
+    for (const [operationId, path, init] of cases) {
+      for (const replaced of [{ DB: failingD1() }, { RATE_LIMITER: failingLimiter() }]) {
+        const reply = await apiWithBindings(replaced, path, { ...init, key });
+        expect(reply.status, operationId).toBe(503);
+        await contract.check(operationId, reply);
+      }
     }
   });
 });

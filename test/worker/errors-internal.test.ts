@@ -4,7 +4,7 @@ import { createPet, expectError } from "./assertions.ts";
 import { api, seedKey } from "./helpers.ts";
 
 // This file breaks its own (per-file, isolated) database on purpose: a real
-// storage failure, not a mock, must still reach the client as the one bland 500.
+// storage failure, not a mock, must reach the client as a bland, retryable 503.
 let key: string;
 let petId: number;
 
@@ -22,8 +22,10 @@ describe("a failing query", () => {
       () => api("/v1/pets", { method: "POST", key, json: { name: "Rex", categoryId: 1 } }),
     ],
     ["getPet", () => api(`/v1/pets/${petId}`, { key })],
-  ])("answers %s with 500 internal_error and no SQL, table or library name", async (_, send) => {
-    const error = await expectError(await send(), 500, "internal_error");
+  ])("answers %s with 503 unavailable and no SQL, table or library name", async (_, send) => {
+    const res = await send();
+    expect(res.headers.get("Retry-After")).toMatch(/^[1-9][0-9]*$/);
+    const error = await expectError(res, 503, "unavailable");
     expect(error.message).not.toMatch(/pets|table|query|select|insert/i);
   });
 

@@ -1,0 +1,78 @@
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { createApp } from "../../src/app.ts";
+import { ORIGIN } from "./helpers.ts";
+
+/**
+ * Fault injection through the seam every Hono Worker has: the bindings it is
+ * handed. The real app runs against the real bindings, except the one told
+ * to fail, which throws (or never answers) the way a broken store would.
+ */
+
+const fault = () => new Error("D1_ERROR: injected fault: SQLITE_BUSY in table pets");
+const never = () => new Promise<never>(() => {});
+
+function statement(answer: () => Promise<never>): D1PreparedStatement {
+  const stmt = {
+    bind: () => stmt,
+    all: answer,
+    raw: answer,
+    first: answer,
+    run: answer,
+  };
+  return stmt as unknown as D1PreparedStatement;
+}
+
+export function failingD1(): D1Database {
+  return {
+    prepare: () => statement(() => Promise.reject(fault())),
+    batch: () => Promise.reject(fault()),
+    exec: () => Promise.reject(fault()),
+  } as unknown as D1Database;
+}
+
+export function hangingD1(): D1Database {
+  return { prepare: () => statement(never), batch: never, exec: never } as unknown as D1Database;
+}
+
+export function failingKV(): KVNamespace {
+  return {
+    get: () => Promise.reject(new Error("KV GET failed: 500 Internal Server Error (API_KEYS)")),
+  } as unknown as KVNamespace;
+}
+
+/** A namespace whose objects cannot be reached, as during an outage or overload. */
+export function failingLimiter(): Env["RATE_LIMITER"] {
+  const unreachable = () =>
+    Promise.reject(
+      new Error("Durable Object RateLimiter is overloaded. Requests queued for too long."),
+    );
+  const stub = {
+    hitKey: unreachable,
+    hitKeyless: unreachable,
+    applyPolicy: unreachable,
+    usage: unreachable,
+  };
+  return {
+    idFromName: (name: string) => env.RATE_LIMITER.idFromName(name),
+    get: () => stub,
+  } as unknown as Env["RATE_LIMITER"];
+}
+
+/** Sends a request through a fresh app with some bindings replaced. */
+export async function apiWithBindings(
+  replaced: Partial<Env>,
+  path: string,
+  init: RequestInit & { key?: string } = {},
+): Promise<Response> {
+  const { key, ...rest } = init;
+  const headers = new Headers(rest.headers);
+  if (key !== undefined) headers.set("Authorization", `Bearer ${key}`);
+  const ctx = createExecutionContext();
+  const response = await createApp().fetch(
+    new Request(`${ORIGIN}${path}`, { ...rest, headers }),
+    { ...env, ...replaced },
+    ctx,
+  );
+  await waitOnExecutionContext(ctx);
+  return response;
+}
