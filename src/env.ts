@@ -10,7 +10,7 @@ export interface AuthenticatedKey {
 /** Who sent the request, as far as the key in it tells. */
 export type Caller =
   | { kind: "key"; key: AuthenticatedKey }
-  | { kind: "anonymous"; clientIp: string; keySent: boolean };
+  | { kind: "anonymous"; keySent: boolean };
 
 export interface AppEnv {
   Bindings: Env;

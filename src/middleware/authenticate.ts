@@ -31,24 +31,13 @@ function isLive(expiresAt: string | undefined, now: number): boolean {
  */
 export function authenticate(): MiddlewareHandler<AppEnv> {
   return async function authenticate(c, next) {
-    c.set(
-      "caller",
-      await identify(c.req.header("Authorization"), c.req.header("CF-Connecting-IP"), c.env),
-    );
+    c.set("caller", await identify(c.req.header("Authorization"), c.env));
     await next();
   };
 }
 
-async function identify(
-  authorization: string | undefined,
-  clientIp: string | undefined,
-  env: Env,
-): Promise<Caller> {
-  const anonymous = (keySent: boolean): Caller => ({
-    kind: "anonymous",
-    clientIp: clientIp ?? "unknown",
-    keySent,
-  });
+async function identify(authorization: string | undefined, env: Env): Promise<Caller> {
+  const anonymous = (keySent: boolean): Caller => ({ kind: "anonymous", keySent });
   // Another scheme (Basic …) or a bare "Bearer" carries no key, so the challenge
   // names no token error (RFC 6750 §3.1); anything after "Bearer " is a key sent.
   const token = authorization === undefined ? undefined : BEARER.exec(authorization)?.[1]?.trim();
