@@ -11,14 +11,8 @@ import { requestContext } from "./middleware/request-context.ts";
 import { apiResponseHeaders } from "./middleware/response-headers.ts";
 import { openapiRoutes } from "./openapi/openapi-routes.ts";
 import { petsRoutes } from "./pets/index.ts";
+import { getPetSchedule } from "./pets/pets.deprecation.ts";
 import { rejectInvalid } from "./validation.ts";
-
-const getPetSchedule = (env: Env) => ({
-  deprecatedAt: env.GET_PET_DEPRECATED_AT,
-  sunsetAt: env.GET_PET_SUNSET_AT,
-  successor: "/v1/pets",
-  documentation: "/docs",
-});
 
 /** The whole Worker: order matters — request id and logging, then per-/v1 auth and limits, then routes. */
 export function createApp(): OpenAPIHono<AppEnv> {
@@ -31,7 +25,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
   app.route("/", openapiRoutes());
 
   // The deprecation marks go on before auth so that even a 401 from getPet carries them.
-  app.on(["GET", "HEAD"], "/v1/pets/:petId", deprecated(getPetSchedule));
+  app.get("/v1/pets/:petId", deprecated(getPetSchedule));
   app.use("/v1/*", authenticate(), rateLimit());
   app.route("/v1", petsRoutes());
 

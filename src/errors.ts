@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "./env.ts";
+import { describeError } from "./storage/storage-guard.ts";
 
 /** Every error code a client can see, with the HTTP status it travels with. */
 export const errorStatus = {
@@ -71,13 +72,11 @@ export class ApiError extends Error {
   }
 }
 
-/** Hono's own HTTP errors (e.g. a malformed body hono parsed) mapped onto our codes. */
+/** The HTTP errors Hono's validators can throw (malformed JSON, a media type gate), mapped onto our codes. */
 function fromHttpException(error: HTTPException): ApiError {
   switch (error.status) {
     case 400:
       return new ApiError("invalid_json", "The request body is not valid JSON.");
-    case 413:
-      return new ApiError("payload_too_large", "The request body is larger than 16 KiB.");
     case 415:
       return new ApiError("unsupported_media_type", "Send the body as application/json.");
     default:
@@ -104,8 +103,7 @@ export function handleError(error: unknown, c: Context<AppEnv>): Response {
         level: "error",
         requestId: c.get("requestId"),
         message: "unhandled error",
-        error:
-          error instanceof Error ? { name: error.name, message: error.message } : String(error),
+        error: describeError(error),
       }),
     );
   }

@@ -12,6 +12,21 @@ export class UsageError extends Error {
   override name = "UsageError";
 }
 
+/** Runs a command's main and turns its outcome into the exit code: 2 for usage errors, 1 for others. */
+export async function runCommand(main: (args: string[]) => Promise<number>): Promise<void> {
+  try {
+    process.exitCode = await main(process.argv.slice(2));
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`error: ${error.message} (see --help)`);
+      process.exitCode = 2;
+    } else {
+      console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
+      process.exitCode = 1;
+    }
+  }
+}
+
 type Options = NonNullable<ParseArgsConfig["options"]>;
 
 /** node:util parseArgs in strict mode, with its errors turned into one-line UsageErrors. */

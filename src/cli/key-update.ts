@@ -50,7 +50,8 @@ export async function updateKey(update: Update): Promise<number> {
   await writeKeyRecord(location.target, hash, next);
   console.log(`${update.done}: key ending in ${next.lastFour} (${location.label}).`);
 
-  const later = "the change is in KV and reaches running isolates within 30 s";
+  const later =
+    "the change is in KV and reaches running isolates within a few minutes (30 s isolate cache, 60 s KV edge cache, KV propagation)";
   const token = location.env ? process.env.ADMIN_TOKEN : localAdminToken(root);
   if (!token) {
     const where = location.env ? "the ADMIN_TOKEN environment variable" : ".dev.vars";

@@ -1,4 +1,4 @@
-import { UsageError } from "./args.ts";
+import { runCommand, UsageError } from "./args.ts";
 import { createCommand } from "./key-create.ts";
 import { planCommand } from "./key-plan.ts";
 import { revokeCommand } from "./key-revoke.ts";
@@ -30,14 +30,4 @@ async function main(argv: string[]): Promise<number> {
   return command(rest);
 }
 
-try {
-  process.exitCode = await main(process.argv.slice(2));
-} catch (error) {
-  if (error instanceof UsageError) {
-    console.error(`error: ${error.message} (see --help)`);
-    process.exitCode = 2;
-  } else {
-    console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
-    process.exitCode = 1;
-  }
-}
+await runCommand(main);

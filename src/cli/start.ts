@@ -1,6 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { constants } from "node:os";
-import { parseCommand, parsePort, UsageError } from "./args.ts";
+import { parseCommand, parsePort, runCommand, UsageError } from "./args.ts";
 import { ensureDevVars } from "./dev-vars.ts";
 import { LOCAL_STATE_DIR, projectRoot } from "./project.ts";
 import { spawnWrangler } from "./wrangler.ts";
@@ -71,14 +71,4 @@ async function main(argv: string[]): Promise<number> {
   return finished(dev);
 }
 
-try {
-  process.exitCode = await main(process.argv.slice(2));
-} catch (error) {
-  if (error instanceof UsageError) {
-    console.error(`error: ${error.message} (see --help)`);
-    process.exitCode = 2;
-  } else {
-    console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
-    process.exitCode = 1;
-  }
-}
+await runCommand(main);

@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
+import { describeError } from "../storage/storage-guard.ts";
 import { forbiddenFormPage, messageResponse } from "./message-responses.tsx";
 
 /** Dashboard errors are pages, not JSON: a cross-site post (hono/csrf's 403) or our own failure. */
@@ -10,7 +11,7 @@ export function handleDashboardError(error: unknown, c: Context): Response | Pro
       level: "error",
       requestId: c.get("requestId"),
       message: "dashboard error",
-      error: error instanceof Error ? { name: error.name, message: error.message } : String(error),
+      error: describeError(error),
     }),
   );
   return messageResponse(c, 500, {

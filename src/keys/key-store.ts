@@ -11,9 +11,10 @@ interface CachedRecord {
 }
 
 /**
- * Per-isolate cache of key records, so a hot key costs no KV read. Staleness
- * is bounded by the TTL; revocations and plan changes reach requests sooner
- * through the key's Durable Object, which keeps the newest policy.
+ * Per-isolate cache of key records, so a hot key costs no KV read. A record
+ * may be older than this TTL (KV's own edge cache and propagation add to it);
+ * revocations and plan changes reach requests at once through the key's
+ * Durable Object, which keeps the newest policy.
  */
 const cache = new Map<string, CachedRecord>();
 

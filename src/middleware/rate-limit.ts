@@ -23,6 +23,28 @@ function refusal(result: HitResult, headers: Record<string, string>): ApiError {
 /** Methods whose handlers change nothing, so they may run while the limiter decides. */
 const SAFE_METHODS = new Set(["GET", "HEAD"]);
 
+const REFUSAL_MEMORY_MAX = 1_000;
+const REVOKED_MEMORY_MS = 60_000;
+
+/**
+ * Keys this isolate saw refused, and until when. Their reads wait for the
+ * limiter again, so an over-limit, banned or revoked key cannot keep D1 busy
+ * by reading in a loop.
+ */
+const refusedUntil = new Map<string, number>();
+
+function rememberRefusal(hash: string, until: number): void {
+  if (refusedUntil.size >= REFUSAL_MEMORY_MAX) {
+    const oldest = refusedUntil.keys().next();
+    if (!oldest.done) refusedUntil.delete(oldest.value);
+  }
+  refusedUntil.set(hash, until);
+}
+
+function mayReadAhead(method: string, hash: string, now: number): boolean {
+  return SAFE_METHODS.has(method) && (refusedUntil.get(hash) ?? 0) <= now;
+}
+
 /**
  * The headers for an admitted request, or the refusal: 429 when over budget,
  * 401 when the key's Durable Object knows it is revoked (the caller's IP
@@ -32,15 +54,20 @@ async function admit(
   result: HitResult,
   limiter: RateLimitClient,
   clientIp: string,
+  hash: string,
 ): Promise<Record<string, string>> {
   if (result.outcome === "revoked") {
+    rememberRefusal(hash, Date.now() + REVOKED_MEMORY_MS);
     const keyless = await limiter.hitKeyless(clientIp);
     const headers = rateLimitHeaders(keyless);
     if (keyless.outcome !== "allowed") throw refusal(keyless, headers);
     throw unauthorized(true, headers);
   }
   const headers = rateLimitHeaders(result);
-  if (result.outcome !== "allowed") throw refusal(result, headers);
+  if (result.outcome !== "allowed") {
+    rememberRefusal(hash, Date.now() + (result.retryAfter ?? 1) * 1000);
+    throw refusal(result, headers);
+  }
   return headers;
 }
 
@@ -50,7 +77,7 @@ async function admit(
  * budget's headers on whatever reply follows. For reads, the handler's query
  * runs while the limiter decides, so a read costs the slower of the two
  * round trips rather than their sum; a refusal discards what it produced.
- * Writes wait for the decision, so nothing is written for a refused request.
+ * Writes, and reads by keys refused lately, wait for the decision first.
  */
 export function rateLimit(): MiddlewareHandler<AppEnv> {
   return async function rateLimit(c, next) {
@@ -70,23 +97,22 @@ export function rateLimit(): MiddlewareHandler<AppEnv> {
       revoked: record.revoked,
       version: record.version,
     });
-    let headers: Record<string, string>;
-    if (SAFE_METHODS.has(c.req.method)) {
+    const readAhead = mayReadAhead(c.req.method, hash, Date.now());
+    if (readAhead) {
       // Handled here so a failure while the handler runs is not reported as unhandled; awaited below.
       decision.catch(() => {});
       await next();
-      try {
-        headers = await admit(await decision, limiter, clientIp);
-      } catch (error) {
-        // Hono carries the current reply's headers over to the error reply; the
-        // discarded read's (Link, say) must not reach the refused caller.
-        for (const name of [...c.res.headers.keys()]) c.res.headers.delete(name);
-        throw error;
-      }
-    } else {
-      headers = await admit(await decision, limiter, clientIp);
-      await next();
     }
+    let headers: Record<string, string>;
+    try {
+      headers = await admit(await decision, limiter, clientIp, hash);
+    } catch (error) {
+      // Hono carries the current reply's headers over to the error reply; the
+      // discarded read's (Link, say) must not reach the refused caller.
+      if (readAhead) for (const name of [...c.res.headers.keys()]) c.res.headers.delete(name);
+      throw error;
+    }
+    if (!readAhead) await next();
     for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
   };
 }

@@ -269,10 +269,3 @@ function mapHeaders<R extends Responses>(
 export function withHeaders<R extends Responses>(responses: R, added: ResponseHeaders): R {
   return mapHeaders(responses, (headers) => ({ ...headers, ...added }));
 }
-
-/** For replies given before the rate limiter runs, which therefore carry no rate-limit headers. */
-export function withoutRateLimitHeaders<R extends Responses>(responses: R): R {
-  return mapHeaders(responses, (headers) =>
-    Object.fromEntries(Object.entries(headers).filter(([name]) => !(name in rateLimitHeaders))),
-  );
-}

@@ -1,4 +1,4 @@
-import { and, eq, gt, lt, sql } from "drizzle-orm";
+import { and, eq, gt, lt, lte, sql } from "drizzle-orm";
 import type { Database } from "../db/database.ts";
 import { idempotencyKeys, pets } from "../db/schema.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
@@ -63,7 +63,7 @@ async function createRecorded(
         .where(
           and(
             sameClaim(claim),
-            lt(idempotencyKeys.createdAt, new Date(claim.now - IDEMPOTENCY_WINDOW_MS)),
+            lte(idempotencyKeys.createdAt, new Date(claim.now - IDEMPOTENCY_WINDOW_MS)),
           ),
         ),
       db.insert(pets).values(petValues(newPet)).returning(petColumns),
@@ -95,8 +95,6 @@ export async function insertPetOnce(
   newPet: NewPet,
   claim: IdempotentCreate,
 ): Promise<IdempotentOutcome> {
-  const earlier = await earlierCreation(db, claim);
-  if (earlier) return replayOrRefuse(earlier, claim);
   const pet = await guardStorage("D1", () => createRecorded(db, newPet, claim));
   if (pet) return { kind: "created", pet };
   const winner = await earlierCreation(db, claim);

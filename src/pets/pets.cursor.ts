@@ -2,6 +2,7 @@ import { ApiError } from "../errors.ts";
 import { MAX_ID } from "./pets.schemas.ts";
 
 const VERSION = "p1";
+const DECODED = new RegExp(`^${VERSION}:([1-9]\\d{0,15})$`);
 
 /** An opaque position after the animal with this id; clients only ever follow it. */
 export function encodeCursor(afterId: number): string {
@@ -22,7 +23,7 @@ export function decodeCursor(cursor: string): number {
   } catch {
     throw invalid;
   }
-  const match = /^p1:([1-9]\d{0,15})$/.exec(decoded);
+  const match = DECODED.exec(decoded);
   const afterId = Number(match?.[1]);
   if (!match || afterId > MAX_ID) throw invalid;
   return afterId;

@@ -1,4 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
+import { goneAfterSunset } from "../middleware/deprecation.ts";
 import { jsonBody } from "../middleware/json-body.ts";
 import {
   commonHeaders,
@@ -6,8 +7,8 @@ import {
   optionalHeader,
   type ResponseHeaders,
   withHeaders,
-  withoutRateLimitHeaders,
 } from "../openapi/responses.ts";
+import { getPetSchedule } from "./pets.deprecation.ts";
 import {
   CreatePetHeadersSchema,
   ListPetsQuerySchema,
@@ -109,9 +110,6 @@ const deprecationHeaders: ResponseHeaders = {
   },
 };
 
-/** From the sunset on, getPet answers 410 before authentication: no key needed, no budget spent. */
-const gone = withoutRateLimitHeaders(errorResponses(410));
-
 export const getPetRoute = createRoute({
   method: "get",
   path: "/pets/{petId}",
@@ -123,6 +121,7 @@ export const getPetRoute = createRoute({
   deprecated: true,
   security,
   "x-stability": "stable",
+  middleware: [goneAfterSunset(getPetSchedule)] as const,
   request: { params: PetIdParamsSchema },
   responses: withHeaders(
     {
@@ -131,8 +130,7 @@ export const getPetRoute = createRoute({
         headers: commonHeaders,
         content: { "application/json": { schema: PetSchema } },
       },
-      ...errorResponses(401, 404, 429, 500, 503),
-      ...gone,
+      ...errorResponses(401, 404, 410, 429, 500, 503),
     },
     deprecationHeaders,
   ),

@@ -27,7 +27,7 @@ function withTimeout<T>(work: Promise<T>, store: StorageName): Promise<T> {
  * What the store said, without the query text and parameters an ORM wraps
  * around it: those hold client data, which does not belong in logs.
  */
-function describe(error: unknown): string {
+export function describeError(error: unknown): string {
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
   return cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
 }
@@ -47,7 +47,7 @@ export async function guardStorage<T>(store: StorageName, call: () => Promise<T>
         level: "error",
         message: "storage call failed",
         store,
-        error: describe(error),
+        error: describeError(error),
       }),
     );
     throw new ApiError("unavailable", "A storage service is briefly unavailable; retry shortly.", {

@@ -191,13 +191,12 @@ describe("getPet", () => {
     await contract.check("getPet", reply);
   });
 
-  it("410 from the sunset on, with or without a key", async () => {
+  it("410 from the sunset on", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(new Date("2030-12-05T00:00:01Z"));
-    for (const reply of [await api("/v1/pets/1", { key }), await api("/v1/pets/1")]) {
-      expect(reply.status).toBe(410);
-      await contract.check("getPet", reply);
-    }
+    const reply = await api("/v1/pets/1", { key });
+    expect(reply.status).toBe(410);
+    await contract.check("getPet", reply);
   });
 });
 

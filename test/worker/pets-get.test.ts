@@ -70,17 +70,25 @@ describe("GET /v1/pets/{petId} — after the sunset", () => {
     expectDeprecationHeaders(res);
   });
 
-  it("answers 410 for unknown ids and keyless callers too", async () => {
+  it("answers 410 for unknown and malformed ids too, with the caller's budget", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(new Date("2030-12-06T00:00:00Z"));
     for (const res of [
       await api("/v1/pets/999999999", { key }),
       await api("/v1/pets/abc", { key }),
-      await api(`/v1/pets/${pet.id}`, anonymous()),
     ]) {
+      expect(res.headers.get("X-RateLimit-Remaining")).toMatch(/^[0-9]+$/);
       await expectError(res, 410, "gone");
       expectDeprecationHeaders(res);
     }
+  });
+
+  it("still asks keyless callers for a key after the sunset, marked as deprecated", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date("2030-12-06T00:00:00Z"));
+    const res = await api(`/v1/pets/${pet.id}`, anonymous());
+    await expectError(res, 401, "unauthorized");
+    expectDeprecationHeaders(res);
   });
 
   it("leaves the list operation alone", async () => {

@@ -1,7 +1,9 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { rateLimitClient } from "../../src/rate-limit/rate-limit-client.ts";
+import { STORAGE_TIMEOUT_MS } from "../../src/storage/storage-guard.ts";
 import { expectError } from "./assertions.ts";
+import { apiWithBindings, hangingD1 } from "./faulty-bindings.ts";
 import { api, seedKey } from "./helpers.ts";
 
 // Reads run their query while the limiter decides; these pin down that a
@@ -48,5 +50,16 @@ describe("a read refused while its query ran", () => {
       headers: { "CF-Connecting-IP": "203.0.113.77" },
     });
     await expectError(res, 401, "unauthorized");
+  });
+
+  it("waits for the limiter before reading once a key has been refused", async () => {
+    const { key } = await seedKey({ plan: "enterprise", limits: { perMinute: 1, perDay: 100 } });
+    await (await api("/v1/pets", { key })).json();
+    await expectError(await api("/v1/pets", { key }), 429, "rate_limited");
+    // A D1 that never answers would hold a read-ahead for the full storage timeout.
+    const started = Date.now();
+    const refused = await apiWithBindings({ DB: hangingD1() }, "/v1/pets", { key });
+    expect(Date.now() - started).toBeLessThan(STORAGE_TIMEOUT_MS / 2);
+    await expectError(refused, 429, "rate_limited");
   });
 });
