@@ -1,4 +1,4 @@
-import { and, asc, eq, gt } from "drizzle-orm";
+import { and, asc, eq, gt, sql } from "drizzle-orm";
 import type { Database } from "../db/database.ts";
 import { pets } from "../db/schema.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
@@ -10,6 +10,53 @@ export const petColumns = {
   categoryId: pets.categoryId,
   status: pets.status,
 };
+
+/** Each query shape built once per database, so a request only binds values. */
+function prepareQueries(db: Database) {
+  const page = (byStatus: boolean) =>
+    db
+      .select(petColumns)
+      .from(pets)
+      .where(
+        and(
+          gt(pets.id, sql.placeholder("afterId")),
+          byStatus ? eq(pets.status, sql.placeholder("status")) : undefined,
+        ),
+      )
+      .orderBy(asc(pets.id))
+      .limit(sql.placeholder("limit"))
+      .prepare();
+  return {
+    page: page(false),
+    pageByStatus: page(true),
+    find: db
+      .select(petColumns)
+      .from(pets)
+      .where(eq(pets.id, sql.placeholder("id")))
+      .prepare(),
+    insert: db
+      .insert(pets)
+      .values({
+        name: sql.placeholder("name"),
+        categoryId: sql.placeholder("categoryId"),
+        status: sql.placeholder("status"),
+        createdAt: sql.placeholder("createdAt"),
+      })
+      .returning(petColumns)
+      .prepare(),
+  };
+}
+
+const preparedQueries = new WeakMap<Database, ReturnType<typeof prepareQueries>>();
+
+function queriesFor(db: Database): ReturnType<typeof prepareQueries> {
+  let queries = preparedQueries.get(db);
+  if (!queries) {
+    queries = prepareQueries(db);
+    preparedQueries.set(db, queries);
+  }
+  return queries;
+}
 
 export interface PetPageQuery {
   limit: number;
@@ -24,21 +71,16 @@ export interface PetPage {
 
 /** One page in ascending id order; one extra row tells whether another page follows. */
 export async function listPets(db: Database, query: PetPageQuery): Promise<PetPage> {
+  const { page, pageByStatus } = queriesFor(db);
+  const values = { afterId: query.afterId, status: query.status, limit: query.limit + 1 };
   const rows = await guardStorage("D1", () =>
-    db
-      .select(petColumns)
-      .from(pets)
-      .where(
-        and(gt(pets.id, query.afterId), query.status ? eq(pets.status, query.status) : undefined),
-      )
-      .orderBy(asc(pets.id))
-      .limit(query.limit + 1),
+    query.status ? pageByStatus.all(values) : page.all(values),
   );
   return { pets: rows.slice(0, query.limit), hasMore: rows.length > query.limit };
 }
 
 export function findPet(db: Database, id: number): Promise<Pet | undefined> {
-  return guardStorage("D1", () => db.select(petColumns).from(pets).where(eq(pets.id, id)).get());
+  return guardStorage("D1", () => queriesFor(db).find.get({ id }));
 }
 
 export function petValues(newPet: NewPet) {
@@ -51,7 +93,7 @@ export function petValues(newPet: NewPet) {
 
 export async function insertPet(db: Database, newPet: NewPet): Promise<Pet> {
   const [pet] = await guardStorage("D1", () =>
-    db.insert(pets).values(petValues(newPet)).returning(petColumns),
+    queriesFor(db).insert.all({ ...petValues(newPet), createdAt: new Date() }),
   );
   if (!pet) throw new Error("insert returned no row");
   return pet;
