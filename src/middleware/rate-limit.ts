@@ -47,8 +47,9 @@ function mayReadAhead(method: string, hash: string, now: number): boolean {
 
 /**
  * The headers for an admitted request, or the refusal: 429 when over budget,
- * 401 when the key's Durable Object knows it is revoked (the caller's IP
- * budget then pays, as for any bad key).
+ * 401 when the key's Durable Object knows it is revoked. A revoked key's
+ * request is charged to the caller's IP budget, as for any bad key, but is
+ * always answered 401: a revocation must never look like a rate limit.
  */
 async function admit(
   result: HitResult,
@@ -58,10 +59,7 @@ async function admit(
 ): Promise<Record<string, string>> {
   if (result.outcome === "revoked") {
     rememberRefusal(hash, Date.now() + REVOKED_MEMORY_MS);
-    const keyless = await limiter.hitKeyless(clientIp);
-    const headers = rateLimitHeaders(keyless);
-    if (keyless.outcome !== "allowed") throw refusal(keyless, headers);
-    throw unauthorized(true, headers);
+    throw unauthorized(true, rateLimitHeaders(await limiter.hitKeyless(clientIp)));
   }
   const headers = rateLimitHeaders(result);
   if (result.outcome !== "allowed") {

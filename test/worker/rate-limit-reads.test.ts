@@ -62,4 +62,19 @@ describe("a read refused while its query ran", () => {
     expect(Date.now() - started).toBeLessThan(STORAGE_TIMEOUT_MS / 2);
     await expectError(refused, 429, "rate_limited");
   });
+
+  it("answers a revoked key 401 even when its IP's keyless budget is spent", async () => {
+    const ip = "198.51.100.61";
+    for (let sent = 0; sent < 61; sent += 1) {
+      await (await api("/v1/pets", { headers: { "CF-Connecting-IP": ip } })).json();
+    }
+    const { key, hash, record } = await seedKey();
+    await rateLimitClient(env.RATE_LIMITER).applyPolicy(hash, {
+      limits: { perMinute: 1000, perDay: 100000 },
+      revoked: true,
+      version: record.version + 1,
+    });
+    const res = await api("/v1/pets", { key, headers: { "CF-Connecting-IP": ip } });
+    await expectError(res, 401, "unauthorized");
+  });
 });
