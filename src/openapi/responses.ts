@@ -120,11 +120,6 @@ const errorDescriptions: Record<number, ErrorDescription> = {
     codes: ["method_not_allowed"],
     headers: { Allow: stringHeader("The methods served here.", "GET, HEAD") },
   },
-  409: {
-    description: "A request with this Idempotency-Key is still in flight.",
-    codes: ["idempotency_key_in_use"],
-    headers: retryAfter,
-  },
   410: { description: "The operation has been removed.", codes: ["gone"] },
   413: { description: "The body is larger than 16 KiB.", codes: ["payload_too_large"] },
   415: {
