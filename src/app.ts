@@ -3,21 +3,26 @@ import { adminRoutes } from "./admin/index.ts";
 import { dashboardRoutes } from "./dashboard/index.ts";
 import type { AppEnv } from "./env.ts";
 import { handleError, handleNotFound } from "./errors.ts";
-import { authenticate } from "./middleware/authenticate.ts";
+import { authenticate, requireKey } from "./middleware/authenticate.ts";
 import { deprecated } from "./middleware/deprecation.ts";
 import { methodNotAllowed } from "./middleware/method-not-allowed.ts";
 import { rateLimit } from "./middleware/rate-limit.ts";
 import { requestContext } from "./middleware/request-context.ts";
 import { apiResponseHeaders } from "./middleware/response-headers.ts";
+import { services } from "./middleware/services.ts";
 import { openapiRoutes } from "./openapi/openapi-routes.ts";
 import { petsRoutes } from "./pets/index.ts";
 import { getPetSchedule } from "./pets/pets.deprecation.ts";
 import { rejectInvalid } from "./validation.ts";
 
-/** The whole Worker: order matters — request id and logging, then per-/v1 auth and limits, then routes. */
+/**
+ * The whole Worker. Order matters: request id and logging, the request's
+ * services; then on /v1 who is calling, their budget (429), the 401 for
+ * anyone without a working key; then the routes.
+ */
 export function createApp(): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: rejectInvalid });
-  app.use(requestContext(), apiResponseHeaders());
+  app.use(requestContext(), apiResponseHeaders(), services());
 
   app.get("/health", (c) => c.json({ status: "ok" }));
   app.all("/health", methodNotAllowed(["GET", "HEAD"]));
@@ -26,7 +31,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
 
   // The deprecation marks go on before auth so that even a 401 from getPet carries them.
   app.get("/v1/pets/:petId", deprecated(getPetSchedule));
-  app.use("/v1/*", authenticate(), rateLimit());
+  app.use("/v1/*", authenticate(), rateLimit(), requireKey());
   app.route("/v1", petsRoutes());
 
   app.route("/admin", adminRoutes());

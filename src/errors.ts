@@ -11,7 +11,7 @@ export const errorStatus = {
   unauthorized: 401,
   not_found: 404,
   method_not_allowed: 405,
-  idempotency_key_in_use: 409,
+  limit_reached: 409,
   gone: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,

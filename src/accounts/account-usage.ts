@@ -1,8 +1,7 @@
-import { findKeyRecord } from "../keys/key-store.ts";
-import { limitsOf } from "../rate-limit/plans.ts";
-import { rateLimitClient } from "../rate-limit/rate-limit-client.ts";
+import { effectiveLimits } from "../keys/key-projection.ts";
+import type { KeyWithAccount } from "../keys/keys.queries.ts";
+import type { RateLimitClient } from "../rate-limit/rate-limit-client.ts";
 import type { WindowReport } from "../rate-limit/rate-limit-types.ts";
-import type { AccountKey } from "./account-keys.queries.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -24,7 +23,7 @@ export interface AccountUsage {
 }
 
 /** A key that ended more than a day ago cannot have counted anything today. */
-function mayHaveCountedToday(key: AccountKey, now: number): boolean {
+function mayHaveCountedToday(key: KeyWithAccount, now: number): boolean {
   const ended = key.revokedAt ?? key.expiresAt;
   return ended === null || ended.getTime() > now - DAY_MS;
 }
@@ -37,22 +36,22 @@ function windowUsage(windows: WindowReport[], name: WindowReport["name"]): Windo
 }
 
 /** Asks each key's Durable Object for its current windows (counting nothing) and adds them up. */
-export async function accountUsage(env: Env, keys: AccountKey[]): Promise<AccountUsage> {
-  const limiter = rateLimitClient(env.RATE_LIMITER);
+export async function accountUsage(
+  limiter: RateLimitClient,
+  keys: KeyWithAccount[],
+): Promise<AccountUsage> {
   const now = Date.now();
   const counted = keys.filter((key) => mayHaveCountedToday(key, now));
   const entries = await Promise.all(
-    counted.map(async (key): Promise<[string, KeyUsage] | null> => {
-      const record = await findKeyRecord(env.API_KEYS, key.hash);
-      if (!record) return null;
-      const windows = await limiter.usage(key.hash, limitsOf(record));
+    counted.map(async (key): Promise<[string, KeyUsage]> => {
+      const windows = await limiter.usage(key.hash, effectiveLimits(key));
       return [
         key.hash,
         { minute: windowUsage(windows, "minute"), day: windowUsage(windows, "day") },
       ];
     }),
   );
-  const byKey = new Map(entries.filter((entry) => entry !== null));
+  const byKey = new Map(entries);
   let minute = 0;
   let day = 0;
   for (const usage of byKey.values()) {

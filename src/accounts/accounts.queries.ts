@@ -1,47 +1,57 @@
 import { eq, sql } from "drizzle-orm";
 import type { Database } from "../db/database.ts";
 import { accounts } from "../db/schema.ts";
-import type { Plan } from "../keys/key-record.ts";
+import { guardStorage } from "../storage/storage-guard.ts";
 
-export interface Account {
-  id: number;
-  email: string;
-  passwordHash: string;
-  plan: Plan;
-  createdAt: Date;
-}
+export type Account = typeof accounts.$inferSelect;
 
 /** Emails are compared without regard to case; they are stored in this form too. */
 export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-export async function findAccountByEmail(
+const byEmail = (email: string) => eq(sql`lower(${accounts.email})`, normaliseEmail(email));
+
+export function findAccountByEmail(db: Database, email: string): Promise<Account | undefined> {
+  return guardStorage("D1", () => db.select().from(accounts).where(byEmail(email)).get());
+}
+
+export function findAccountById(db: Database, id: number): Promise<Account | undefined> {
+  return guardStorage("D1", () => db.select().from(accounts).where(eq(accounts.id, id)).get());
+}
+
+/** Whether the account's owner can sign in: an operator-made account has no password until its invite is used. */
+export function hasPassword(account: Account): boolean {
+  return account.passwordHash !== "";
+}
+
+/**
+ * The new account (on Free), or null when the email is taken, in any case:
+ * signing up never takes over an existing account, even one an operator made.
+ */
+export async function insertAccount(
   db: Database,
   email: string,
-): Promise<Account | undefined> {
-  return db
-    .select()
-    .from(accounts)
-    .where(eq(sql`lower(${accounts.email})`, normaliseEmail(email)))
-    .get();
-}
-
-export async function findAccountById(db: Database, id: number): Promise<Account | undefined> {
-  return db.select().from(accounts).where(eq(accounts.id, id)).get();
-}
-
-export interface NewAccount {
-  email: string;
-  passwordHash: string;
-}
-
-/** The new account (on Free), or null when the email is taken, in any case. */
-export async function insertAccount(db: Database, account: NewAccount): Promise<Account | null> {
-  const [row] = await db
-    .insert(accounts)
-    .values({ email: normaliseEmail(account.email), passwordHash: account.passwordHash })
-    .onConflictDoNothing()
-    .returning();
+  passwordHash: string,
+): Promise<Account | null> {
+  const [row] = await guardStorage("D1", () =>
+    db
+      .insert(accounts)
+      .values({ email: normaliseEmail(email), passwordHash })
+      .onConflictDoNothing()
+      .returning(),
+  );
   return row ?? null;
+}
+
+/** The account with this email, made (on Free, without a password) when there is none. */
+export async function findOrCreateAccount(
+  db: Database,
+  email: string,
+): Promise<{ account: Account; created: boolean }> {
+  const created = await insertAccount(db, email, "");
+  if (created) return { account: created, created: true };
+  const existing = await findAccountByEmail(db, email);
+  if (!existing) throw new Error("account vanished between insert and select");
+  return { account: existing, created: false };
 }

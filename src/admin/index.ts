@@ -3,23 +3,51 @@ import type { AppEnv } from "../env.ts";
 import { ApiError } from "../errors.ts";
 import { methodNotAllowed } from "../middleware/method-not-allowed.ts";
 import { rejectInvalid } from "../validation.ts";
+import {
+  accountPlanHandler,
+  createKeyHandler,
+  importKeysHandler,
+  inviteHandler,
+  keyPlanHandler,
+  listKeysHandler,
+  revokeKeyHandler,
+} from "./admin.handlers.ts";
+import {
+  accountPlanRoute,
+  createKeyRoute,
+  importKeysRoute,
+  inviteRoute,
+  keyPlanRoute,
+  listKeysRoute,
+  revokeKeyRoute,
+} from "./admin.routes.ts";
 import { requireAdminToken } from "./admin-token.ts";
-import { applyKeyPolicyHandler } from "./key-policy.handlers.ts";
-import { applyKeyPolicyRoute } from "./key-policy.routes.ts";
 
-/** A path that is not a key hash names nothing (404); a bad body is a 400 with details. */
-const validatePolicy: Hook<unknown, AppEnv, string, undefined> = (result, c) => {
+/** A path that names no key or account is not found; a bad body or query is a 400 with details. */
+const validate: Hook<unknown, AppEnv, string, undefined> = (result, c) => {
   if (result.target === "param" && !result.success) {
     throw new ApiError("not_found", "No resource exists at this address.");
   }
   return rejectInvalid(result, c);
 };
 
-/** Operator endpoints, used by `npm run key`; every one needs the ADMIN_TOKEN. */
+/** Operator endpoints, used by `npm run key` and `npm run account`; every one needs the ADMIN_TOKEN. */
 export function adminRoutes(): OpenAPIHono<AppEnv> {
   const admin = new OpenAPIHono<AppEnv>({ defaultHook: rejectInvalid });
   admin.use(requireAdminToken());
-  admin.openapi(applyKeyPolicyRoute, applyKeyPolicyHandler, validatePolicy);
-  admin.all("/keys/:hash/policy", methodNotAllowed(["POST"]));
+  admin.openapi(createKeyRoute, createKeyHandler, validate);
+  admin.openapi(listKeysRoute, listKeysHandler, validate);
+  admin.openapi(importKeysRoute, importKeysHandler, validate);
+  admin.openapi(revokeKeyRoute, revokeKeyHandler, validate);
+  admin.openapi(keyPlanRoute, keyPlanHandler, validate);
+  admin.openapi(accountPlanRoute, accountPlanHandler, validate);
+  admin.openapi(inviteRoute, inviteHandler, validate);
+  admin.all("/keys", methodNotAllowed(["GET", "HEAD", "POST"]));
+  for (const path of ["/keys/import", "/keys/:hash/revoke", "/keys/:hash/plan"]) {
+    admin.all(path, methodNotAllowed(["POST"]));
+  }
+  for (const path of ["/accounts/:email/plan", "/accounts/:email/invite"]) {
+    admin.all(path, methodNotAllowed(["POST"]));
+  }
   return admin;
 }

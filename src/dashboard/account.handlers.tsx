@@ -1,12 +1,16 @@
 import type { Context } from "hono";
 import {
-  type AccountKey,
-  findAccountKey,
-  listAccountKeys,
-} from "../accounts/account-keys.queries.ts";
-import { createAccountKey, revokeAccountKey, rollAccountKey } from "../accounts/account-keys.ts";
+  createKey as createAccountKey,
+  revokeKey as revokeAccountKey,
+  rollKey as rollAccountKey,
+} from "../accounts/account-changes.ts";
 import { accountUsage } from "../accounts/account-usage.ts";
-import { database } from "../db/database.ts";
+import {
+  findAccountKey,
+  type KeyRow,
+  listAccountKeys,
+  MAX_WORKING_KEYS,
+} from "../keys/keys.queries.ts";
 import { csrfToken } from "./csrf.ts";
 import type { DashboardEnv } from "./dashboard-env.ts";
 import { messageResponse } from "./message-responses.tsx";
@@ -15,28 +19,24 @@ import { formatUtc } from "./pages/format.ts";
 
 type DashboardContext = Context<DashboardEnv>;
 
-/** Keys an account may hold at once that still work (active or in a roll's grace period). */
-export const MAX_LIVE_KEYS = 20;
-
 interface Extras {
   newKey?: string;
   notice?: string;
   error?: string;
 }
 
-function isLive(key: AccountKey, now: Date): boolean {
-  return !key.revokedAt && (!key.expiresAt || key.expiresAt > now);
-}
+const capReached = `You already have ${MAX_WORKING_KEYS} working keys, the most an account can have. Revoke a key first, then make another.`;
 
 async function renderAccount(
   c: DashboardContext,
   extras: Extras = {},
   status: 200 | 201 | 409 = 200,
 ) {
+  const { db, limiter } = c.var.services;
   const account = c.get("account");
-  const keys = await listAccountKeys(database(c.env.DB), account.id);
+  const keys = await listAccountKeys(db, account.id);
   const [usage, csrf] = await Promise.all([
-    accountUsage(c.env, keys),
+    accountUsage(limiter, keys),
     csrfToken(c.env.SESSION_SECRET, c.get("session").nonce),
   ]);
   const page = (
@@ -63,21 +63,16 @@ export function showAccount(c: DashboardContext) {
 
 /** The response is the only place the new key ever appears in full. */
 export async function createKey(c: DashboardContext) {
-  const keys = await listAccountKeys(database(c.env.DB), c.get("account").id);
-  const now = new Date();
-  if (keys.filter((key) => isLive(key, now)).length >= MAX_LIVE_KEYS) {
-    const error = `You already have ${MAX_LIVE_KEYS} working keys, the most an account can have. Revoke one to make another.`;
-    return renderAccount(c, { error }, 409);
-  }
-  const { key } = await createAccountKey(c.env, c.get("account"));
-  return renderAccount(c, { newKey: key }, 201);
+  const created = await createAccountKey(c.var.services, c.get("account"));
+  if (!created.ok) return renderAccount(c, { error: capReached }, 409);
+  return renderAccount(c, { newKey: created.key }, 201);
 }
 
 /** The key named in the address, if it is one of this account's; other accounts' keys are not found. */
-async function ownKey(c: DashboardContext): Promise<AccountKey | undefined> {
+async function ownKey(c: DashboardContext): Promise<KeyRow | undefined> {
   const hash = c.req.param("hash") ?? "";
   if (!/^[0-9a-f]{64}$/.test(hash)) return undefined;
-  return findAccountKey(database(c.env.DB), c.get("account").id, hash);
+  return findAccountKey(c.var.services.db, c.get("account").id, hash);
 }
 
 function keyNotFound(c: DashboardContext) {
@@ -91,18 +86,21 @@ function keyNotFound(c: DashboardContext) {
 export async function revokeKey(c: DashboardContext) {
   const key = await ownKey(c);
   if (!key) return keyNotFound(c);
-  if (!key.revokedAt) await revokeAccountKey(c.env, key.hash);
+  await revokeAccountKey(c.var.services, key.hash);
   return c.redirect(`/dashboard/account?revoked=${key.lastFour}`, 303);
 }
 
 export async function rollKey(c: DashboardContext) {
-  const key = await ownKey(c);
-  if (!key) return keyNotFound(c);
-  if (key.revokedAt || key.expiresAt) {
-    const error = `The key ending …${key.lastFour} cannot be rolled: it is already revoked or rolled.`;
+  const hash = c.req.param("hash") ?? "";
+  const rolled = await rollAccountKey(c.var.services, c.get("account").id, hash);
+  if (!rolled.ok && rolled.reason === "not_found") return keyNotFound(c);
+  if (!rolled.ok) {
+    const error =
+      rolled.reason === "cap"
+        ? capReached
+        : `The key ending …${rolled.old.lastFour} cannot be rolled: it is already revoked or rolled.`;
     return renderAccount(c, { error }, 409);
   }
-  const rolled = await rollAccountKey(c.env, c.get("account"), key.hash);
-  const notice = `The old key ending …${key.lastFour} keeps working until ${formatUtc(rolled.oldKeyExpiresAt)}, then is refused. Switch your clients to the new key before then.`;
+  const notice = `The old key ending …${rolled.old.lastFour} keeps working until ${formatUtc(rolled.graceEndsAt)}, then is refused. Switch your clients to the new key before then.`;
   return renderAccount(c, { newKey: rolled.key, notice }, 201);
 }

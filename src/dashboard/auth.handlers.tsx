@@ -1,6 +1,5 @@
 import type { Context } from "hono";
-import { findAccountByEmail, insertAccount } from "../accounts/accounts.queries.ts";
-import { database } from "../db/database.ts";
+import { findAccountByEmail, hasPassword, insertAccount } from "../accounts/accounts.queries.ts";
 import { parseSignIn, parseSignUp } from "./credential-forms.ts";
 import {
   CSRF_FIELD,
@@ -70,19 +69,16 @@ export async function signUp(c: DashboardContext) {
     return renderForm(c, "sign-up", { email, errors: staleForm }, 403);
   const parsed = parseSignUp(form);
   if (!parsed.ok) return renderForm(c, "sign-up", { email, errors: parsed.errors }, 422);
-  const verdict = await throttleSignUp(c.env, clientIp(c));
+  const verdict = await throttleSignUp(c.var.services.limiter, clientIp(c));
   if (!verdict.allowed) return throttled(c, "sign-up", email, verdict);
   const taken = {
     email: "An account with this email address already exists. Sign in instead.",
   };
-  const db = database(c.env.DB);
+  const { db } = c.var.services;
   if (await findAccountByEmail(db, parsed.email)) {
     return renderForm(c, "sign-up", { email, errors: taken }, 409);
   }
-  const account = await insertAccount(db, {
-    email: parsed.email,
-    passwordHash: await hashPassword(parsed.password),
-  });
+  const account = await insertAccount(db, parsed.email, await hashPassword(parsed.password));
   if (!account) return renderForm(c, "sign-up", { email, errors: taken }, 409);
   await startSession(c, c.env.SESSION_SECRET, account.id);
   return c.redirect(ACCOUNT_PAGE, 303);
@@ -107,12 +103,15 @@ export async function signIn(c: DashboardContext) {
     return renderForm(c, "sign-in", { email, errors: staleForm }, 403);
   const parsed = parseSignIn(form);
   if (!parsed.ok) return renderForm(c, "sign-in", { email, errors: parsed.errors }, 422);
-  const verdict = await throttleSignIn(c.env, parsed.email, clientIp(c));
+  const verdict = await throttleSignIn(c.var.services.limiter, parsed.email, clientIp(c));
   if (!verdict.allowed) return throttled(c, "sign-in", email, verdict);
-  const account = await findAccountByEmail(database(c.env.DB), parsed.email);
-  const valid = account
-    ? await verifyPassword(parsed.password, account.passwordHash)
-    : await verifyAgainstDecoy(parsed.password);
+  const account = await findAccountByEmail(c.var.services.db, parsed.email);
+  // An unknown email, or an account whose owner has not set a password yet,
+  // takes as long to refuse as a wrong password, so neither can be told apart.
+  const valid =
+    account && hasPassword(account)
+      ? await verifyPassword(parsed.password, account.passwordHash)
+      : await verifyAgainstDecoy(parsed.password);
   if (!account || !valid) {
     const wrong = { password: "The email address or password is incorrect." };
     return renderForm(c, "sign-in", { email, errors: wrong }, 400);

@@ -14,6 +14,12 @@ export type CredentialsResult =
 
 const enterEmail = "Enter your email address.";
 
+/** What a new password must be, on sign-up and when an invite sets one. */
+const NewPasswordSchema = z
+  .string({ error: "Choose a password." })
+  .min(PASSWORD_MIN_LENGTH, `Use a password of at least ${PASSWORD_MIN_LENGTH} characters.`)
+  .max(PASSWORD_MAX_LENGTH, `Use a password of at most ${PASSWORD_MAX_LENGTH} characters.`);
+
 const SignUpSchema = z.object({
   email: z
     .string({ error: enterEmail })
@@ -25,10 +31,7 @@ const SignUpSchema = z.object({
         .max(254, "That email address is too long.")
         .pipe(z.email("Enter an email address like name@example.com.")),
     ),
-  password: z
-    .string({ error: "Choose a password." })
-    .min(PASSWORD_MIN_LENGTH, `Use a password of at least ${PASSWORD_MIN_LENGTH} characters.`)
-    .max(PASSWORD_MAX_LENGTH, `Use a password of at most ${PASSWORD_MAX_LENGTH} characters.`),
+  password: NewPasswordSchema,
 });
 
 const SignInSchema = z.object({
@@ -61,4 +64,13 @@ export function parseSignUp(form: Record<string, unknown>): CredentialsResult {
 
 export function parseSignIn(form: Record<string, unknown>): CredentialsResult {
   return parse(SignInSchema, form);
+}
+
+/** The password an invite's form sets, or the sentence that says what is wrong with it. */
+export function parseNewPassword(
+  form: Record<string, unknown>,
+): { ok: true; password: string } | { ok: false; error: string } {
+  const result = NewPasswordSchema.safeParse(form.password);
+  if (result.success) return { ok: true, password: result.data };
+  return { ok: false, error: result.error.issues[0]?.message ?? "Choose a password." };
 }

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
-import { randomToken } from "./base64url.ts";
+import { randomToken } from "../utils/base64url.ts";
 import { sign, verify } from "./hmac.ts";
 import { cookieOptions, SESSION_TTL_MS } from "./session.ts";
 

@@ -1,4 +1,4 @@
-import { fromBase64Url, toBase64Url } from "./base64url.ts";
+import { fromBase64Url, toBase64Url } from "../utils/base64url.ts";
 
 const encoder = new TextEncoder();
 // The resolved key, not its promise: a promise must not be shared across requests in workerd.

@@ -6,6 +6,7 @@ import { showSignIn, showSignUp, signIn, signOut, signUp } from "./auth.handlers
 import type { DashboardEnv } from "./dashboard-env.ts";
 import { handleDashboardError } from "./dashboard-errors.tsx";
 import { dashboardHeaders } from "./dashboard-headers.ts";
+import { acceptInviteForm, showInvite } from "./invite.handlers.tsx";
 import { messageResponse, notFoundPage } from "./message-responses.tsx";
 import { requireCsrfToken, requireSession } from "./require-session.ts";
 
@@ -35,6 +36,8 @@ export function dashboardRoutes(): Hono<DashboardEnv> {
   dashboard.post("/sign-up", signUp);
   dashboard.get("/sign-in", showSignIn);
   dashboard.post("/sign-in", signIn);
+  dashboard.get("/invite/:token", showInvite);
+  dashboard.post("/invite/:token", acceptInviteForm);
 
   const signedIn = [requireSession(), requireCsrfToken()] as const;
   dashboard.get("/account", requireSession(), showAccount);

@@ -1,4 +1,4 @@
-import { fromBase64Url, toBase64Url } from "./base64url.ts";
+import { fromBase64Url, toBase64Url } from "../utils/base64url.ts";
 
 /**
  * The most one PBKDF2 call may do on Cloudflare: deployed Workers refuse more

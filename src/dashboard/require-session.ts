@@ -1,6 +1,5 @@
 import type { MiddlewareHandler } from "hono";
 import { findAccountById } from "../accounts/accounts.queries.ts";
-import { database } from "../db/database.ts";
 import { CSRF_FIELD, isValidCsrfToken } from "./csrf.ts";
 import type { DashboardEnv } from "./dashboard-env.ts";
 import { forbiddenFormPage } from "./message-responses.tsx";
@@ -12,7 +11,7 @@ export function requireSession(): MiddlewareHandler<DashboardEnv> {
     const lookup = await readSession(c, c.env.SESSION_SECRET);
     const account =
       lookup.state === "valid"
-        ? await findAccountById(database(c.env.DB), lookup.session.accountId)
+        ? await findAccountById(c.var.services.db, lookup.session.accountId)
         : undefined;
     if (lookup.state !== "valid" || !account) {
       if (lookup.state !== "absent") endSession(c);

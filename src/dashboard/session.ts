@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import { randomToken } from "./base64url.ts";
+import { randomToken } from "../utils/base64url.ts";
 import { sign, verify } from "./hmac.ts";
 
 export const SESSION_COOKIE = "ps_session";

@@ -1,4 +1,4 @@
-import { rateLimitClient } from "../rate-limit/rate-limit-client.ts";
+import type { RateLimitClient } from "../rate-limit/rate-limit-client.ts";
 
 /** Attempts a minute: per email guards one account, per IP guards against spraying many. */
 const SIGN_IN_PER_ACCOUNT = { perMinute: 10 } as const;
@@ -17,11 +17,10 @@ async function verdictOf(
 
 /** Counts one sign-in attempt against the account's and the IP's budgets. */
 export function throttleSignIn(
-  env: Env,
+  limiter: RateLimitClient,
   email: string,
   clientIp: string,
 ): Promise<ThrottleVerdict> {
-  const limiter = rateLimitClient(env.RATE_LIMITER);
   return verdictOf([
     limiter.hitNamed(`signin:${email}`, SIGN_IN_PER_ACCOUNT),
     limiter.hitNamed(`signin-ip:${clientIp}`, SIGN_IN_PER_IP),
@@ -29,8 +28,9 @@ export function throttleSignIn(
 }
 
 /** Counts one sign-up attempt against the IP's budget (each costs a password hash). */
-export function throttleSignUp(env: Env, clientIp: string): Promise<ThrottleVerdict> {
-  return verdictOf([
-    rateLimitClient(env.RATE_LIMITER).hitNamed(`signup-ip:${clientIp}`, SIGN_UP_PER_IP),
-  ]);
+export function throttleSignUp(
+  limiter: RateLimitClient,
+  clientIp: string,
+): Promise<ThrottleVerdict> {
+  return verdictOf([limiter.hitNamed(`signup-ip:${clientIp}`, SIGN_UP_PER_IP)]);
 }

@@ -25,16 +25,27 @@ export const pets = sqliteTable(
   (table) => [index("pets_status_id_idx").on(table.status, table.id)],
 );
 
+const PLANS = ["free", "pro", "business", "enterprise"] as const;
+
+/**
+ * A key's first version. Versions grow by one with every change; this starts
+ * them above the millisecond timestamps that served as versions before D1
+ * held keys, so Durable Objects that hold one of those adopt the first change.
+ */
+export const FIRST_KEY_VERSION = 1_000_000_000_000_000;
+
 export const accounts = sqliteTable(
   "accounts",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     // Stored lower-cased; the expression index also refuses case variants written by other paths.
     email: text("email").notNull(),
+    // Empty for an account an operator made, until its owner sets a password through an invite.
     passwordHash: text("password_hash").notNull(),
-    plan: text("plan", { enum: ["free", "pro", "business", "enterprise"] })
-      .notNull()
-      .default("free"),
+    plan: text("plan", { enum: PLANS }).notNull().default("free"),
+    // Enterprise accounts carry their own numbers; other plans take the plan's.
+    perMinute: integer("per_minute"),
+    perDay: integer("per_day"),
     createdAt: integer("created_at", { mode: "timestamp_ms" })
       .notNull()
       .$defaultFn(() => new Date()),
@@ -42,7 +53,11 @@ export const accounts = sqliteTable(
   (table) => [uniqueIndex("accounts_email_unique").on(sql`lower(${table.email})`)],
 );
 
-/** The account's list of keys, for the dashboard; the KV record (by the same hash) is what authenticates. */
+/**
+ * Every API key, by the SHA-256 of its value: the system of record. KV holds
+ * a projection of each row for the hot path, and the key's Durable Object the
+ * newest policy; both are rewritten from this row after every change.
+ */
 export const apiKeys = sqliteTable(
   "api_keys",
   {
@@ -53,9 +68,36 @@ export const apiKeys = sqliteTable(
     lastFour: text("last_four").notNull(),
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
     revokedAt: integer("revoked_at", { mode: "timestamp_ms" }),
+    // End of a rolled key's grace period.
     expiresAt: integer("expires_at", { mode: "timestamp_ms" }),
+    // Limits an operator set on this key alone; null follows the account's plan.
+    plan: text("plan", { enum: PLANS }),
+    perMinute: integer("per_minute"),
+    perDay: integer("per_day"),
+    version: integer("version").notNull().default(FIRST_KEY_VERSION),
+    // The newest version both KV and the Durable Object have taken.
+    syncedVersion: integer("synced_version").notNull().default(0),
   },
-  (table) => [index("api_keys_account_created_idx").on(table.accountId, table.createdAt)],
+  (table) => [
+    index("api_keys_account_created_idx").on(table.accountId, table.createdAt),
+    // Serves the scheduled re-push of keys whose stores lag behind their row.
+    index("api_keys_unsynced_idx")
+      .on(table.hash)
+      .where(sql`${table.syncedVersion} < ${table.version}`),
+  ],
+);
+
+/** One-time links that let an account's owner set its password; only their hash is stored. */
+export const accountInvites = sqliteTable(
+  "account_invites",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    accountId: integer("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (table) => [index("account_invites_account_idx").on(table.accountId)],
 );
 
 /**

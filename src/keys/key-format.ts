@@ -1,7 +1,8 @@
 /**
  * API key format, shared by the Worker and the operator command (which runs
- * it under Node's type stripping, hence no imports and erasable syntax only).
+ * it under Node's type stripping, hence erasable syntax only).
  */
+import { sha256Hex } from "../utils/sha256.ts";
 
 export type KeyPrefix = "ps_live_" | "ps_test_";
 
@@ -26,9 +27,8 @@ export function generateApiKey(prefix: KeyPrefix): string {
 }
 
 /** Hex SHA-256 of the key: the only form in which a key is stored. */
-export async function hashApiKey(key: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key));
-  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
+export function hashApiKey(key: string): Promise<string> {
+  return sha256Hex(key);
 }
 
 export function lastFourOf(key: string): string {

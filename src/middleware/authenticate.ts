@@ -2,49 +2,59 @@ import type { MiddlewareHandler } from "hono";
 import type { AppEnv, Caller } from "../env.ts";
 import { ApiError } from "../errors.ts";
 import { hashApiKey, isWellFormedKey } from "../keys/key-format.ts";
-import { findKeyRecord } from "../keys/key-store.ts";
+import { isDead } from "../keys/key-record.ts";
+import type { KeyStore } from "../keys/key-store.ts";
 
 const BEARER = /^Bearer(?:[ \t]+(.*))?$/i;
 
-/** One message for every cause, so a caller learns nothing about which keys exist. */
-export function unauthorized(keySent: boolean, headers: Record<string, string> = {}): ApiError {
-  const challenge = keySent
-    ? 'Bearer realm="petstore", error="invalid_token"'
-    : 'Bearer realm="petstore"';
-  return new ApiError(
-    "unauthorized",
-    "A valid API key is required: send Authorization: Bearer <key>.",
-    {
-      headers: { ...headers, "WWW-Authenticate": challenge },
-    },
-  );
-}
-
-function isLive(expiresAt: string | undefined, now: number): boolean {
-  return expiresAt === undefined || Date.parse(expiresAt) > now;
-}
-
 /**
- * Works out who is calling from the bearer token. It refuses nobody itself:
- * the rate limiter decides, because keyless callers spend a per-IP budget
- * and a key's Durable Object may know of a revocation KV has not spread yet.
+ * Works out who is calling from the bearer token, and refuses nobody: the
+ * limiter runs next and charges every caller, keyless ones to their IP's
+ * budget, so guessing keys is throttled; `requireKey` then gives the 401.
  */
 export function authenticate(): MiddlewareHandler<AppEnv> {
   return async function authenticate(c, next) {
-    c.set("caller", await identify(c.req.header("Authorization"), c.env));
+    c.set("caller", await identify(c.req.header("Authorization"), c.var.services.keys));
     await next();
   };
 }
 
-async function identify(authorization: string | undefined, env: Env): Promise<Caller> {
-  const anonymous = (keySent: boolean): Caller => ({ kind: "anonymous", keySent });
+async function identify(authorization: string | undefined, keys: KeyStore): Promise<Caller> {
   // Another scheme (Basic …) or a bare "Bearer" carries no key, so the challenge
   // names no token error (RFC 6750 §3.1); anything after "Bearer " is a key sent.
   const token = authorization === undefined ? undefined : BEARER.exec(authorization)?.[1]?.trim();
-  if (!token) return anonymous(false);
-  if (!isWellFormedKey(token)) return anonymous(true);
+  if (!token) return { kind: "anonymous", keySent: false };
+  if (!isWellFormedKey(token)) return { kind: "anonymous", keySent: true };
   const hash = await hashApiKey(token);
-  const record = await findKeyRecord(env.API_KEYS, hash);
-  if (!record || record.revoked || !isLive(record.expiresAt, Date.now())) return anonymous(true);
-  return { kind: "key", key: { hash, lastFour: record.lastFour, record } };
+  const record = await keys.find(hash);
+  if (!record) return { kind: "anonymous", keySent: true };
+  const key = { hash, lastFour: record.lastFour, record };
+  return isDead(record, Date.now()) ? { kind: "dead", key } : { kind: "key", key };
+}
+
+/**
+ * The one 401, for every caller without a working key, whether KV's record or
+ * the key's Durable Object said so. One message for every cause, so a caller
+ * learns nothing about which keys exist.
+ */
+export function requireKey(): MiddlewareHandler<AppEnv> {
+  return async function requireKey(c, next) {
+    const caller = c.get("caller");
+    if (caller.kind !== "key") {
+      const keySent = caller.kind === "dead" || caller.keySent;
+      throw new ApiError(
+        "unauthorized",
+        "A valid API key is required: send Authorization: Bearer <key>.",
+        {
+          headers: {
+            "WWW-Authenticate": keySent
+              ? 'Bearer realm="petstore", error="invalid_token"'
+              : 'Bearer realm="petstore"',
+          },
+        },
+      );
+    }
+    c.set("apiKey", caller.key);
+    await next();
+  };
 }

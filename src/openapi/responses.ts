@@ -167,9 +167,9 @@ const errorExamples: Record<ErrorCode, ErrorBody> = {
     message: "DELETE is not allowed here; use GET, HEAD.",
     status: 405,
   },
-  idempotency_key_in_use: {
-    code: "idempotency_key_in_use",
-    message: "A request with this Idempotency-Key is still being processed.",
+  limit_reached: {
+    code: "limit_reached",
+    message: "This account already has as many as it may; remove one first.",
     status: 409,
   },
   gone: {

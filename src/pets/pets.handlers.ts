@@ -1,6 +1,5 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { database } from "../db/database.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError } from "../errors.ts";
 import { insertPetOnce } from "./idempotency.queries.ts";
@@ -26,7 +25,7 @@ function nextPageLink(
 export const listPetsHandler: RouteHandler<typeof listPetsRoute, AppEnv> = async (c) => {
   const { limit, status, cursor } = c.req.valid("query");
   const afterId = cursor === undefined ? 0 : decodeCursor(cursor);
-  const page = await listPets(database(c.env.DB), { limit, status, afterId });
+  const page = await listPets(c.var.services.db, { limit, status, afterId });
   const last = page.pets.at(-1);
   if (page.hasMore && last) c.header("Link", nextPageLink(c.req.url, limit, status, last.id));
   return c.json(page.pets, 200);
@@ -40,7 +39,7 @@ async function fingerprint(newPet: NewPet): Promise<string> {
 }
 
 async function createOnce(c: Context<AppEnv>, newPet: NewPet, idempotencyKey: string) {
-  const outcome = await insertPetOnce(database(c.env.DB), newPet, {
+  const outcome = await insertPetOnce(c.var.services.db, newPet, {
     apiKeyHash: c.var.apiKey.hash,
     idempotencyKey,
     requestHash: await fingerprint(newPet),
@@ -61,14 +60,14 @@ export const createPetHandler: RouteHandler<typeof createPetRoute, AppEnv> = asy
   const idempotencyKey = c.req.valid("header")["Idempotency-Key"];
   const pet =
     idempotencyKey === undefined
-      ? await insertPet(database(c.env.DB), newPet)
+      ? await insertPet(c.var.services.db, newPet)
       : await createOnce(c, newPet, idempotencyKey);
   c.header("Location", `/v1/pets/${pet.id}`);
   return c.json(pet, 201);
 };
 
 export const getPetHandler: RouteHandler<typeof getPetRoute, AppEnv> = async (c) => {
-  const pet = await findPet(database(c.env.DB), c.req.valid("param").petId);
+  const pet = await findPet(c.var.services.db, c.req.valid("param").petId);
   if (!pet) throw new ApiError("not_found", "No animal has this identifier.");
   return c.json(pet, 200);
 };

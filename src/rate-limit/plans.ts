@@ -1,4 +1,4 @@
-import type { KeyRecord, Limits, Plan } from "../keys/key-record.ts";
+import type { Limits, Plan } from "../keys/key-record.ts";
 
 export const planLimits: Record<Exclude<Plan, "enterprise">, Limits> = {
   free: { perMinute: 60, perDay: 1_000 },
@@ -9,8 +9,19 @@ export const planLimits: Record<Exclude<Plan, "enterprise">, Limits> = {
 /** Budget for requests without a valid key, per client IP. */
 export const keylessLimits = { perMinute: 60 } as const;
 
-/** Enterprise keys carry their own numbers; a record without them falls back to Free. */
-export function limitsOf(record: Pick<KeyRecord, "plan" | "limits">): Limits {
-  if (record.plan === "enterprise") return record.limits ?? planLimits.free;
-  return planLimits[record.plan];
+/** Numbers stored beside a plan; only Enterprise has its own. */
+export interface PlanNumbers {
+  perMinute: number | null;
+  perDay: number | null;
+}
+
+/**
+ * The limits a plan grants. Enterprise carries its own numbers; every write
+ * path requires them, so an Enterprise row without them falls back to Free
+ * rather than to no limit at all.
+ */
+export function limitsOf(plan: Plan, numbers: PlanNumbers): Limits {
+  if (plan !== "enterprise") return planLimits[plan];
+  const { perMinute, perDay } = numbers;
+  return perMinute && perDay ? { perMinute, perDay } : planLimits.free;
 }

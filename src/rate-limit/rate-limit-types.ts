@@ -1,10 +1,12 @@
 import type { Limits } from "../keys/key-record.ts";
 import type { WindowName } from "./windows.ts";
 
-/** What the caller knows about the key: its limits and how fresh that knowledge is. */
+/** What is known about a key: its limits, whether it still works, and how fresh that knowledge is. */
 export interface KeyPolicy {
   limits: Limits;
   revoked: boolean;
+  /** Unix milliseconds at which a rolled key stops working. */
+  expiresAt?: number;
   version: number;
 }
 

@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import type { Limits } from "../keys/key-record.ts";
+import { isDead, type Limits } from "../keys/key-record.ts";
 import type { HitResult, KeyPolicy, WindowReport } from "./rate-limit-types.ts";
 import {
   BAN_MEMORY_MS,
@@ -56,7 +56,7 @@ export class RateLimiter extends DurableObject<Env> {
   hitKey(policy: KeyPolicy, now: number = Date.now()): HitResult {
     const effective = this.#adoptPolicy(policy);
     const windows = this.#windows(effective.limits, now);
-    if (effective.revoked) return { outcome: "revoked", windows: reports(windows) };
+    if (isDead(effective, now)) return { outcome: "revoked", windows: reports(windows) };
     return this.#hit(windows, now, true);
   }
 
@@ -68,7 +68,6 @@ export class RateLimiter extends DurableObject<Env> {
   /** Records a newer key policy (a revocation or a plan change) without counting a request. */
   applyPolicy(policy: KeyPolicy): void {
     this.#adoptPolicy(policy);
-    this.#persist();
   }
 
   /** The current windows without counting anything, for the dashboard. */
@@ -88,11 +87,24 @@ export class RateLimiter extends DurableObject<Env> {
     this.#scheduleCleanup();
   }
 
+  /**
+   * Keeps the newest policy by version, except that the end of a key is
+   * terminal: once any policy said the key is revoked, or gave its grace
+   * period an end, no other policy (a newer one from a stale copy, a delayed
+   * write) makes it work again.
+   */
   #adoptPolicy(policy: KeyPolicy): KeyPolicy {
     const known = this.#state.policy;
-    if (known && known.version >= policy.version) return known;
-    this.#state.policy = policy;
-    return policy;
+    const newest = known && known.version >= policy.version ? known : policy;
+    const adopted: KeyPolicy = { ...newest, revoked: policy.revoked || (known?.revoked ?? false) };
+    const expiresAt = earliest(known?.expiresAt, policy.expiresAt);
+    if (expiresAt === undefined) delete adopted.expiresAt;
+    else adopted.expiresAt = expiresAt;
+    if (!known || !samePolicy(known, adopted)) {
+      this.#state.policy = adopted;
+      this.#persist();
+    }
+    return adopted;
   }
 
   #windows(limits: Pick<Limits, "perMinute"> & Partial<Limits>, now: number): ActiveWindow[] {
@@ -179,6 +191,21 @@ function withoutStale(state: LimiterState, now: number): LimiterState {
   if (state.day && now < windowEnd(state.day, DAY_MS)) kept.day = state.day;
   if (state.ban && !isBanForgotten(state.ban, now)) kept.ban = state.ban;
   return kept;
+}
+
+function earliest(a: number | undefined, b: number | undefined): number | undefined {
+  if (a === undefined) return b;
+  return b === undefined ? a : Math.min(a, b);
+}
+
+function samePolicy(a: KeyPolicy, b: KeyPolicy): boolean {
+  return (
+    a.version === b.version &&
+    a.revoked === b.revoked &&
+    a.expiresAt === b.expiresAt &&
+    a.limits.perMinute === b.limits.perMinute &&
+    a.limits.perDay === b.limits.perDay
+  );
 }
 
 function reports(windows: ActiveWindow[]): WindowReport[] {

@@ -1,12 +1,11 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ROLL_GRACE_MS } from "../../src/accounts/account-keys.ts";
-import { MAX_LIVE_KEYS } from "../../src/dashboard/account.handlers.tsx";
+import { setAccountPlan } from "../../src/accounts/account-changes.ts";
 import { hashApiKey, keyRecordName } from "../../src/keys/key-format.ts";
-import { KeyRecordSchema } from "../../src/keys/key-record.ts";
-import { saveKeyRecord } from "../../src/keys/key-store.ts";
+import { type KeyRecord, KeyRecordSchema } from "../../src/keys/key-record.ts";
+import { MAX_WORKING_KEYS, ROLL_GRACE_MS } from "../../src/keys/keys.queries.ts";
 import { DashboardBrowser, keyHashOnPage, keysIn, uniqueEmail } from "./dashboard-helpers.ts";
-import { api } from "./helpers.ts";
+import { api, testServices } from "./helpers.ts";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -21,6 +20,11 @@ async function statusWith(key: string): Promise<number> {
 
 async function kvRecord(hash: string) {
   return KeyRecordSchema.parse(await env.API_KEYS.get(keyRecordName(hash), "json"));
+}
+
+/** What another location's KV may still hold: a record older than the newest. */
+async function putStaleRecord(hash: string, record: KeyRecord): Promise<void> {
+  await env.API_KEYS.put(keyRecordName(hash), JSON.stringify(record));
 }
 
 /** Every name and value in KV and every row of the account tables, as one text. */
@@ -64,8 +68,7 @@ describe("creating a key", () => {
 
     const record = await kvRecord(hash);
     expect(record).toMatchObject({
-      account: email,
-      plan: "free",
+      limits: { perMinute: 60, perDay: 1_000 },
       revoked: false,
       lastFour: key.slice(-4),
     });
@@ -84,10 +87,13 @@ describe("creating a key", () => {
     const browser = new DashboardBrowser();
     const email = uniqueEmail();
     await browser.newAccount(email);
-    await env.DB.prepare("UPDATE accounts SET plan = 'pro' WHERE email = ?").bind(email).run();
+    await setAccountPlan(testServices(), email, { plan: "pro", perMinute: null, perDay: null });
     const { key, page } = await browser.createKey();
     expect(page.html).toMatch(/data-testid="plan">Pro</);
-    expect((await kvRecord(await hashApiKey(key))).plan).toBe("pro");
+    expect((await kvRecord(await hashApiKey(key))).limits).toEqual({
+      perMinute: 300,
+      perDay: 10_000,
+    });
   });
 
   it("shows usage summed over the account's keys", async () => {
@@ -103,13 +109,13 @@ describe("creating a key", () => {
     expect(page.html).toContain("1 of 1,000");
   });
 
-  it(`refuses more than ${MAX_LIVE_KEYS} working keys`, async () => {
+  it(`refuses more than ${MAX_WORKING_KEYS} working keys`, async () => {
     const browser = new DashboardBrowser();
     await browser.newAccount();
-    for (let i = 0; i < MAX_LIVE_KEYS; i += 1) await browser.createKey();
+    for (let i = 0; i < MAX_WORKING_KEYS; i += 1) await browser.createKey();
     const page = await browser.post("/dashboard/keys");
     expect(page.status).toBe(409);
-    expect(page.html).toContain("Revoke one to make another.");
+    expect(page.html).toContain("Revoke a key first, then make another.");
     expect(keysIn(page.html)).toEqual([]);
   });
 
@@ -155,7 +161,7 @@ describe("revoking a key", () => {
     expect(after.version).toBeGreaterThan(before.version);
 
     // Another location whose KV has not caught up yet.
-    await saveKeyRecord(env.API_KEYS, hash, before);
+    await putStaleRecord(hash, before);
     expect(await statusWith(key)).toBe(401);
   });
 

@@ -1,9 +1,10 @@
 import { env } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { saveKeyRecord } from "../../src/keys/key-store.ts";
+import { setKeyLimits } from "../../src/accounts/account-changes.ts";
+import { keyRecordName } from "../../src/keys/key-format.ts";
 import { planLimits } from "../../src/rate-limit/plans.ts";
 import { rateLimitClient } from "../../src/rate-limit/rate-limit-client.ts";
-import { seedKey } from "./helpers.ts";
+import { seedKey, testServices } from "./helpers.ts";
 import {
   header,
   MANY_REQUESTS,
@@ -20,14 +21,10 @@ beforeEach(() => setClock("2030-06-15T10:00:05Z"));
 afterEach(() => vi.useRealTimers());
 
 describe("plan changes", MANY_REQUESTS, () => {
-  it("apply from the next request when the KV record changes", async () => {
-    const { key, hash, record } = await seedKey({ plan: "free" });
+  it("apply from the next request when the key's plan changes", async () => {
+    const { key, hash } = await seedKey({ plan: "free" });
     expect(tally(await sendInTurn(61, "/v1/pets", { key }))).toEqual({ 200: 60, rate_limited: 1 });
-    await saveKeyRecord(env.API_KEYS, hash, {
-      ...record,
-      plan: "pro",
-      version: record.version + 1,
-    });
+    await setKeyLimits(testServices(), hash, { plan: "pro", perMinute: null, perDay: null });
     const upgraded = await send("/v1/pets", { key });
     expect(upgraded.status).toBe(200);
     expect(header(upgraded, "X-RateLimit-Limit")).toBe("300");
@@ -104,7 +101,7 @@ describe("revocation", MANY_REQUESTS, () => {
   it("is not undone by a stale record that still says the key is live", async () => {
     const { key, hash, record } = await seedKey({ plan: "free" });
     await revoke(hash, record.version);
-    await saveKeyRecord(env.API_KEYS, hash, record);
+    await env.API_KEYS.put(keyRecordName(hash), JSON.stringify(record));
     expect((await send("/v1/pets", { key })).status).toBe(401);
   });
 

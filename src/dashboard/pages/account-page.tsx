@@ -1,16 +1,16 @@
-import type { AccountKey } from "../../accounts/account-keys.queries.ts";
 import type { AccountUsage } from "../../accounts/account-usage.ts";
 import type { Account } from "../../accounts/accounts.queries.ts";
 import type { Plan } from "../../keys/key-record.ts";
-import { planLimits } from "../../rate-limit/plans.ts";
+import type { KeyRow } from "../../keys/keys.queries.ts";
+import { limitsOf } from "../../rate-limit/plans.ts";
 import { CSRF_FIELD } from "../csrf.ts";
 import { formatCount, formatUtc } from "./format.ts";
 import { Layout } from "./layout.tsx";
 
 export interface AccountPageProps {
-  account: Pick<Account, "email" | "plan">;
+  account: Pick<Account, "email" | "plan" | "perMinute" | "perDay">;
   csrf: string;
-  keys: AccountKey[];
+  keys: KeyRow[];
   usage: AccountUsage;
   now: Date;
   /** A key just made: its only appearance in full. */
@@ -26,21 +26,20 @@ const planNames: Record<Plan, string> = {
   enterprise: "Enterprise",
 };
 
-function planLimitsText(plan: Plan): string {
-  if (plan === "enterprise") return "limits agreed with us, set on each key";
-  const limits = planLimits[plan];
+function planLimitsText(account: AccountPageProps["account"]): string {
+  const limits = limitsOf(account.plan, account);
   return `${formatCount(limits.perMinute)} requests a minute and ${formatCount(limits.perDay)} a day for each key`;
 }
 
 type KeyState = "active" | "rolling" | "ended";
 
-function keyState(key: AccountKey, now: Date): KeyState {
+function keyState(key: KeyRow, now: Date): KeyState {
   if (key.revokedAt) return "ended";
   if (key.expiresAt) return key.expiresAt > now ? "rolling" : "ended";
   return "active";
 }
 
-function keyStatus(key: AccountKey, now: Date): string {
+function keyStatus(key: KeyRow, now: Date): string {
   if (key.revokedAt) return `Revoked ${formatUtc(key.revokedAt)}`;
   if (key.expiresAt && key.expiresAt > now) {
     return `Rolled: works until ${formatUtc(key.expiresAt)}, then refused`;
@@ -94,8 +93,8 @@ export function AccountPage(props: AccountPageProps) {
 
       <h2>Plan</h2>
       <p>
-        <strong data-testid="plan">{planNames[account.plan]}</strong>:{" "}
-        {planLimitsText(account.plan)}. To change plans, contact us.
+        <strong data-testid="plan">{planNames[account.plan]}</strong>: {planLimitsText(account)}. To
+        change plans, contact us.
       </p>
 
       <h2>Usage</h2>

@@ -1,0 +1,199 @@
+import { FIRST_KEY_VERSION } from "../db/schema.ts";
+import { generateApiKey, hashApiKey, lastFourOf } from "../keys/key-format.ts";
+import { keyRecordOf, policyOf } from "../keys/key-projection.ts";
+import type { Plan } from "../keys/key-record.ts";
+import {
+  findKeyWithAccount,
+  insertImportedKey,
+  insertKeyUnderCap,
+  type KeyLimits,
+  type KeyWithAccount,
+  keysWithAccount,
+  markKeySynced,
+  revokeKeyOnce,
+  rollKeyOnce,
+  setAccountPlan as setAccountPlanRow,
+  setKeyLimits as setKeyLimitsRow,
+  unsyncedKeys,
+} from "../keys/keys.queries.ts";
+import type { Services } from "../services.ts";
+import { type Account, findAccountByEmail, findOrCreateAccount } from "./accounts.queries.ts";
+
+/**
+ * The one module that changes keys and accounts' plans; the dashboard and the
+ * admin endpoint (and through it the operator command) call nothing else.
+ *
+ * Every change is one conditional write in D1, the system of record, so
+ * concurrent changes serialise in the database. Then each key it touched is
+ * published from the row just written: its KV record rewritten and its
+ * policy pushed to its Durable Object. A change is done only when both took
+ * it; a failure there reaches the caller as 503, repeating the change
+ * finishes it, and `publishLaggingKeys` (scheduled) catches the rest.
+ */
+
+/** Limits that follow the account's plan. */
+export const FOLLOW_ACCOUNT: KeyLimits = { plan: null, perMinute: null, perDay: null };
+
+/** Pushes each key's row to KV and to its Durable Object, then records that both hold it. */
+export async function publishKeys(services: Services, rows: KeyWithAccount[]): Promise<void> {
+  await Promise.all(
+    rows.map(async (row) => {
+      const record = keyRecordOf(row);
+      await Promise.all([
+        services.keys.save(row.hash, record),
+        services.limiter.applyPolicy(row.hash, policyOf(record)),
+      ]);
+      await markKeySynced(services.db, row.hash, row.version);
+    }),
+  );
+}
+
+export type CreatedKey =
+  | { ok: true; key: string; row: KeyWithAccount }
+  | { ok: false; reason: "cap" };
+
+/** A new key for the account, following its plan unless limits of its own are given. */
+export async function createKey(
+  services: Services,
+  account: Pick<Account, "id">,
+  limits: KeyLimits = FOLLOW_ACCOUNT,
+): Promise<CreatedKey> {
+  const key = generateApiKey(services.keyPrefix);
+  const hash = await hashApiKey(key);
+  const row = await insertKeyUnderCap(
+    services.db,
+    { hash, accountId: account.id, lastFour: lastFourOf(key), limits },
+    Date.now(),
+  );
+  if (!row) return { ok: false, reason: "cap" };
+  await publishKeys(services, [row]);
+  return { ok: true, key, row };
+}
+
+/** Refuses the key from the next request on. Undefined when no key has this hash. */
+export async function revokeKey(
+  services: Services,
+  hash: string,
+): Promise<KeyWithAccount | undefined> {
+  const row = await revokeKeyOnce(services.db, hash, Date.now());
+  if (row) await publishKeys(services, [row]);
+  return row;
+}
+
+export type RolledKey =
+  | { ok: true; key: string; successor: KeyWithAccount; old: KeyWithAccount; graceEndsAt: Date }
+  | { ok: false; reason: "not_found" }
+  | { ok: false; reason: "not_rollable" | "cap"; old: KeyWithAccount };
+
+/**
+ * A successor now, with the old key's own limits if it has any; the old key
+ * keeps working for the grace period, then is refused. Only a working key
+ * that was never rolled can be rolled, and only under the account's cap.
+ */
+export async function rollKey(
+  services: Services,
+  accountId: number,
+  oldHash: string,
+): Promise<RolledKey> {
+  const key = generateApiKey(services.keyPrefix);
+  const newHash = await hashApiKey(key);
+  const { old, successor } = await rollKeyOnce(
+    services.db,
+    { oldHash, accountId, newHash, newLastFour: lastFourOf(key) },
+    Date.now(),
+  );
+  if (!old || old.accountId !== accountId) return { ok: false, reason: "not_found" };
+  // The batch gave the old key its grace period exactly when it added the successor.
+  if (!successor || old.expiresAt === null) {
+    const rollable = old.revokedAt === null && old.expiresAt === null;
+    return { ok: false, reason: rollable ? "cap" : "not_rollable", old };
+  }
+  await publishKeys(services, [old, successor]);
+  return { ok: true, key, successor, old, graceEndsAt: old.expiresAt };
+}
+
+/** Gives one key limits of its own, or (with FOLLOW_ACCOUNT) makes it follow its account again. */
+export async function setKeyLimits(
+  services: Services,
+  hash: string,
+  limits: KeyLimits,
+): Promise<KeyWithAccount | undefined> {
+  const row = await setKeyLimitsRow(services.db, hash, limits);
+  if (row) await publishKeys(services, [row]);
+  return row;
+}
+
+export interface AccountPlan {
+  plan: Plan;
+  perMinute: number | null;
+  perDay: number | null;
+}
+
+/** Moves the account to a plan: every working key that follows it takes it from its next request. */
+export async function setAccountPlan(
+  services: Services,
+  email: string,
+  plan: AccountPlan,
+): Promise<{ account: Account; keys: KeyWithAccount[] } | undefined> {
+  const account = await findAccountByEmail(services.db, email);
+  if (!account) return undefined;
+  const keys = await setAccountPlanRow(services.db, account.id, plan, Date.now());
+  await publishKeys(services, keys);
+  return { account: { ...account, ...plan }, keys };
+}
+
+export interface ImportPage {
+  /** Keys that were only in KV and are now in D1. */
+  imported: number;
+  /** Keys D1 already held whose KV record was still in the old shape, now rewritten. */
+  rewritten: number;
+  /** Where the next page starts; undefined after the last. */
+  cursor: string | undefined;
+}
+
+/**
+ * Brings keys the operator command once wrote only to KV into D1 (each with
+ * the per-key plan it was given, under its account, made if missing), then
+ * publishes them, so their KV records take today's shape. Idempotent: a key
+ * D1 already holds keeps its row and is only republished. One page per call.
+ */
+export async function importLegacyKeys(
+  services: Services,
+  cursor: string | undefined,
+): Promise<ImportPage> {
+  const page = await services.keys.listLegacy(cursor, 50);
+  let imported = 0;
+  const now = Date.now();
+  for (const { hash, legacy } of page.records) {
+    if (await findKeyWithAccount(services.db, hash)) continue;
+    const { account } = await findOrCreateAccount(services.db, legacy.account);
+    await insertImportedKey(services.db, {
+      hash,
+      accountId: account.id,
+      lastFour: legacy.lastFour,
+      limits: {
+        plan: legacy.plan,
+        perMinute: legacy.limits?.perMinute ?? null,
+        perDay: legacy.limits?.perDay ?? null,
+      },
+      createdAt: Date.parse(legacy.createdAt) || now,
+      revokedAt: legacy.revoked ? now : null,
+      expiresAt: legacy.expiresAt === undefined ? null : Date.parse(legacy.expiresAt),
+      version: Math.max(legacy.version + 1, FIRST_KEY_VERSION),
+    });
+    imported += 1;
+  }
+  const rows = await keysWithAccount(
+    services.db,
+    page.records.map((record) => record.hash),
+  );
+  await publishKeys(services, rows);
+  return { imported, rewritten: rows.length - imported, cursor: page.cursor };
+}
+
+/** Scheduled: publishes keys whose KV record or Durable Object lags behind their row. */
+export async function publishLaggingKeys(services: Services, limit = 100): Promise<number> {
+  const lagging = await unsyncedKeys(services.db, limit);
+  await publishKeys(services, lagging);
+  return lagging.length;
+}

@@ -1,0 +1,111 @@
+import type { RouteHandler } from "@hono/zod-openapi";
+import {
+  createKey,
+  FOLLOW_ACCOUNT,
+  importLegacyKeys,
+  revokeKey,
+  setAccountPlan,
+  setKeyLimits,
+} from "../accounts/account-changes.ts";
+import { findAccountByEmail, findOrCreateAccount } from "../accounts/accounts.queries.ts";
+import { INVITE_PATH, inviteAccount } from "../accounts/invites.ts";
+import type { AppEnv } from "../env.ts";
+import { ApiError } from "../errors.ts";
+import { listAccountKeys, MAX_WORKING_KEYS } from "../keys/keys.queries.ts";
+import type {
+  accountPlanRoute,
+  createKeyRoute,
+  importKeysRoute,
+  inviteRoute,
+  keyPlanRoute,
+  listKeysRoute,
+  revokeKeyRoute,
+} from "./admin.routes.ts";
+import { accountSummary, keySummary } from "./summaries.ts";
+
+const noSuchKey = () => new ApiError("not_found", "No key has this hash.");
+const noSuchAccount = () => new ApiError("not_found", "No account has this email address.");
+
+/** A body's own numbers, null where the plan gives them. */
+function numbersOf(body: { perMinute?: number | undefined; perDay?: number | undefined }) {
+  return { perMinute: body.perMinute ?? null, perDay: body.perDay ?? null };
+}
+
+export const createKeyHandler: RouteHandler<typeof createKeyRoute, AppEnv> = async (c) => {
+  const services = c.var.services;
+  const body = c.req.valid("json");
+  const { account, created } = await findOrCreateAccount(
+    services.db,
+    body.account ?? services.operatorEmail,
+  );
+  const limits = body.plan ? { plan: body.plan, ...numbersOf(body) } : FOLLOW_ACCOUNT;
+  const made = await createKey(services, account, limits);
+  if (!made.ok) {
+    throw new ApiError(
+      "limit_reached",
+      `${account.email} already has ${MAX_WORKING_KEYS} working keys, the most an account can have; revoke a key first.`,
+    );
+  }
+  return c.json({ key: made.key, accountCreated: created, ...keySummary(made.row) }, 201);
+};
+
+export const listKeysHandler: RouteHandler<typeof listKeysRoute, AppEnv> = async (c) => {
+  const { db } = c.var.services;
+  const account = await findAccountByEmail(db, c.req.valid("query").account);
+  if (!account) throw noSuchAccount();
+  const keys = await listAccountKeys(db, account.id);
+  const now = Date.now();
+  return c.json(
+    { account: accountSummary(account), keys: keys.map((key) => keySummary(key, now)) },
+    200,
+  );
+};
+
+export const revokeKeyHandler: RouteHandler<typeof revokeKeyRoute, AppEnv> = async (c) => {
+  const row = await revokeKey(c.var.services, c.req.valid("param").hash);
+  if (!row) throw noSuchKey();
+  return c.json(keySummary(row), 200);
+};
+
+export const keyPlanHandler: RouteHandler<typeof keyPlanRoute, AppEnv> = async (c) => {
+  const body = c.req.valid("json");
+  const limits = body.plan === "account" ? FOLLOW_ACCOUNT : { plan: body.plan, ...numbersOf(body) };
+  const row = await setKeyLimits(c.var.services, c.req.valid("param").hash, limits);
+  if (!row) throw noSuchKey();
+  return c.json(keySummary(row), 200);
+};
+
+export const importKeysHandler: RouteHandler<typeof importKeysRoute, AppEnv> = async (c) => {
+  const page = await importLegacyKeys(c.var.services, c.req.valid("json").cursor);
+  return c.json(
+    { imported: page.imported, rewritten: page.rewritten, cursor: page.cursor ?? null },
+    200,
+  );
+};
+
+export const accountPlanHandler: RouteHandler<typeof accountPlanRoute, AppEnv> = async (c) => {
+  const body = c.req.valid("json");
+  const changed = await setAccountPlan(c.var.services, c.req.valid("param").email, {
+    plan: body.plan,
+    ...numbersOf(body),
+  });
+  if (!changed) throw noSuchAccount();
+  return c.json(
+    { account: accountSummary(changed.account), keysUpdated: changed.keys.length },
+    200,
+  );
+};
+
+export const inviteHandler: RouteHandler<typeof inviteRoute, AppEnv> = async (c) => {
+  const invite = await inviteAccount(c.var.services.db, c.req.valid("param").email, Date.now());
+  const link = new URL(`${INVITE_PATH}${invite.token}`, c.req.url).href;
+  return c.json(
+    {
+      account: accountSummary(invite.account),
+      accountCreated: invite.accountCreated,
+      link,
+      expiresAt: invite.expiresAt.toISOString(),
+    },
+    201,
+  );
+};

@@ -1,0 +1,118 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { jsonBody } from "../middleware/json-body.ts";
+import {
+  AccountPlanBodySchema,
+  AccountQuerySchema,
+  AccountSummarySchema,
+  CreateKeyBodySchema,
+  EmailParamsSchema,
+  ImportBodySchema,
+  KeyHashParamsSchema,
+  KeyPlanBodySchema,
+  KeySummarySchema,
+} from "./admin.schemas.ts";
+
+/**
+ * The operator's endpoints, which `npm run key` and `npm run account` call.
+ * Operator-only, so every one is left out of the public OpenAPI document.
+ */
+
+const json = <T extends z.ZodType>(schema: T) => ({
+  content: { "application/json": { schema } },
+});
+
+const body = <T extends z.ZodType>(schema: T) => ({ required: true, ...json(schema) });
+
+export const createKeyRoute = createRoute({
+  method: "post",
+  path: "/keys",
+  hide: true,
+  middleware: [jsonBody()] as const,
+  request: { body: body(CreateKeyBodySchema) },
+  responses: {
+    201: {
+      description: "The key, shown this once, and what it belongs to.",
+      ...json(KeySummarySchema.extend({ key: z.string(), accountCreated: z.boolean() })),
+    },
+  },
+});
+
+export const listKeysRoute = createRoute({
+  method: "get",
+  path: "/keys",
+  hide: true,
+  request: { query: AccountQuerySchema },
+  responses: {
+    200: {
+      description: "The account and its keys, newest first.",
+      ...json(z.object({ account: AccountSummarySchema, keys: z.array(KeySummarySchema) })),
+    },
+  },
+});
+
+export const revokeKeyRoute = createRoute({
+  method: "post",
+  path: "/keys/{hash}/revoke",
+  hide: true,
+  request: { params: KeyHashParamsSchema },
+  responses: { 200: { description: "The key, revoked.", ...json(KeySummarySchema) } },
+});
+
+export const keyPlanRoute = createRoute({
+  method: "post",
+  path: "/keys/{hash}/plan",
+  hide: true,
+  middleware: [jsonBody()] as const,
+  request: { params: KeyHashParamsSchema, body: body(KeyPlanBodySchema) },
+  responses: { 200: { description: "The key with its new limits.", ...json(KeySummarySchema) } },
+});
+
+export const importKeysRoute = createRoute({
+  method: "post",
+  path: "/keys/import",
+  hide: true,
+  middleware: [jsonBody()] as const,
+  request: { body: body(ImportBodySchema) },
+  responses: {
+    200: {
+      description: "One page of the import; call again with `cursor` until it is null.",
+      ...json(
+        z.object({ imported: z.number(), rewritten: z.number(), cursor: z.string().nullable() }),
+      ),
+    },
+  },
+});
+
+export const accountPlanRoute = createRoute({
+  method: "post",
+  path: "/accounts/{email}/plan",
+  hide: true,
+  middleware: [jsonBody()] as const,
+  request: { params: EmailParamsSchema, body: body(AccountPlanBodySchema) },
+  responses: {
+    200: {
+      description: "The account on its new plan, and how many of its keys took it.",
+      ...json(z.object({ account: AccountSummarySchema, keysUpdated: z.number() })),
+    },
+  },
+});
+
+export const inviteRoute = createRoute({
+  method: "post",
+  path: "/accounts/{email}/invite",
+  hide: true,
+  request: { params: EmailParamsSchema },
+  responses: {
+    201: {
+      description: "A one-time link that sets the account's password.",
+      ...json(
+        z.object({
+          account: AccountSummarySchema,
+          accountCreated: z.boolean(),
+          link: z.string(),
+          expiresAt: z.string(),
+        }),
+      ),
+    },
+  },
+});

@@ -1,0 +1,90 @@
+import { z } from "@hono/zod-openapi";
+import { PlanSchema } from "../keys/key-record.ts";
+
+/** Loose on purpose: operators name accounts that sign-up's stricter check may never have seen. */
+const EmailSchema = z
+  .string()
+  .max(254)
+  .regex(/^[^\s@]+@[^\s@]+$/, "Expected an email address");
+
+export const KeyHashParamsSchema = z.object({
+  hash: z.string().regex(/^[0-9a-f]{64}$/, "Expected the hex SHA-256 of a key"),
+});
+
+export const EmailParamsSchema = z.object({ email: EmailSchema });
+
+export const AccountQuerySchema = z.object({ account: EmailSchema });
+
+const Count = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+
+interface PlanAndNumbers {
+  plan?: string | undefined;
+  perMinute?: number | undefined;
+  perDay?: number | undefined;
+}
+
+/** Enterprise takes its own numbers, both of them and no more a minute than a day; nothing else takes any. */
+function numbersFitPlan(body: PlanAndNumbers, ctx: z.RefinementCtx): void {
+  const issue = (message: string) => ctx.addIssue({ code: "custom", path: ["perMinute"], message });
+  const numbered = body.perMinute !== undefined || body.perDay !== undefined;
+  if (body.plan === "enterprise") {
+    if (body.perMinute === undefined || body.perDay === undefined) {
+      issue("Enterprise needs perMinute and perDay");
+    } else if (body.perMinute > body.perDay) {
+      issue("perMinute cannot exceed perDay");
+    }
+  } else if (numbered) {
+    issue("Only Enterprise takes its own numbers");
+  }
+}
+
+export const AccountPlanBodySchema = z
+  .strictObject({ plan: PlanSchema, perMinute: Count.optional(), perDay: Count.optional() })
+  .superRefine(numbersFitPlan);
+
+/** `account` makes the key follow its account's plan again. */
+export const KeyPlanBodySchema = z
+  .strictObject({
+    plan: z.union([PlanSchema, z.literal("account")]),
+    perMinute: Count.optional(),
+    perDay: Count.optional(),
+  })
+  .superRefine(numbersFitPlan);
+
+/** Without a plan the key follows its account's; with one it carries its own limits. */
+export const CreateKeyBodySchema = z
+  .strictObject({
+    account: EmailSchema.optional(),
+    plan: PlanSchema.optional(),
+    perMinute: Count.optional(),
+    perDay: Count.optional(),
+  })
+  .superRefine(numbersFitPlan);
+
+export const ImportBodySchema = z.strictObject({ cursor: z.string().min(1).max(1_000).optional() });
+
+export const KeySummarySchema = z.object({
+  hash: z.string(),
+  lastFour: z.string(),
+  account: z.string(),
+  createdAt: z.string(),
+  status: z.enum(["active", "rolled", "expired", "revoked"]),
+  revokedAt: z.string().nullable(),
+  expiresAt: z.string().nullable(),
+  /** `account` when the key follows its account's plan, `key` when it has limits of its own. */
+  limitsFrom: z.enum(["account", "key"]),
+  plan: PlanSchema,
+  perMinute: z.number(),
+  perDay: z.number(),
+});
+export type KeySummary = z.infer<typeof KeySummarySchema>;
+
+export const AccountSummarySchema = z.object({
+  email: z.string(),
+  plan: PlanSchema,
+  perMinute: z.number(),
+  perDay: z.number(),
+  hasPassword: z.boolean(),
+  createdAt: z.string(),
+});
+export type AccountSummary = z.infer<typeof AccountSummarySchema>;

@@ -1,0 +1,30 @@
+import { publishLaggingKeys } from "./accounts/account-changes.ts";
+import { deleteExpiredInvites } from "./accounts/invites.queries.ts";
+import { deleteExpiredIdempotencyKeys } from "./pets/idempotency.queries.ts";
+import type { Services } from "./services.ts";
+
+/**
+ * The scheduled job (every five minutes): finishes key changes whose KV
+ * record or Durable Object did not take them, and removes what has expired.
+ * Each task runs even when another fails; a failure is logged and retried
+ * on the next run.
+ */
+export async function runScheduledTasks(services: Services, now: number): Promise<void> {
+  const tasks: Record<string, () => Promise<number>> = {
+    keysRepublished: () => publishLaggingKeys(services),
+    idempotencyKeysRemoved: () => deleteExpiredIdempotencyKeys(services.db, now),
+    invitesRemoved: () => deleteExpiredInvites(services.db, now),
+  };
+  const names = Object.keys(tasks);
+  const outcomes = await Promise.allSettled(Object.values(tasks).map((task) => task()));
+  const line: Record<string, unknown> = { level: "info", message: "scheduled tasks ran" };
+  outcomes.forEach((outcome, index) => {
+    const name = names[index] ?? "task";
+    if (outcome.status === "fulfilled") line[name] = outcome.value;
+    else {
+      line.level = "error";
+      line[name] = "failed";
+    }
+  });
+  console.log(JSON.stringify(line));
+}

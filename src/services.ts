@@ -1,0 +1,29 @@
+import { type Database, database } from "./db/database.ts";
+import type { KeyPrefix } from "./keys/key-format.ts";
+import { type KeyStore, keyStore } from "./keys/key-store.ts";
+import { type RateLimitClient, rateLimitClient } from "./rate-limit/rate-limit-client.ts";
+
+/**
+ * What handlers and modules work with instead of the bindings: the database,
+ * the key store, the limiter client, and the settings that shape new keys.
+ */
+export interface Services {
+  db: Database;
+  keys: KeyStore;
+  limiter: RateLimitClient;
+  /** `ps_live_` in production, `ps_test_` everywhere else. */
+  keyPrefix: KeyPrefix;
+  /** The account that owns keys an operator makes without naming one. */
+  operatorEmail: string;
+}
+
+export function buildServices(env: Env): Services {
+  const db = database(env.DB);
+  return {
+    db,
+    keys: keyStore(env.API_KEYS, db),
+    limiter: rateLimitClient(env.RATE_LIMITER),
+    keyPrefix: env.KEY_PREFIX === "ps_live_" ? "ps_live_" : "ps_test_",
+    operatorEmail: env.OPERATOR_EMAIL,
+  };
+}
