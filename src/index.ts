@@ -8,7 +8,7 @@ const app = createApp();
 
 export default {
   fetch: app.fetch,
-  async scheduled(controller, env) {
-    await runScheduledTasks(buildServices(env), controller.scheduledTime);
+  async scheduled(_controller, env) {
+    await runScheduledTasks(buildServices(env), Date.now());
   },
 } satisfies ExportedHandler<Env>;

@@ -35,9 +35,9 @@ export function hangingD1(): D1Database {
 }
 
 export function failingKV(): KVNamespace {
-  return {
-    get: () => Promise.reject(new Error("KV GET failed: 500 Internal Server Error (API_KEYS)")),
-  } as unknown as KVNamespace;
+  const failed = (operation: string) => () =>
+    Promise.reject(new Error(`KV ${operation} failed: 500 Internal Server Error (API_KEYS)`));
+  return { get: failed("GET"), put: failed("PUT"), list: failed("LIST") } as unknown as KVNamespace;
 }
 
 /** A namespace whose objects cannot be reached, as during an outage or overload. */
