@@ -4,15 +4,14 @@ import { dashboardRoutes } from "./dashboard/index.ts";
 import type { AppEnv } from "./env.ts";
 import { handleError, handleNotFound } from "./errors.ts";
 import { authenticate, requireKey } from "./middleware/authenticate.ts";
-import { deprecated } from "./middleware/deprecation.ts";
+import { deprecationMarks } from "./middleware/deprecation.ts";
 import { methodNotAllowed } from "./middleware/method-not-allowed.ts";
 import { rateLimit } from "./middleware/rate-limit.ts";
 import { requestContext } from "./middleware/request-context.ts";
 import { apiResponseHeaders } from "./middleware/response-headers.ts";
 import { services } from "./middleware/services.ts";
 import { openapiRoutes } from "./openapi/openapi-routes.ts";
-import { petsRoutes } from "./pets/index.ts";
-import { getPetSchedule } from "./pets/pets.deprecation.ts";
+import { petsDeprecations, petsRoutes } from "./pets/index.ts";
 import { rejectInvalid } from "./validation.ts";
 
 /**
@@ -29,9 +28,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
 
   app.route("/", openapiRoutes());
 
-  // The deprecation marks go on before auth so that even a 401 from getPet carries them.
-  app.get("/v1/pets/:petId", deprecated(getPetSchedule));
-  app.use("/v1/*", authenticate(), rateLimit(), requireKey());
+  app.use("/v1/*", deprecationMarks(petsDeprecations), authenticate(), rateLimit(), requireKey());
   app.route("/v1", petsRoutes());
 
   app.route("/admin", adminRoutes());

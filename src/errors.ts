@@ -1,8 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
-import type { AppEnv } from "./env.ts";
-import { describeError } from "./storage/storage-guard.ts";
+import { describeError, log } from "./logging.ts";
 
 /** Every error code a client can see, with the HTTP status it travels with. */
 export const errorStatus = {
@@ -24,6 +23,36 @@ export const errorStatus = {
 
 export type ErrorCode = keyof typeof errorStatus;
 export type ErrorStatus = (typeof errorStatus)[ErrorCode];
+
+/**
+ * What errors say. The code that refuses a request and the examples in the
+ * OpenAPI document both read these, so the reference shows what is sent.
+ */
+export const messages = {
+  invalidJson: "The request body is not valid JSON.",
+  emptyBody: "The request body is empty; send a JSON object.",
+  notUtf8: "The request body is not valid UTF-8.",
+  duplicateField: (name: string) => `The request body names the field "${name}" twice.`,
+  invalidRequest: (summary: string) => `The request is not valid. ${summary}`,
+  invalidCursor: "The cursor is not valid; follow the Link header of the previous page.",
+  unauthorized: "A valid API key is required: send Authorization: Bearer <key>.",
+  notFound: "No resource exists at this address.",
+  methodNotAllowed: (method: string, allow: string) =>
+    `${method} is not allowed here; use ${allow}.`,
+  gone: (sunset: string, successor: string) =>
+    `This operation was removed on ${sunset}; use ${successor} instead.`,
+  limitReached: (count: number, things: string, remedy: string) =>
+    `This account already has ${count} ${things}, the most it may have; ${remedy} first.`,
+  payloadTooLarge: "The request body is larger than 16 KiB.",
+  unsupportedMediaType: "Send the body as JSON with Content-Type: application/json.",
+  idempotencyKeyReused:
+    "This Idempotency-Key was already used with a different body; send a new key with a new request.",
+  rateLimited: "Rate limit exceeded; retry after the time in Retry-After.",
+  apiKeyBanned:
+    "This API key is temporarily banned for repeated requests over its rate limit; retry after the time in Retry-After.",
+  internalError: "An unexpected error occurred.",
+  unavailable: "A storage service is briefly unavailable; retry shortly.",
+} as const;
 
 export const ErrorDetailSchema = z.object({
   path: z.string().openapi({ example: "name" }),
@@ -76,40 +105,37 @@ export class ApiError extends Error {
 function fromHttpException(error: HTTPException): ApiError {
   switch (error.status) {
     case 400:
-      return new ApiError("invalid_json", "The request body is not valid JSON.");
+      return new ApiError("invalid_json", messages.invalidJson);
     case 415:
-      return new ApiError("unsupported_media_type", "Send the body as application/json.");
+      return new ApiError("unsupported_media_type", messages.unsupportedMediaType);
     default:
-      return new ApiError("internal_error", "An unexpected error occurred.");
+      return new ApiError("internal_error", messages.internalError);
   }
 }
 
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof HTTPException) return fromHttpException(error);
-  return new ApiError("internal_error", "An unexpected error occurred.");
+  return new ApiError("internal_error", messages.internalError);
 }
 
-export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
+export function errorResponse(c: Context, error: ApiError): Response {
   for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
   return c.json(error.toBody(), error.status);
 }
 
-export function handleError(error: unknown, c: Context<AppEnv>): Response {
+/** `onError`: every failure leaves as the Error body; only the unexpected ones are logged as errors. */
+export function handleError(error: unknown, c: Context): Response {
   const apiError = toApiError(error);
   if (apiError.code === "internal_error") {
-    console.error(
-      JSON.stringify({
-        level: "error",
-        requestId: c.get("requestId"),
-        message: "unhandled error",
-        error: describeError(error),
-      }),
-    );
+    log("error", "unhandled error", {
+      requestId: c.get("requestId"),
+      error: describeError(error),
+    });
   }
   return errorResponse(c, apiError);
 }
 
-export function handleNotFound(c: Context<AppEnv>): Response {
-  return errorResponse(c, new ApiError("not_found", "No resource exists at this address."));
+export function handleNotFound(c: Context): Response {
+  return errorResponse(c, new ApiError("not_found", messages.notFound));
 }

@@ -1,5 +1,6 @@
 import { publishLaggingKeys } from "./accounts/account-changes.ts";
 import { deleteExpiredInvites } from "./accounts/invites.queries.ts";
+import { log } from "./logging.ts";
 import { deleteExpiredIdempotencyKeys } from "./pets/idempotency.queries.ts";
 import type { Services } from "./services.ts";
 
@@ -17,14 +18,10 @@ export async function runScheduledTasks(services: Services, now: number): Promis
   };
   const names = Object.keys(tasks);
   const outcomes = await Promise.allSettled(Object.values(tasks).map((task) => task()));
-  const line: Record<string, unknown> = { level: "info", message: "scheduled tasks ran" };
+  const fields: Record<string, unknown> = {};
   outcomes.forEach((outcome, index) => {
-    const name = names[index] ?? "task";
-    if (outcome.status === "fulfilled") line[name] = outcome.value;
-    else {
-      line.level = "error";
-      line[name] = "failed";
-    }
+    fields[names[index] ?? "task"] = outcome.status === "fulfilled" ? outcome.value : "failed";
   });
-  console.log(JSON.stringify(line));
+  const failed = outcomes.some((outcome) => outcome.status === "rejected");
+  log(failed ? "error" : "info", "scheduled tasks ran", fields);
 }

@@ -1,7 +1,7 @@
 import type { Hook } from "@hono/zod-openapi";
 import type { z } from "zod";
 import type { AppEnv } from "./env.ts";
-import { ApiError, type ErrorDetail } from "./errors.ts";
+import { ApiError, type ErrorDetail, messages } from "./errors.ts";
 
 function detailsOf(error: z.ZodError, target: string): ErrorDetail[] {
   return error.issues.flatMap((issue): ErrorDetail[] => {
@@ -31,10 +31,5 @@ export const rejectInvalid: Hook<unknown, AppEnv, string, undefined> = (result) 
   if (result.success) return;
   const details = firstPerPath(detailsOf(result.error, result.target));
   const summary = details.map((detail) => `${detail.path}: ${detail.message}`).join("; ");
-  throw new ApiError("invalid_request", `The request is not valid. ${summary}`, { details });
+  throw new ApiError("invalid_request", messages.invalidRequest(summary), { details });
 };
-
-/** For path identifiers: a malformed one names no resource, so it is simply not found. */
-export function notFoundWhenInvalid(result: { success: boolean }): undefined {
-  if (!result.success) throw new ApiError("not_found", "No animal has this identifier.");
-}

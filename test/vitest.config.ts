@@ -27,7 +27,7 @@ export default defineConfig({
         test: {
           name: "worker",
           include: ["test/worker/**/*.test.ts"],
-          setupFiles: ["test/worker/apply-migrations.ts"],
+          setupFiles: ["test/worker/support/apply-migrations.ts"],
         },
       },
       {

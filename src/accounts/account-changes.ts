@@ -1,7 +1,6 @@
 import { FIRST_KEY_VERSION } from "../db/schema.ts";
 import { generateApiKey, hashApiKey, lastFourOf } from "../keys/key-format.ts";
 import { keyRecordOf, policyOf } from "../keys/key-projection.ts";
-import type { Plan } from "../keys/key-record.ts";
 import {
   findKeyWithAccount,
   insertImportedKey,
@@ -16,6 +15,7 @@ import {
   setKeyLimits as setKeyLimitsRow,
   unsyncedKeys,
 } from "../keys/keys.queries.ts";
+import type { Plan } from "../rate-limit/plans.ts";
 import type { Services } from "../services.ts";
 import { type Account, findAccountByEmail, findOrCreateAccount } from "./accounts.queries.ts";
 

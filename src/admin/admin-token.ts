@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError, messages } from "../errors.ts";
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
@@ -22,7 +22,7 @@ export function requireAdminToken(): MiddlewareHandler<AppEnv> {
   return async function requireAdminToken(c, next) {
     const expected = c.env.ADMIN_TOKEN;
     if (typeof expected !== "string" || expected.length === 0) {
-      throw new ApiError("not_found", "No resource exists at this address.");
+      throw new ApiError("not_found", messages.notFound);
     }
     const sent = BEARER.exec(c.req.header("Authorization") ?? "")?.[1];
     if (sent === undefined || !(await sameSecret(sent, expected))) {

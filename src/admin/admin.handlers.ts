@@ -10,7 +10,7 @@ import {
 import { findAccountByEmail, findOrCreateAccount } from "../accounts/accounts.queries.ts";
 import { INVITE_PATH, inviteAccount } from "../accounts/invites.ts";
 import type { AppEnv } from "../env.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError, messages } from "../errors.ts";
 import { listAccountKeys, MAX_WORKING_KEYS } from "../keys/keys.queries.ts";
 import type {
   accountPlanRoute,
@@ -43,7 +43,7 @@ export const createKeyHandler: RouteHandler<typeof createKeyRoute, AppEnv> = asy
   if (!made.ok) {
     throw new ApiError(
       "limit_reached",
-      `${account.email} already has ${MAX_WORKING_KEYS} working keys, the most an account can have; revoke a key first.`,
+      messages.limitReached(MAX_WORKING_KEYS, "working keys", "revoke a key"),
     );
   }
   return c.json({ key: made.key, accountCreated: created, ...keySummary(made.row) }, 201);

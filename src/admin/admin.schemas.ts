@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { PlanSchema } from "../keys/key-record.ts";
+import { PlanSchema } from "../rate-limit/plans.ts";
 
 /** Loose on purpose: operators name accounts that sign-up's stricter check may never have seen. */
 const EmailSchema = z

@@ -1,6 +1,6 @@
 import { type Hook, OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError, messages } from "../errors.ts";
 import { methodNotAllowed } from "../middleware/method-not-allowed.ts";
 import { rejectInvalid } from "../validation.ts";
 import {
@@ -26,7 +26,7 @@ import { requireAdminToken } from "./admin-token.ts";
 /** A path that names no key or account is not found; a bad body or query is a 400 with details. */
 const validate: Hook<unknown, AppEnv, string, undefined> = (result, c) => {
   if (result.target === "param" && !result.success) {
-    throw new ApiError("not_found", "No resource exists at this address.");
+    throw new ApiError("not_found", messages.notFound);
   }
   return rejectInvalid(result, c);
 };

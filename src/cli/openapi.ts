@@ -8,7 +8,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { unstable_readConfig } from "wrangler";
-import { buildOpenApiDocument, serversOf } from "../openapi/openapi-document.ts";
+import { buildOpenApiDocument } from "../openapi/openapi-document.ts";
 
 const USAGE = `Usage: npm run openapi -- [--out FILE] [--env staging|production]
 
@@ -59,12 +59,11 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
 
 const { out, env } = options();
 const config = unstable_readConfig({ config: path.join(root, "wrangler.toml"), env });
-const document = buildOpenApiDocument(
-  serversOf({
-    PRODUCTION_URL: variable(config.vars, "PRODUCTION_URL"),
-    STAGING_URL: variable(config.vars, "STAGING_URL"),
-  }),
-);
+const document = buildOpenApiDocument({
+  ...config.vars,
+  PRODUCTION_URL: variable(config.vars, "PRODUCTION_URL"),
+  STAGING_URL: variable(config.vars, "STAGING_URL"),
+});
 const json = `${JSON.stringify(document, null, 2)}\n`;
 if (out === undefined) {
   process.stdout.write(json);

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { ApiError } from "../errors.ts";
-import { describeError } from "../storage/storage-guard.ts";
+import { describeError, log } from "../logging.ts";
 import { forbiddenFormPage, messageResponse } from "./message-responses.tsx";
 
 /**
@@ -18,14 +18,7 @@ export function handleDashboardError(error: unknown, c: Context): Response | Pro
       message: "We could not complete that just now. Please try again in a moment.",
     });
   }
-  console.error(
-    JSON.stringify({
-      level: "error",
-      requestId: c.get("requestId"),
-      message: "dashboard error",
-      error: describeError(error),
-    }),
-  );
+  log("error", "dashboard error", { requestId: c.get("requestId"), error: describeError(error) });
   return messageResponse(c, 500, {
     title: "Something went wrong",
     message: "We could not complete that. Please try again in a moment.",

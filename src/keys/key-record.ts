@@ -1,13 +1,5 @@
 import { z } from "zod";
-
-export const PlanSchema = z.enum(["free", "pro", "business", "enterprise"]);
-export type Plan = z.infer<typeof PlanSchema>;
-
-export const LimitsSchema = z.object({
-  perMinute: z.number().int().positive(),
-  perDay: z.number().int().positive(),
-});
-export type Limits = z.infer<typeof LimitsSchema>;
+import { LimitsSchema, PlanSchema } from "../rate-limit/plans.ts";
 
 /**
  * The KV record of one API key, under the key's hash: a projection of its D1
@@ -41,8 +33,3 @@ export const LegacyKeyRecordSchema = z.object({
   version: z.number().int().nonnegative(),
 });
 export type LegacyKeyRecord = z.infer<typeof LegacyKeyRecordSchema>;
-
-/** A key no request may use any more: revoked, or past its grace period. */
-export function isDead(record: Pick<KeyRecord, "revoked" | "expiresAt">, now: number): boolean {
-  return record.revoked || (record.expiresAt !== undefined && record.expiresAt <= now);
-}

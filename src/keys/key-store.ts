@@ -1,5 +1,6 @@
 import type { Database } from "../db/database.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
+import { ExpiringCache } from "../utils/expiring-cache.ts";
 import { keyRecordName } from "./key-format.ts";
 import { keyRecordOf, keyRecordOfLegacy } from "./key-projection.ts";
 import {
@@ -10,30 +11,14 @@ import {
 } from "./key-record.ts";
 import { findKeyWithAccount } from "./keys.queries.ts";
 
-const CACHE_TTL_MS = 30_000;
-const CACHE_MAX_ENTRIES = 1_000;
-
-interface CachedRecord {
-  /** Null for a hash no key has: guessing costs one D1 read per isolate and TTL, not one per request. */
-  record: KeyRecord | null;
-  expiresAt: number;
-}
-
 /**
  * Per-isolate cache of key records, so a hot key costs no KV read. A record
  * may be older than this TTL (KV's own edge cache and propagation add to it);
  * revocations and plan changes reach requests at once through the key's
- * Durable Object, which keeps the newest policy.
+ * Durable Object, which keeps the newest policy. A null entry is a hash no
+ * key has: guessing costs one D1 read per isolate and TTL, not one per request.
  */
-const cache = new Map<string, CachedRecord>();
-
-function remember(hash: string, record: KeyRecord | null, now: number): void {
-  if (cache.size >= CACHE_MAX_ENTRIES && !cache.has(hash)) {
-    const oldest = cache.keys().next();
-    if (!oldest.done) cache.delete(oldest.value);
-  }
-  cache.set(hash, { record, expiresAt: now + CACHE_TTL_MS });
-}
+const cache = new ExpiringCache<string, KeyRecord | null>(1_000, 30_000);
 
 function parseStored(stored: unknown): KeyRecord | null {
   const current = KeyRecordSchema.safeParse(stored);
@@ -66,8 +51,8 @@ export function keyStore(kv: KVNamespace, db: Database): KeyStore {
   return {
     async find(hash) {
       const now = Date.now();
-      const cached = cache.get(hash);
-      if (cached && cached.expiresAt > now) return cached.record;
+      const cached = cache.get(hash, now);
+      if (cached !== undefined) return cached;
       const stored = await guardStorage("KV", () =>
         kv.get(keyRecordName(hash), { type: "json", cacheTtl: 60 }),
       );
@@ -77,7 +62,7 @@ export function keyStore(kv: KVNamespace, db: Database): KeyStore {
         const row = await findKeyWithAccount(db, hash);
         record = row ? keyRecordOf(row) : null;
       }
-      remember(hash, record, now);
+      cache.set(hash, record, now);
       return record;
     },
     async save(hash, record) {
@@ -85,7 +70,7 @@ export function keyStore(kv: KVNamespace, db: Database): KeyStore {
       cache.delete(hash);
     },
     rememberDead(hash, record) {
-      remember(hash, { ...record, revoked: true }, Date.now());
+      cache.set(hash, { ...record, revoked: true }, Date.now());
     },
     async listLegacy(cursor, limit) {
       const page = await guardStorage("KV", () =>

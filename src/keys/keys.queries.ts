@@ -2,8 +2,8 @@ import { and, desc, eq, getTableColumns, inArray, isNull, lt, type SQL, sql } fr
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Database } from "../db/database.ts";
 import { accounts, apiKeys, FIRST_KEY_VERSION } from "../db/schema.ts";
+import type { Plan } from "../rate-limit/plans.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
-import type { Plan } from "./key-record.ts";
 
 /** Keys an account may hold at once that still work (not revoked, not past a roll's grace). */
 export const MAX_WORKING_KEYS = 20;

@@ -1,9 +1,9 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv, Caller } from "../env.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError, messages } from "../errors.ts";
 import { hashApiKey, isWellFormedKey } from "../keys/key-format.ts";
-import { isDead } from "../keys/key-record.ts";
 import type { KeyStore } from "../keys/key-store.ts";
+import { isDead } from "../rate-limit/rate-limit-types.ts";
 
 const BEARER = /^Bearer(?:[ \t]+(.*))?$/i;
 
@@ -42,17 +42,13 @@ export function requireKey(): MiddlewareHandler<AppEnv> {
     const caller = c.get("caller");
     if (caller.kind !== "key") {
       const keySent = caller.kind === "dead" || caller.keySent;
-      throw new ApiError(
-        "unauthorized",
-        "A valid API key is required: send Authorization: Bearer <key>.",
-        {
-          headers: {
-            "WWW-Authenticate": keySent
-              ? 'Bearer realm="petstore", error="invalid_token"'
-              : 'Bearer realm="petstore"',
-          },
+      throw new ApiError("unauthorized", messages.unauthorized, {
+        headers: {
+          "WWW-Authenticate": keySent
+            ? 'Bearer realm="petstore", error="invalid_token"'
+            : 'Bearer realm="petstore"',
         },
-      );
+      });
     }
     c.set("apiKey", caller.key);
     await next();

@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { every } from "hono/combine";
 import type { AppEnv } from "../env.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError, messages } from "../errors.ts";
 import { findDuplicateKey } from "./json-duplicate-keys.ts";
 
 export const MAX_BODY_BYTES = 16 * 1024;
@@ -12,10 +12,7 @@ const JSON_MEDIA_TYPE = /^application\/json[ \t]*(?:;.*)?$/i;
 function requireJsonMediaType(): MiddlewareHandler<AppEnv> {
   return async function requireJsonMediaType(c, next) {
     if (!JSON_MEDIA_TYPE.test(c.req.header("Content-Type") ?? "")) {
-      throw new ApiError(
-        "unsupported_media_type",
-        "Send the body as JSON with Content-Type: application/json.",
-      );
+      throw new ApiError("unsupported_media_type", messages.unsupportedMediaType);
     }
     await next();
   };
@@ -25,7 +22,7 @@ function limitBody(): MiddlewareHandler<AppEnv> {
   return bodyLimit({
     maxSize: MAX_BODY_BYTES,
     onError: () => {
-      throw new ApiError("payload_too_large", "The request body is larger than 16 KiB.");
+      throw new ApiError("payload_too_large", messages.payloadTooLarge);
     },
   });
 }
@@ -38,25 +35,21 @@ function limitBody(): MiddlewareHandler<AppEnv> {
 function requireJsonSyntax(): MiddlewareHandler<AppEnv> {
   return async function requireJsonSyntax(c, next) {
     const bytes = await c.req.arrayBuffer();
-    if (bytes.byteLength === 0)
-      throw new ApiError("invalid_json", "The request body is empty; send a JSON object.");
+    if (bytes.byteLength === 0) throw new ApiError("invalid_json", messages.emptyBody);
     let text: string;
     try {
       text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
     } catch {
-      throw new ApiError("invalid_json", "The request body is not valid UTF-8.");
+      throw new ApiError("invalid_json", messages.notUtf8);
     }
     try {
       JSON.parse(text);
     } catch {
-      throw new ApiError("invalid_json", "The request body is not valid JSON.");
+      throw new ApiError("invalid_json", messages.invalidJson);
     }
     const duplicate = findDuplicateKey(text);
     if (duplicate !== undefined) {
-      throw new ApiError(
-        "invalid_json",
-        `The request body names the field "${duplicate.slice(0, 100)}" twice.`,
-      );
+      throw new ApiError("invalid_json", messages.duplicateField(duplicate.slice(0, 100)));
     }
     // Hono's cache holds promises though its type says string; caching the
     // decoded text spares the validator decoding the bytes a second time.

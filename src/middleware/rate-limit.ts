@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv, Caller } from "../env.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError, messages } from "../errors.ts";
 import { policyOf } from "../keys/key-projection.ts";
 import { rateLimitHeaders } from "../rate-limit/rate-limit-headers.ts";
 import type { HitResult } from "../rate-limit/rate-limit-types.ts";
@@ -8,15 +8,9 @@ import type { Services } from "../services.ts";
 
 function refusal(result: HitResult, headers: Record<string, string>): ApiError {
   if (result.outcome === "banned") {
-    return new ApiError(
-      "api_key_banned",
-      "This API key is temporarily banned for repeated requests over its rate limit; retry after the time in Retry-After.",
-      { headers },
-    );
+    return new ApiError("api_key_banned", messages.apiKeyBanned, { headers });
   }
-  return new ApiError("rate_limited", "Rate limit exceeded; retry after the time in Retry-After.", {
-    headers,
-  });
+  return new ApiError("rate_limited", messages.rateLimited, { headers });
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env.ts";
+import { log } from "../logging.ts";
 
 /**
  * Names the request (the incoming cf-ray, else a fresh UUID), returns that
@@ -15,16 +16,14 @@ export function requestContext(): MiddlewareHandler<AppEnv> {
     const status = c.res.status;
     if (status < 500 && c.env.LOG_LEVEL === "warn") return;
     const caller = c.get("caller");
-    const line = {
-      level: status >= 500 ? "error" : "info",
+    log(status >= 500 ? "error" : "info", "request", {
       requestId,
       method: c.req.method,
       route: c.req.routePath,
       path: c.req.path,
       status,
       durationMs: Math.round((performance.now() - started) * 100) / 100,
-      key: caller?.kind === "key" ? `…${caller.key.lastFour}` : undefined,
-    };
-    console.log(JSON.stringify(line));
+      key: caller && caller.kind !== "anonymous" ? `…${caller.key.lastFour}` : undefined,
+    });
   };
 }

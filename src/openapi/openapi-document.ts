@@ -1,26 +1,91 @@
 import { OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
-import { createPetRoute, getPetRoute, listPetsRoute } from "../pets/pets.routes.ts";
+import {
+  type DeprecationNotice,
+  type DeprecationSchedule,
+  scheduleOf,
+  sunsetDate,
+} from "../api/deprecation.ts";
+import { type ResponseHeaders, withHeaders } from "../api/responses.ts";
+import { messages } from "../errors.ts";
+import { petsDeprecations, petsOperations } from "../pets/pets.routes.ts";
 
 /** The operations the document describes; the routes that validate requests are the only source. */
-export const documentedRoutes: readonly RouteConfig[] = [
-  listPetsRoute,
-  createPetRoute,
-  getPetRoute,
-];
+export const documentedRoutes: readonly RouteConfig[] = [...petsOperations];
 
-export interface DocumentServers {
-  productionUrl: string;
-  stagingUrl: string;
+const deprecations: readonly DeprecationNotice[] = [...petsDeprecations];
+
+/**
+ * The environment's variables the document reads: the public URLs, and the
+ * dates of each deprecation (by the names its notice gives).
+ */
+export interface DocumentVariables {
+  PRODUCTION_URL: string;
+  STAGING_URL: string;
 }
 
 export type OpenApiDocument = ReturnType<OpenAPIHono["getOpenAPI31Document"]>;
+
+/** RFC 9745 / RFC 8594 marks carried by every reply of a deprecated operation, errors included. */
+function deprecationHeaders(
+  notice: DeprecationNotice,
+  schedule: DeprecationSchedule,
+): ResponseHeaders {
+  return {
+    Deprecation: {
+      description: "RFC 9745: the instant the deprecation took effect, as `@` and Unix seconds.",
+      required: true,
+      schema: { type: "string", pattern: "^@[0-9]+$" },
+      example: `@${Math.floor(schedule.deprecatedAt / 1000)}`,
+    },
+    Sunset: {
+      description: "RFC 8594: when the operation is removed (HTTP date).",
+      required: true,
+      schema: { type: "string" },
+      example: sunsetDate(schedule),
+    },
+    Link: {
+      description: "The successor operation and this deprecation's documentation.",
+      required: true,
+      schema: { type: "string" },
+      example: `<${notice.successor}>; rel="successor-version", <${notice.documentation}>; rel="deprecation"`,
+    },
+  };
+}
+
+/** A deprecated route as documented: its dates, its marks on every reply, and its 410 in its own words. */
+function documentDeprecation(
+  route: RouteConfig,
+  notice: DeprecationNotice,
+  schedule: DeprecationSchedule,
+): RouteConfig {
+  const since = new Date(schedule.deprecatedAt).toISOString();
+  const until = new Date(schedule.sunsetAt).toISOString();
+  const gone = messages.gone(sunsetDate(schedule), notice.successor);
+  const responses = withHeaders(route.responses, deprecationHeaders(notice, schedule));
+  const goneResponse = responses[410];
+  const goneContent =
+    goneResponse && "content" in goneResponse && goneResponse.content?.["application/json"];
+  if (goneResponse && goneContent && !("$ref" in goneContent)) {
+    const example = { code: "gone", message: gone, status: 410 };
+    responses[410] = {
+      ...goneResponse,
+      content: { "application/json": { ...goneContent, examples: { gone: { value: example } } } },
+    };
+  }
+  return {
+    ...route,
+    description:
+      `${route.description ?? ""} Deprecated since ${since}; removed at ${until}.`.trim(),
+    responses,
+  };
+}
 
 /**
  * The OpenAPI 3.1 description of /v1, generated from the route definitions
  * and their Zod schemas. It imports no handler, binding or Durable Object,
  * so the Worker serves it and plain Node can print it from the same code.
  */
-export function buildOpenApiDocument(servers: DocumentServers): OpenApiDocument {
+export function buildOpenApiDocument(variables: DocumentVariables): OpenApiDocument {
   const generator = new OpenAPIHono();
   const registry = generator.openAPIRegistry;
   registry.registerComponent("securitySchemes", "bearerAuth", {
@@ -29,9 +94,14 @@ export function buildOpenApiDocument(servers: DocumentServers): OpenApiDocument 
     description:
       "An API key (`ps_live_…` in production, `ps_test_…` elsewhere) sent as `Authorization: Bearer <key>`. Keys are made in the dashboard.",
   });
-  // As OpenAPIHono#openapi does: middleware and `hide` are for serving, not for the document.
-  for (const { middleware: _middleware, hide: _hide, ...route } of documentedRoutes) {
-    registry.registerPath(route);
+  for (const route of documentedRoutes) {
+    const notice = deprecations.find(
+      (candidate) =>
+        candidate.path === route.path && candidate.method === route.method.toUpperCase(),
+    );
+    registry.registerPath(
+      notice ? documentDeprecation(route, notice, scheduleOf(notice, variables)) : route,
+    );
   }
   return generator.getOpenAPI31Document({
     openapi: "3.1.0",
@@ -42,15 +112,10 @@ export function buildOpenApiDocument(servers: DocumentServers): OpenApiDocument 
         "Browse and manage animals available for adoption. Every operation needs an API key as a bearer token. Every reply carries rate-limit headers (`X-RateLimit-*`, `RateLimit`, `RateLimit-Policy`) and `X-Request-Id`; every error has the `Error` body.",
     },
     servers: [
-      { url: servers.productionUrl, description: "Production" },
-      { url: servers.stagingUrl, description: "Staging" },
+      { url: variables.PRODUCTION_URL, description: "Production" },
+      { url: variables.STAGING_URL, description: "Staging" },
     ],
     tags: [{ name: "pets", description: "Animals available for adoption." }],
     security: [{ bearerAuth: [] }],
   });
-}
-
-/** The servers as the Worker's wrangler.toml variables name them. */
-export function serversOf(env: { PRODUCTION_URL: string; STAGING_URL: string }): DocumentServers {
-  return { productionUrl: env.PRODUCTION_URL, stagingUrl: env.STAGING_URL };
 }

@@ -2,7 +2,7 @@ import { Scalar } from "@scalar/hono-api-reference";
 import { Hono } from "hono";
 import type { AppEnv } from "../env.ts";
 import { methodNotAllowed } from "../middleware/method-not-allowed.ts";
-import { buildOpenApiDocument, type OpenApiDocument, serversOf } from "./openapi-document.ts";
+import { buildOpenApiDocument, type OpenApiDocument } from "./openapi-document.ts";
 
 export const OPENAPI_PATH = "/v1/openapi.json";
 export const DOCS_PATH = "/docs";
@@ -10,14 +10,16 @@ export const DOCS_PATH = "/docs";
 /** The reference page's script, pinned so the page does not change under us. */
 const SCALAR_BUNDLE = "https://cdn.jsdelivr.net/npm/@scalar/api-reference@1.72.1";
 
-let cached: { key: string; document: OpenApiDocument } | undefined;
+const documents = new WeakMap<Env, OpenApiDocument>();
 
-/** The document depends only on the environment's URLs; build it once per isolate. */
+/** The document depends only on the environment's variables; build it once per isolate. */
 function documentFor(env: Env): OpenApiDocument {
-  const servers = serversOf(env);
-  const key = `${servers.productionUrl} ${servers.stagingUrl}`;
-  if (cached?.key !== key) cached = { key, document: buildOpenApiDocument(servers) };
-  return cached.document;
+  let document = documents.get(env);
+  if (!document) {
+    document = buildOpenApiDocument(env);
+    documents.set(env, document);
+  }
+  return document;
 }
 
 /**

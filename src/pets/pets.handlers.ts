@@ -1,12 +1,12 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import { decodeCursor, encodeCursor } from "../api/cursor.ts";
 import type { AppEnv } from "../env.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError, messages } from "../errors.ts";
 import { insertPetOnce } from "./idempotency.queries.ts";
-import { decodeCursor, encodeCursor } from "./pets.cursor.ts";
 import { findPet, insertPet, listPets } from "./pets.queries.ts";
 import type { createPetRoute, getPetRoute, listPetsRoute } from "./pets.routes.ts";
-import type { NewPet, PetStatus } from "./pets.schemas.ts";
+import { type NewPet, PET_NOT_FOUND, type PetStatus } from "./pets.schemas.ts";
 
 function nextPageLink(
   requestUrl: string,
@@ -46,10 +46,7 @@ async function createOnce(c: Context<AppEnv>, newPet: NewPet, idempotencyKey: st
     now: Date.now(),
   });
   if (outcome.kind === "reused") {
-    throw new ApiError(
-      "idempotency_key_reused",
-      "This Idempotency-Key was already used with a different body; use a new key for a new animal.",
-    );
+    throw new ApiError("idempotency_key_reused", messages.idempotencyKeyReused);
   }
   if (outcome.kind === "replayed") c.header("Idempotent-Replayed", "true");
   return outcome.pet;
@@ -68,6 +65,6 @@ export const createPetHandler: RouteHandler<typeof createPetRoute, AppEnv> = asy
 
 export const getPetHandler: RouteHandler<typeof getPetRoute, AppEnv> = async (c) => {
   const pet = await findPet(c.var.services.db, c.req.valid("param").petId);
-  if (!pet) throw new ApiError("not_found", "No animal has this identifier.");
+  if (!pet) throw new ApiError("not_found", PET_NOT_FOUND);
   return c.json(pet, 200);
 };

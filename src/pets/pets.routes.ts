@@ -1,18 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
-import { goneAfterSunset } from "../middleware/deprecation.ts";
-import { jsonBody } from "../middleware/json-body.ts";
-import {
-  commonHeaders,
-  errorResponses,
-  optionalHeader,
-  type ResponseHeaders,
-  withHeaders,
-} from "../openapi/responses.ts";
-import { getPetSchedule } from "./pets.deprecation.ts";
+import type { DeprecationNotice } from "../api/deprecation.ts";
+import { commonHeaders, errorResponses, optionalHeader } from "../api/responses.ts";
 import {
   CreatePetHeadersSchema,
   ListPetsQuerySchema,
   NewPetSchema,
+  PET_NOT_FOUND,
   PetIdParamsSchema,
   PetSchema,
   PetsSchema,
@@ -46,7 +39,7 @@ export const listPetsRoute = createRoute({
       },
       content: { "application/json": { schema: PetsSchema } },
     },
-    ...errorResponses(400, 401, 429, 500, 503),
+    ...errorResponses([400, 401, 429, 500, 503]),
   },
 });
 
@@ -60,7 +53,6 @@ export const createPetRoute = createRoute({
     "Adds an animal; `status` defaults to `available`. Send `Content-Type: application/json` and at most 16 KiB. With an `Idempotency-Key`, a retry with the same key and body within 24 hours returns the first response again (with `Idempotent-Replayed: true`) and adds nothing; concurrent requests with one key create one animal and the others replay it, so 409 is never returned. The same key with a different body gives 422.",
   security,
   "x-stability": "stable",
-  middleware: [jsonBody()] as const,
   request: {
     headers: CreatePetHeadersSchema,
     body: { required: true, content: { "application/json": { schema: NewPetSchema } } },
@@ -84,54 +76,43 @@ export const createPetRoute = createRoute({
       },
       content: { "application/json": { schema: PetSchema } },
     },
-    ...errorResponses(400, 401, 413, 415, 422, 429, 500, 503),
+    ...errorResponses([400, 401, 413, 415, 422, 429, 500, 503]),
   },
 });
 
-/** RFC 9745 / RFC 8594 marks carried by every reply of getPet, errors included. */
-const deprecationHeaders: ResponseHeaders = {
-  Deprecation: {
-    description: "RFC 9745: the instant the deprecation took effect, as `@` and Unix seconds.",
-    required: true,
-    schema: { type: "string", pattern: "^@[0-9]+$" },
-    example: "@1767225600",
-  },
-  Sunset: {
-    description: "RFC 8594: when the operation is removed (HTTP date).",
-    required: true,
-    schema: { type: "string" },
-    example: "Thu, 05 Dec 2030 00:00:00 GMT",
-  },
-  Link: {
-    description: "The successor operation and this deprecation's documentation.",
-    required: true,
-    schema: { type: "string" },
-    example: '</v1/pets>; rel="successor-version", </docs>; rel="deprecation"',
-  },
+/** getPet is deprecated in favour of listing with the `status` filter; its dates are configuration. */
+export const getPetDeprecation: DeprecationNotice = {
+  method: "GET",
+  path: "/pets/{petId}",
+  successor: "/v1/pets",
+  documentation: "/docs",
+  deprecatedAtVariable: "GET_PET_DEPRECATED_AT",
+  sunsetAtVariable: "GET_PET_SUNSET_AT",
 };
 
 export const getPetRoute = createRoute({
   method: "get",
-  path: "/pets/{petId}",
+  path: getPetDeprecation.path,
   operationId: "getPet",
   tags: ["pets"],
   summary: "Fetch one animal (deprecated)",
   description:
-    "Deprecated since 1 January 2026; sunset on 5 December 2030 (2030-12-05T00:00:00Z), from which instant it answers 410 `gone`. Use `GET /pets` (with the `status` filter) instead. Every reply carries `Deprecation`, `Sunset` and `Link` headers. A `petId` that is not a valid identifier gives 404, like one that does not exist.",
+    "Deprecated: use `GET /pets` (with the `status` filter) instead. Every reply carries `Deprecation`, `Sunset` and `Link` headers; from the sunset instant on, it answers 410 `gone`. A `petId` that is not a valid identifier gives 404, like one that does not exist.",
   deprecated: true,
   security,
   "x-stability": "stable",
-  middleware: [goneAfterSunset(getPetSchedule)] as const,
   request: { params: PetIdParamsSchema },
-  responses: withHeaders(
-    {
-      200: {
-        description: "The animal.",
-        headers: commonHeaders,
-        content: { "application/json": { schema: PetSchema } },
-      },
-      ...errorResponses(401, 404, 410, 429, 500, 503),
+  responses: {
+    200: {
+      description: "The animal.",
+      headers: commonHeaders,
+      content: { "application/json": { schema: PetSchema } },
     },
-    deprecationHeaders,
-  ),
+    ...errorResponses([401, [404, PET_NOT_FOUND], 410, 429, 500, 503]),
+  },
 });
+
+/** The animals' operations, as the OpenAPI document describes them. */
+export const petsOperations = [listPetsRoute, createPetRoute, getPetRoute];
+
+export const petsDeprecations: readonly DeprecationNotice[] = [getPetDeprecation];

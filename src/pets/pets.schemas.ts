@@ -1,25 +1,13 @@
 import { z } from "@hono/zod-openapi";
+import { digitsAsInteger, IdentifierSchema, MAX_ID } from "../api/identifiers.ts";
 
-/** The largest integer a JSON client can round-trip exactly (2^53 − 1). */
-export const MAX_ID = Number.MAX_SAFE_INTEGER;
+/** What a request for an animal that is not there is told, whether the id is unknown or malformed. */
+export const PET_NOT_FOUND = "No animal has this identifier.";
 
 export const PetStatusSchema = z
   .enum(["available", "pending", "sold"])
   .openapi("PetStatus", { description: "Availability of the animal.", example: "available" });
 export type PetStatus = z.infer<typeof PetStatusSchema>;
-
-const IdentifierSchema = z.int().min(1).max(MAX_ID).openapi({ format: "int64" });
-
-/**
- * A whole number from a path or query string, written only in digits: plain
- * coercion would also read "0x10", "1e1", " 5" or "10.0" as numbers.
- */
-function digitsAsInteger<T extends z.ZodType>(schema: T) {
-  return z.preprocess(
-    (raw) => (typeof raw === "string" && /^(?:0|[1-9][0-9]{0,19})$/.test(raw) ? Number(raw) : raw),
-    schema,
-  );
-}
 
 /** Letters, marks, punctuation and spaces, but no control characters such as NUL or ESC. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: naming the control characters is the point.

@@ -1,4 +1,13 @@
-import type { Limits, Plan } from "../keys/key-record.ts";
+import { z } from "zod";
+
+export const PlanSchema = z.enum(["free", "pro", "business", "enterprise"]);
+export type Plan = z.infer<typeof PlanSchema>;
+
+export const LimitsSchema = z.object({
+  perMinute: z.number().int().positive(),
+  perDay: z.number().int().positive(),
+});
+export type Limits = z.infer<typeof LimitsSchema>;
 
 export const planLimits: Record<Exclude<Plan, "enterprise">, Limits> = {
   free: { perMinute: 60, perDay: 1_000 },

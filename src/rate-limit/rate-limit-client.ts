@@ -1,5 +1,5 @@
-import type { Limits } from "../keys/key-record.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
+import type { Limits } from "./plans.ts";
 import { keylessLimits } from "./plans.ts";
 import type { HitResult, KeyPolicy, WindowReport } from "./rate-limit-types.ts";
 import type { RateLimiter } from "./rate-limiter.ts";
@@ -16,6 +16,12 @@ export interface RateLimitClient {
 
 type LimiterStub = DurableObjectStub<RateLimiter>;
 
+/** The name of the RateLimiter that holds one API key's windows and policy. */
+export const keyLimiterName = (keyHash: string): string => `key:${keyHash}`;
+
+/** The name of the RateLimiter that holds one client IP's keyless budget. */
+export const ipLimiterName = (clientIp: string): string => `ip:${clientIp}`;
+
 /**
  * Fails closed: when the limiter cannot answer, requests get 503 rather than
  * passing unlimited, since the count is what protects D1 and each key's quota.
@@ -24,12 +30,12 @@ export function rateLimitClient(namespace: Env["RATE_LIMITER"]): RateLimitClient
   const call = <T>(name: string, method: (limiter: LimiterStub) => Promise<T>): Promise<T> =>
     guardStorage("Durable Object", () => method(namespace.get(namespace.idFromName(name))));
   return {
-    hitKey: (keyHash, policy) => call(`key:${keyHash}`, (limiter) => limiter.hitKey(policy)),
+    hitKey: (keyHash, policy) => call(keyLimiterName(keyHash), (limiter) => limiter.hitKey(policy)),
     hitKeyless: (clientIp) =>
-      call(`ip:${clientIp}`, (limiter) => limiter.hitKeyless(keylessLimits)),
+      call(ipLimiterName(clientIp), (limiter) => limiter.hitKeyless(keylessLimits)),
     applyPolicy: (keyHash, policy) =>
-      call(`key:${keyHash}`, (limiter) => limiter.applyPolicy(policy)),
-    usage: (keyHash, limits) => call(`key:${keyHash}`, (limiter) => limiter.usage(limits)),
+      call(keyLimiterName(keyHash), (limiter) => limiter.applyPolicy(policy)),
+    usage: (keyHash, limits) => call(keyLimiterName(keyHash), (limiter) => limiter.usage(limits)),
     hitNamed: (name, limits) => call(`named:${name}`, (limiter) => limiter.hitKeyless(limits)),
   };
 }

@@ -1,4 +1,4 @@
-import type { Limits } from "../keys/key-record.ts";
+import type { Limits } from "./plans.ts";
 import type { WindowName } from "./windows.ts";
 
 /** What is known about a key: its limits, whether it still works, and how fresh that knowledge is. */
@@ -27,4 +27,9 @@ export interface HitResult {
   windows: WindowReport[];
   /** Whole seconds until a refused request may be retried. */
   retryAfter?: number;
+}
+
+/** A key no request may use any more: revoked, or past its grace period. */
+export function isDead(policy: Pick<KeyPolicy, "revoked" | "expiresAt">, now: number): boolean {
+  return policy.revoked || (policy.expiresAt !== undefined && policy.expiresAt <= now);
 }

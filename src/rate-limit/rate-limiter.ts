@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
-import { isDead, type Limits } from "../keys/key-record.ts";
-import type { HitResult, KeyPolicy, WindowReport } from "./rate-limit-types.ts";
+import type { Limits } from "./plans.ts";
+import { type HitResult, isDead, type KeyPolicy, type WindowReport } from "./rate-limit-types.ts";
 import {
   BAN_MEMORY_MS,
   BAN_THRESHOLD,

@@ -1,4 +1,8 @@
-/** Pure window and ban arithmetic, kept apart from storage so it reads as the rules in DESIGN.md. */
+/**
+ * Pure window and ban arithmetic, kept apart from storage so it reads as the
+ * rules themselves: two fixed UTC windows (minute and day), and bans that start
+ * at one minute and double within 24 hours, up to a day.
+ */
 
 export const MINUTE_MS = 60_000;
 export const DAY_MS = 86_400_000;

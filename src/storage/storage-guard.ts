@@ -1,4 +1,5 @@
-import { ApiError } from "../errors.ts";
+import { ApiError, messages } from "../errors.ts";
+import { describeError, log } from "../logging.ts";
 
 export type StorageName = "D1" | "KV" | "Durable Object";
 
@@ -24,15 +25,6 @@ function withTimeout<T>(work: Promise<T>, store: StorageName): Promise<T> {
 }
 
 /**
- * What the store said, without the query text and parameters an ORM wraps
- * around it: those hold client data, which does not belong in logs.
- */
-export function describeError(error: unknown): string {
-  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-  return cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
-}
-
-/**
  * Runs one call to a storage binding. A failure or a hang becomes 503
  * `unavailable` with Retry-After; what went wrong is logged, never sent.
  * ApiErrors raised inside (decisions, not faults) pass through unchanged.
@@ -42,15 +34,8 @@ export async function guardStorage<T>(store: StorageName, call: () => Promise<T>
     return await withTimeout(call(), store);
   } catch (error) {
     if (error instanceof ApiError) throw error;
-    console.error(
-      JSON.stringify({
-        level: "error",
-        message: "storage call failed",
-        store,
-        error: describeError(error),
-      }),
-    );
-    throw new ApiError("unavailable", "A storage service is briefly unavailable; retry shortly.", {
+    log("error", "storage call failed", { store, error: describeError(error) });
+    throw new ApiError("unavailable", messages.unavailable, {
       headers: { "Retry-After": RETRY_AFTER_SECONDS },
     });
   }

@@ -1,8 +1,7 @@
 import type { AccountUsage } from "../../accounts/account-usage.ts";
 import type { Account } from "../../accounts/accounts.queries.ts";
-import type { Plan } from "../../keys/key-record.ts";
 import type { KeyRow } from "../../keys/keys.queries.ts";
-import { limitsOf } from "../../rate-limit/plans.ts";
+import { limitsOf, type Plan } from "../../rate-limit/plans.ts";
 import { CSRF_FIELD } from "../csrf.ts";
 import { formatCount, formatUtc } from "./format.ts";
 import { Layout } from "./layout.tsx";

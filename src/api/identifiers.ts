@@ -1,0 +1,18 @@
+import { z } from "@hono/zod-openapi";
+
+/** The largest integer a JSON client can round-trip exactly (2^53 − 1). */
+export const MAX_ID = Number.MAX_SAFE_INTEGER;
+
+/** An identifier the service assigns: a whole number from 1 to 2^53 − 1. */
+export const IdentifierSchema = z.int().min(1).max(MAX_ID).openapi({ format: "int64" });
+
+/**
+ * A whole number from a path or query string, written only in digits: plain
+ * coercion would also read "0x10", "1e1", " 5" or "10.0" as numbers.
+ */
+export function digitsAsInteger<T extends z.ZodType>(schema: T) {
+  return z.preprocess(
+    (raw) => (typeof raw === "string" && /^(?:0|[1-9][0-9]{0,19})$/.test(raw) ? Number(raw) : raw),
+    schema,
+  );
+}

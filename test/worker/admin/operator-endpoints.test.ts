@@ -1,0 +1,350 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { createApp } from "../../../src/app.ts";
+import { generateApiKey, hashApiKey, keyRecordName } from "../../../src/keys/key-format.ts";
+import { KeyRecordSchema, type LegacyKeyRecord } from "../../../src/keys/key-record.ts";
+import { DashboardBrowser, keysIn, uniqueEmail } from "../support/dashboard-browser.ts";
+import { seedKey } from "../support/keys.ts";
+import { api, jsonOf } from "../support/request.ts";
+
+const ADMIN_TOKEN = "test-admin-token";
+
+interface KeySummary {
+  hash: string;
+  lastFour: string;
+  account: string;
+  status: string;
+  limitsFrom: "account" | "key";
+  plan: string;
+  perMinute: number;
+  perDay: number;
+}
+
+function admin(
+  path: string,
+  init: { method?: string; json?: unknown; token?: string | null } = {},
+) {
+  const { token = ADMIN_TOKEN, ...rest } = init;
+  return api(`/admin${path}`, {
+    method: rest.method ?? (rest.json === undefined ? "GET" : "POST"),
+    ...(rest.json === undefined ? {} : { json: rest.json }),
+    headers: token === null ? {} : { Authorization: `Bearer ${token}` },
+  });
+}
+
+async function adminJson<T>(
+  path: string,
+  init: { method?: string; json?: unknown } = {},
+  status = 200,
+): Promise<T> {
+  const response = await admin(path, init);
+  const text = await response.text();
+  expect(response.status, text).toBe(status);
+  return JSON.parse(text) as T;
+}
+
+/** GET /v1/pets with the key: its status and the limit it was counted against. */
+async function probe(key: string): Promise<{ status: number; limit: string | null }> {
+  const response = await api("/v1/pets?limit=1", { key });
+  await response.text();
+  return { status: response.status, limit: response.headers.get("X-RateLimit-Limit") };
+}
+
+const createKey = (json: Record<string, unknown>) =>
+  adminJson<KeySummary & { key: string; accountCreated: boolean }>("/keys", { json }, 201);
+
+describe("operator endpoints — happy path", () => {
+  it("makes a key for the operator account when none is named; it works at once", async () => {
+    const made = await createKey({ plan: "free" });
+    expect(made.key).toMatch(/^ps_test_[0-9A-Za-z]{32}$/);
+    expect(made).toMatchObject({
+      account: "operator@localhost",
+      lastFour: made.key.slice(-4),
+      hash: await hashApiKey(made.key),
+      status: "active",
+      limitsFrom: "key",
+      plan: "free",
+      perMinute: 60,
+    });
+    expect(await probe(made.key)).toEqual({ status: 200, limit: "60" });
+  });
+
+  it("makes the named account when it is new, and a key without a plan follows the account's", async () => {
+    const email = uniqueEmail("ops");
+    const made = await createKey({ account: email });
+    expect(made).toMatchObject({ account: email, accountCreated: true, limitsFrom: "account" });
+    expect(await probe(made.key)).toEqual({ status: 200, limit: "60" });
+    const second = await createKey({ account: email });
+    expect(second.accountCreated).toBe(false);
+  });
+
+  it("gives an Enterprise key its own numbers", async () => {
+    const made = await createKey({ plan: "enterprise", perMinute: 7, perDay: 500 });
+    expect(made).toMatchObject({ plan: "enterprise", perMinute: 7, perDay: 500 });
+    expect(await probe(made.key)).toEqual({ status: 200, limit: "7" });
+  });
+
+  it("lists an account's keys, newest first, with their status", async () => {
+    const email = uniqueEmail("list");
+    const first = await createKey({ account: email });
+    const second = await createKey({ account: email, plan: "pro" });
+    await adminJson(`/keys/${first.hash}/revoke`, { method: "POST" });
+    const listed = await adminJson<{
+      account: { email: string; hasPassword: boolean };
+      keys: KeySummary[];
+    }>(`/keys?account=${encodeURIComponent(email)}`);
+    expect(listed.account).toMatchObject({ email, hasPassword: false });
+    expect(listed.keys.map((key) => [key.lastFour, key.status, key.plan])).toEqual([
+      [second.lastFour, "active", "pro"],
+      [first.lastFour, "revoked", "free"],
+    ]);
+    expect(JSON.stringify(listed)).not.toContain(first.key.slice(8));
+  });
+
+  it("revokes a key whose record this isolate still caches: the next request gets 401, and again", async () => {
+    const made = await createKey({});
+    expect((await probe(made.key)).status).toBe(200);
+    const revoked = await adminJson<KeySummary>(`/keys/${made.hash}/revoke`, { method: "POST" });
+    expect(revoked.status).toBe("revoked");
+    expect((await probe(made.key)).status).toBe(401);
+    const again = await adminJson<KeySummary>(`/keys/${made.hash}/revoke`, { method: "POST" });
+    expect(again.status).toBe("revoked");
+    expect((await probe(made.key)).status).toBe(401);
+  });
+
+  it("changes one key's plan from the next request, and sets it back to follow its account", async () => {
+    const made = await createKey({});
+    expect((await probe(made.key)).limit).toBe("60");
+    const pro = await adminJson<KeySummary>(`/keys/${made.hash}/plan`, { json: { plan: "pro" } });
+    expect(pro).toMatchObject({ limitsFrom: "key", plan: "pro", perMinute: 300 });
+    expect((await probe(made.key)).limit).toBe("300");
+    const back = await adminJson<KeySummary>(`/keys/${made.hash}/plan`, {
+      json: { plan: "account" },
+    });
+    expect(back).toMatchObject({ limitsFrom: "account", plan: "free" });
+    expect((await probe(made.key)).limit).toBe("60");
+  });
+
+  it("moves an account's plan: its keys follow from their next request", async () => {
+    const email = uniqueEmail("plan");
+    const made = await createKey({ account: email });
+    const moved = await adminJson<{
+      account: { plan: string; perMinute: number };
+      keysUpdated: number;
+    }>(`/accounts/${encodeURIComponent(email)}/plan`, {
+      json: { plan: "enterprise", perMinute: 9, perDay: 900 },
+    });
+    expect(moved).toEqual({
+      account: expect.objectContaining({ plan: "enterprise", perMinute: 9, perDay: 900 }),
+      keysUpdated: 1,
+    });
+    expect((await probe(made.key)).limit).toBe("9");
+  });
+
+  it("invites the owner of an operator-made account: the link sets a password once", async () => {
+    const email = uniqueEmail("invite");
+    const made = await createKey({ account: email });
+    const invite = await adminJson<{ link: string; accountCreated: boolean; expiresAt: string }>(
+      `/accounts/${encodeURIComponent(email)}/invite`,
+      { method: "POST" },
+      201,
+    );
+    expect(invite.accountCreated).toBe(false);
+    const link = new URL(invite.link);
+    expect(link.pathname).toMatch(/^\/dashboard\/invite\/[\w-]{43}$/);
+    expect(Date.parse(invite.expiresAt) - Date.now()).toBeGreaterThan(23 * 3_600_000);
+
+    const browser = new DashboardBrowser();
+    const form = await browser.get(link.pathname);
+    expect(form.status).toBe(200);
+    expect(form.html).toContain("Set your password");
+    expect(form.html).toContain(email);
+    const set = await browser.post(link.pathname, { password: "a long enough passphrase" });
+    expect(set.status, set.html).toBe(303);
+    expect(set.location).toBe("/dashboard/account");
+    const account = await browser.get("/dashboard/account");
+    expect(account.html).toContain(`…${made.lastFour}`);
+    expect(keysIn(account.html)).toEqual([]);
+
+    const reused = await new DashboardBrowser().get(link.pathname);
+    expect(reused.status).toBe(404);
+    expect(reused.html).toContain("This link no longer works");
+    const signIn = await new DashboardBrowser().signIn(email, "a long enough passphrase");
+    expect(signIn.status).toBe(303);
+  });
+
+  it("never lets sign-up take over an operator-made account", async () => {
+    const email = uniqueEmail("taken");
+    await createKey({ account: email });
+    const page = await new DashboardBrowser().signUp(email);
+    expect(page.status).toBe(409);
+    const signIn = await new DashboardBrowser().signIn(email, "");
+    expect(signIn.status).not.toBe(303);
+  });
+});
+
+describe("importing keys that exist only in KV", () => {
+  /** What the operator command wrote before D1 held keys: the record alone, in KV. */
+  async function legacyKey(record: Partial<LegacyKeyRecord> = {}) {
+    const key = generateApiKey("ps_test_");
+    const hash = await hashApiKey(key);
+    const legacy: LegacyKeyRecord = {
+      account: "legacy@example.com",
+      plan: "pro",
+      createdAt: "2026-03-01T10:00:00.000Z",
+      revoked: false,
+      lastFour: key.slice(-4),
+      version: 1_790_000_000_000,
+      ...record,
+    };
+    await env.API_KEYS.put(keyRecordName(hash), JSON.stringify(legacy));
+    return { key, hash };
+  }
+
+  async function importAll() {
+    let cursor: string | null = null;
+    let imported = 0;
+    do {
+      const page: { imported: number; cursor: string | null } = await adminJson("/keys/import", {
+        json: cursor ? { cursor } : {},
+      });
+      imported += page.imported;
+      cursor = page.cursor;
+    } while (cursor);
+    return imported;
+  }
+
+  it("keeps every legacy key working before, during and after, with its own plan", async () => {
+    const pro = await legacyKey();
+    const enterprise = await legacyKey({
+      plan: "enterprise",
+      limits: { perMinute: 5, perDay: 50 },
+    });
+    const revoked = await legacyKey({ revoked: true });
+    expect(await probe(pro.key)).toEqual({ status: 200, limit: "300" });
+    expect(await probe(enterprise.key)).toEqual({ status: 200, limit: "5" });
+    expect((await probe(revoked.key)).status).toBe(401);
+
+    expect(await importAll()).toBeGreaterThanOrEqual(3);
+    const record = KeyRecordSchema.parse(await env.API_KEYS.get(keyRecordName(pro.hash), "json"));
+    expect(record.limits).toEqual({ perMinute: 300, perDay: 10_000 });
+    const listed = await adminJson<{ keys: KeySummary[] }>("/keys?account=legacy%40example.com");
+    expect(listed.keys.map((key) => key.hash).sort()).toEqual(
+      [pro.hash, enterprise.hash, revoked.hash].sort(),
+    );
+
+    expect(await probe(pro.key)).toEqual({ status: 200, limit: "300" });
+    expect(await probe(enterprise.key)).toEqual({ status: 200, limit: "5" });
+    expect((await probe(revoked.key)).status).toBe(401);
+    // Idempotent: a second run imports nothing and changes nothing that works.
+    expect(await importAll()).toBe(0);
+    expect(await probe(pro.key)).toEqual({ status: 200, limit: "300" });
+  });
+
+  it("rewrites the old-shaped record of a key D1 already holds without touching its row", async () => {
+    const seeded = await seedKey({ plan: "account" });
+    await env.API_KEYS.put(
+      keyRecordName(seeded.hash),
+      JSON.stringify({
+        account: seeded.row.account.email,
+        plan: "free",
+        createdAt: seeded.row.createdAt.toISOString(),
+        revoked: false,
+        lastFour: seeded.row.lastFour,
+        version: 1_790_000_000_000,
+      }),
+    );
+    await importAll();
+    const record = KeyRecordSchema.parse(
+      await env.API_KEYS.get(keyRecordName(seeded.hash), "json"),
+    );
+    expect(record.version).toBe(seeded.record.version);
+    expect(await probe(seeded.key)).toEqual({ status: 200, limit: "60" });
+  });
+});
+
+describe("operator endpoints — bad input", () => {
+  const hash = "a".repeat(64);
+
+  it.each([
+    ["an unknown plan", { plan: "gold" }],
+    ["an unknown field", { plan: "free", extra: 1 }],
+    ["enterprise without numbers", { plan: "enterprise" }],
+    ["numbers on a non-enterprise plan", { plan: "pro", perMinute: 1, perDay: 2 }],
+    ["numbers without a plan", { perMinute: 1, perDay: 2 }],
+    ["more a minute than a day", { plan: "enterprise", perMinute: 10, perDay: 5 }],
+    ["a zero", { plan: "enterprise", perMinute: 0, perDay: 5 }],
+    ["an account that is not an email", { account: "nobody" }],
+  ])("refuses to create a key with %s: 400 invalid_request", async (_name, json) => {
+    const response = await admin("/keys", { json });
+    expect(response.status).toBe(400);
+    expect(await jsonOf(response)).toMatchObject({ code: "invalid_request", status: 400 });
+  });
+
+  it("answers 404 for a key or account that does not exist, or a path that names none", async () => {
+    for (const [path, json] of [
+      [`/keys/${hash}/revoke`, undefined],
+      [`/keys/${hash}/plan`, { plan: "pro" }],
+      ["/keys/not-a-hash/revoke", undefined],
+      ["/accounts/nobody%40example.com/plan", { plan: "pro" }],
+    ] as const) {
+      const response = await admin(path, json === undefined ? { method: "POST" } : { json });
+      expect(response.status, path).toBe(404);
+      expect(await jsonOf(response)).toMatchObject({ code: "not_found" });
+    }
+    const listed = await admin("/keys?account=nobody%40example.com");
+    expect(listed.status).toBe(404);
+    await listed.body?.cancel();
+  });
+
+  it("answers 415 for a body that is not JSON, and 405 with Allow for other methods", async () => {
+    const response = await api("/admin/keys", {
+      method: "POST",
+      body: "plan=free",
+      headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, "Content-Type": "text/plain" },
+    });
+    expect(response.status).toBe(415);
+    await response.body?.cancel();
+    const wrongMethod = await admin(`/keys/${hash}/revoke`, { method: "DELETE" });
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get("Allow")).toBe("POST");
+    await wrongMethod.body?.cancel();
+  });
+});
+
+describe("operator endpoints — auth", () => {
+  it.each([
+    ["no Authorization header", null],
+    ["a wrong token", "wrong-token"],
+    ["the token with one character more", `${ADMIN_TOKEN}x`],
+    ["an empty token", ""],
+  ])("answers 401 to %s and changes nothing", async (_name, token) => {
+    const { key, hash } = await seedKey({ plan: "free" });
+    const response = await admin(`/keys/${hash}/revoke`, { method: "POST", token });
+    expect(response.status).toBe(401);
+    expect(response.headers.get("Content-Type")).toMatch(/^application\/json/);
+    expect(await jsonOf(response)).toMatchObject({ code: "unauthorized", status: 401 });
+    expect((await probe(key)).status).toBe(200);
+  });
+
+  it("does not accept an API key in place of the operator token", async () => {
+    const { key, hash } = await seedKey({ plan: "free" });
+    const response = await admin(`/keys/${hash}/revoke`, { method: "POST", token: key });
+    expect(response.status).toBe(401);
+    await response.body?.cancel();
+  });
+
+  it("does not exist (404) where no ADMIN_TOKEN is configured", async () => {
+    const response = await createApp().request(
+      "/admin/keys",
+      {
+        method: "POST",
+        headers: { Authorization: "Bearer ", "Content-Type": "application/json" },
+        body: JSON.stringify({ plan: "free" }),
+      },
+      { ...env, ADMIN_TOKEN: "" },
+    );
+    expect(response.status).toBe(404);
+    expect(await jsonOf(response)).toMatchObject({ code: "not_found" });
+  });
+});

@@ -1,0 +1,39 @@
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createPet, expectError } from "../support/assertions.ts";
+import { seedKey } from "../support/keys.ts";
+import { api } from "../support/request.ts";
+
+// This file breaks its own (per-file, isolated) database on purpose: a real
+// storage failure, not a mock, must reach the client as a bland, retryable 503.
+let key: string;
+let petId: number;
+
+beforeAll(async () => {
+  ({ key } = await seedKey());
+  petId = (await createPet(key, { name: "Doomed", categoryId: 5001 })).id;
+  await env.DB.exec("DROP TABLE pets");
+});
+
+describe("a failing query", () => {
+  it.each<[string, () => Promise<Response>]>([
+    ["listPets", () => api("/v1/pets", { key })],
+    [
+      "createPet",
+      () => api("/v1/pets", { method: "POST", key, json: { name: "Rex", categoryId: 1 } }),
+    ],
+    ["getPet", () => api(`/v1/pets/${petId}`, { key })],
+  ])("answers %s with 503 unavailable and no SQL, table or library name", async (_, send) => {
+    const res = await send();
+    expect(res.headers.get("Retry-After")).toMatch(/^[1-9][0-9]*$/);
+    const error = await expectError(res, 503, "unavailable");
+    expect(error.message).not.toMatch(/pets|table|query|select|insert/i);
+  });
+
+  it("still validates and authenticates before reaching storage", async () => {
+    await expectError(await api("/v1/pets?limit=0", { key }), 400, "invalid_request", {
+      paths: ["limit"],
+    });
+    await expectError(await api("/v1/pets/abc", { key }), 404, "not_found");
+  });
+});

@@ -1,0 +1,285 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { failingD1, failingLimiter } from "../support/faulty-bindings.ts";
+import { seedKey } from "../support/keys.ts";
+import { Contract } from "../support/openapi-contract.ts";
+import { api } from "../support/request.ts";
+
+/**
+ * The contract sweep: every operation is driven into every status it can
+ * reach here, and each reply is checked against the document the Worker
+ * serves (status listed, body valid, documented headers present and valid).
+ */
+
+/** Documented replies no local request can produce yet, and why. */
+const NOT_PRODUCIBLE: Record<string, string> = {
+  "listPets 500": "only a defect produces it; storage faults are 503",
+  "createPet 500": "only a defect produces it; storage faults are 503",
+  "getPet 500": "only a defect produces it; storage faults are 503",
+};
+
+let contract: Contract;
+let key: string;
+
+beforeAll(async () => {
+  contract = await Contract.load();
+  key = (await seedKey()).key;
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+afterAll(() => {
+  const covered = new Set(contract.validated);
+  const missing = contract
+    .documentedReplies()
+    .filter((reply) => !covered.has(reply) && !(reply in NOT_PRODUCIBLE));
+  expect(missing, "documented replies the sweep never produced").toEqual([]);
+  console.log(
+    `contract sweep: ${contract.validated.length} responses validated against the document ` +
+      `(${covered.size} distinct operation/status pairs); not producible locally: ${Object.keys(NOT_PRODUCIBLE).join(", ")}`,
+  );
+});
+
+const newPet = (name: string, status?: string) => ({ name, categoryId: 1, status });
+
+describe("createPet", () => {
+  it("201 with and without an Idempotency-Key", async () => {
+    for (const name of ["Rex", "Tom", "Kit"]) {
+      await contract.check(
+        "createPet",
+        await api("/v1/pets", { method: "POST", key, json: newPet(name) }),
+      );
+    }
+    const sold = await api("/v1/pets", { method: "POST", key, json: newPet("Bo", "sold") });
+    expect(sold.headers.get("Location")).toMatch(/^\/v1\/pets\/\d+$/);
+    await contract.check("createPet", sold);
+    const withKey = await api("/v1/pets", {
+      method: "POST",
+      key,
+      json: newPet("Idem"),
+      headers: { "Idempotency-Key": "order-2030-12-05/abc ~!" },
+    });
+    expect(withKey.status).toBe(201);
+    await contract.check("createPet", withKey);
+  });
+
+  it("400 for invalid fields, unknown fields, bad JSON and bad Idempotency-Keys", async () => {
+    const replies = [
+      await api("/v1/pets", { method: "POST", key, json: { categoryId: 1 } }),
+      await api("/v1/pets", { method: "POST", key, json: { name: "   ", categoryId: 1 } }),
+      await api("/v1/pets", { method: "POST", key, json: { name: "Rex", categoryId: 0 } }),
+      await api("/v1/pets", { method: "POST", key, json: { id: 7, name: "Rex", categoryId: 1 } }),
+      await api("/v1/pets", { method: "POST", key, json: newPet("Rex", "adopted") }),
+      await api("/v1/pets", {
+        method: "POST",
+        key,
+        body: "{",
+        headers: { "Content-Type": "application/json" },
+      }),
+      await api("/v1/pets", {
+        method: "POST",
+        key,
+        json: newPet("Rex"),
+        headers: { "Idempotency-Key": "x".repeat(256) },
+      }),
+      await api("/v1/pets", {
+        method: "POST",
+        key,
+        json: newPet("Rex"),
+        headers: { "Idempotency-Key": "tab\there" },
+      }),
+    ];
+    const codes = [];
+    for (const reply of replies) {
+      expect(reply.status).toBe(400);
+      codes.push(((await contract.check("createPet", reply)) as { code: string }).code);
+    }
+    expect(codes).toContain("invalid_json");
+    expect(codes).toContain("invalid_request");
+  });
+
+  it("413 for a body over 16 KiB and 415 for another media type", async () => {
+    const big = await api("/v1/pets", {
+      method: "POST",
+      key,
+      body: JSON.stringify({ name: "x".repeat(17 * 1024), categoryId: 1 }),
+      headers: { "Content-Type": "application/json" },
+    });
+    expect(big.status).toBe(413);
+    await contract.check("createPet", big);
+    const text = await api("/v1/pets", {
+      method: "POST",
+      key,
+      body: JSON.stringify(newPet("Rex")),
+      headers: { "Content-Type": "text/plain" },
+    });
+    expect(text.status).toBe(415);
+    await contract.check("createPet", text);
+  });
+
+  it("401 without a key and with an unknown one", async () => {
+    for (const reply of [
+      await api("/v1/pets", { method: "POST", json: newPet("Rex") }),
+      await api("/v1/pets", {
+        method: "POST",
+        key: `ps_test_${"A".repeat(32)}`,
+        json: newPet("Rex"),
+      }),
+    ]) {
+      expect(reply.status).toBe(401);
+      await contract.check("createPet", reply);
+    }
+  });
+});
+
+describe("listPets", () => {
+  it("200 pages, following Link to the last page, and a status filter", async () => {
+    let path: string | undefined = "/v1/pets?limit=2";
+    let pages = 0;
+    while (path) {
+      const reply = await api(path, { key });
+      const link = reply.headers.get("Link");
+      await contract.check("listPets", reply);
+      pages += 1;
+      const next = link ? /<([^>]+)>; rel="next"/.exec(link)?.[1] : undefined;
+      path = next ? new URL(next).pathname + new URL(next).search : undefined;
+    }
+    expect(pages).toBeGreaterThan(1);
+    await contract.check("listPets", await api("/v1/pets?status=sold", { key }));
+    await contract.check("listPets", await api("/v1/pets?status=pending", { key }));
+  });
+
+  it("400 for a bad limit, status or cursor", async () => {
+    for (const query of ["limit=0", "limit=101", "limit=2.5", "status=adopted", "cursor=nope"]) {
+      const reply = await api(`/v1/pets?${query}`, { key });
+      expect(reply.status, query).toBe(400);
+      await contract.check("listPets", reply);
+    }
+  });
+
+  it("401 without a key and with a malformed one", async () => {
+    for (const reply of [
+      await api("/v1/pets"),
+      await api("/v1/pets", { headers: { Authorization: "Basic abc" } }),
+    ]) {
+      expect(reply.status).toBe(401);
+      await contract.check("listPets", reply);
+    }
+  });
+});
+
+describe("getPet", () => {
+  it("200 for an animal that exists", async () => {
+    const created = await api("/v1/pets", { method: "POST", key, json: newPet("Fetch") });
+    const { id } = (await contract.check("createPet", created)) as { id: number };
+    const reply = await api(`/v1/pets/${id}`, { key });
+    expect(reply.status).toBe(200);
+    await contract.check("getPet", reply);
+  });
+
+  it("404 for an unknown or malformed identifier", async () => {
+    for (const petId of ["9007199254740991", "abc", "0", "9007199254740992"]) {
+      const reply = await api(`/v1/pets/${petId}`, { key });
+      expect(reply.status, petId).toBe(404);
+      await contract.check("getPet", reply);
+    }
+  });
+
+  it("401 without a key", async () => {
+    const reply = await api("/v1/pets/1");
+    expect(reply.status).toBe(401);
+    await contract.check("getPet", reply);
+  });
+
+  it("410 from the sunset on", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date("2030-12-05T00:00:01Z"));
+    const reply = await api("/v1/pets/1", { key });
+    expect(reply.status).toBe(410);
+    await contract.check("getPet", reply);
+  });
+});
+
+describe("429 for every operation", () => {
+  it("answers 429 once a tiny Enterprise budget is spent", async () => {
+    const tiny = async () =>
+      (await seedKey({ plan: "enterprise", limits: { perMinute: 1, perDay: 1000 } })).key;
+    const cases: [string, (k: string) => Promise<Response>][] = [
+      ["listPets", (k) => api("/v1/pets", { key: k })],
+      ["createPet", (k) => api("/v1/pets", { method: "POST", key: k, json: newPet("Late") })],
+      ["getPet", (k) => api("/v1/pets/1", { key: k })],
+    ];
+    for (const [operationId, send] of cases) {
+      const limited = await tiny();
+      const first = await send(limited);
+      await contract.check(operationId, first);
+      const refused = await send(limited);
+      expect(refused.status, operationId).toBe(429);
+      const body = (await contract.check(operationId, refused)) as { code: string };
+      expect(body.code).toBe("rate_limited");
+      expect(refused.headers.get("X-RateLimit-Remaining")).toBe("0");
+    }
+  });
+});
+
+describe("422 and replays for createPet's Idempotency-Key", () => {
+  it("replays with the documented headers and refuses a reused key", async () => {
+    const send = (name: string) =>
+      api("/v1/pets", {
+        method: "POST",
+        key,
+        json: newPet(name),
+        headers: { "Idempotency-Key": "contract-422" },
+      });
+    await contract.check("createPet", await send("Ida"));
+    const replay = await send("Ida");
+    expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
+    await contract.check("createPet", replay);
+    const reused = await send("Other");
+    expect(reused.status).toBe(422);
+    await contract.check("createPet", reused);
+  });
+});
+
+describe("503 for every operation when storage fails", () => {
+  it("answers 503 for a failing D1 and a failing rate limiter", async () => {
+    const cases: [string, string, RequestInit][] = [
+      ["listPets", "/v1/pets", {}],
+      ["getPet", "/v1/pets/1", {}],
+      [
+        "createPet",
+        "/v1/pets",
+        {
+          method: "POST",
+          body: JSON.stringify(newPet("Fault")),
+          headers: { "Content-Type": "application/json" },
+        },
+      ],
+    ];
+    for (const [operationId, path, init] of cases) {
+      for (const replaced of [{ DB: failingD1() }, { RATE_LIMITER: failingLimiter() }]) {
+        const reply = await api(path, { ...init, key, bindings: replaced });
+        expect(reply.status, operationId).toBe(503);
+        await contract.check(operationId, reply);
+      }
+    }
+  });
+});
+
+describe("replies outside any operation", () => {
+  it("405 and unknown routes carry the Error body", async () => {
+    for (const [path, method] of [
+      ["/v1/pets", "DELETE"],
+      ["/v1/pets/1", "PUT"],
+    ] as const) {
+      const reply = await api(path, { key, method });
+      expect(reply.status).toBe(405);
+      expect(reply.headers.get("Allow")).toBeTruthy();
+      await contract.checkError(reply);
+    }
+    const unknown = await api("/v1/nothing-here", { key });
+    expect(unknown.status).toBe(404);
+    await contract.checkError(unknown);
+  });
+});

@@ -1,0 +1,140 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { createApp } from "../../../src/app.ts";
+import { buildOpenApiDocument } from "../../../src/openapi/openapi-document.ts";
+import type { OpenApiDocument, OperationObject } from "../support/openapi-contract.ts";
+import { api } from "../support/request.ts";
+
+async function served(): Promise<OpenApiDocument> {
+  const response = await api("/v1/openapi.json");
+  expect(response.status).toBe(200);
+  return (await response.json()) as OpenApiDocument;
+}
+
+const operations = (document: OpenApiDocument): [string, OperationObject][] =>
+  Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, operation]): [string, OperationObject] => [
+      `${method.toUpperCase()} ${path}`,
+      operation,
+    ]),
+  );
+
+describe("GET /v1/openapi.json", () => {
+  it("is public and carries the request id and no-store", async () => {
+    const response = await api("/v1/openapi.json");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Type")).toMatch(/^application\/json/);
+    expect(response.headers.get("X-Request-Id")).toBeTruthy();
+    expect(response.headers.get("Cache-Control")).toBe("no-store");
+    await response.arrayBuffer();
+  });
+
+  it("is the document generated from the route schemas, with this environment's servers", async () => {
+    const document = await served();
+    expect(document).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument(env))) as unknown);
+    expect(document.openapi).toBe("3.1.0");
+    expect(document.info.version).toBe("1.0.0");
+    expect(document.servers.map((server) => server.url)).toEqual([
+      env.PRODUCTION_URL,
+      env.STAGING_URL,
+    ]);
+  });
+
+  it("documents exactly the operations the app serves", async () => {
+    const app = createApp();
+    const servedRoutes = app.openAPIRegistry.definitions
+      .flatMap((definition) => (definition.type === "route" ? [definition.route] : []))
+      .map((route) => `${route.method.toUpperCase()} ${route.path.replace(/^\/v1/, "")}`)
+      .sort();
+    const documented = operations(await served())
+      .map(([name]) => name)
+      .sort();
+    expect(documented).toEqual(servedRoutes);
+    expect(documented).toEqual(["GET /pets", "GET /pets/{petId}", "POST /pets"]);
+  });
+
+  it("names the operations, marks getPet deprecated and every operation's stability", async () => {
+    const document = await served();
+    const byName = Object.fromEntries(operations(document));
+    expect(byName["GET /pets"]?.operationId).toBe("listPets");
+    expect(byName["POST /pets"]?.operationId).toBe("createPet");
+    const getPet = byName["GET /pets/{petId}"];
+    expect(getPet?.operationId).toBe("getPet");
+    expect(getPet?.deprecated).toBe(true);
+    expect((getPet as { description?: string } | undefined)?.description).toContain("2030");
+    for (const [, operation] of operations(document)) {
+      expect(["stable", "beta", "experimental"]).toContain(operation["x-stability"]);
+      expect(operation.security).toEqual([{ bearerAuth: [] }]);
+      expect(operation.responses["401"]?.headers?.["WWW-Authenticate"]).toBeDefined();
+      expect(operation.responses["429"]?.headers?.["Retry-After"]).toBeDefined();
+    }
+    expect(document.components.securitySchemes.bearerAuth).toMatchObject({
+      type: "http",
+      scheme: "bearer",
+    });
+  });
+
+  it("states the parameter constraints the validators enforce", async () => {
+    const document = await served();
+    const parameters = Object.fromEntries(
+      operations(document).flatMap(([, operation]) =>
+        (operation.parameters ?? []).map((parameter) => [parameter.name, parameter]),
+      ),
+    );
+    expect(parameters.limit?.schema).toMatchObject({
+      type: "integer",
+      minimum: 1,
+      maximum: 100,
+      default: 20,
+    });
+    expect(parameters.cursor?.schema).toMatchObject({ type: "string" });
+    expect(parameters.petId).toMatchObject({
+      in: "path",
+      required: true,
+      schema: { type: "integer", format: "int64", minimum: 1, maximum: 9007199254740991 },
+    });
+    expect(parameters["Idempotency-Key"]).toMatchObject({
+      in: "header",
+      required: false,
+      schema: { type: "string", minLength: 1, maxLength: 255 },
+    });
+    expect(document.components.schemas.PetStatus).toMatchObject({
+      enum: ["available", "pending", "sold"],
+    });
+  });
+
+  it("gives an example for every named schema", async () => {
+    const document = await served();
+    for (const [name, schema] of Object.entries(document.components.schemas)) {
+      expect(schema, name).toHaveProperty("example");
+    }
+  });
+
+  it("answers 405 to other methods", async () => {
+    const response = await api("/v1/openapi.json", { method: "POST" });
+    expect(response.status).toBe(405);
+    expect(response.headers.get("Allow")).toBe("GET, HEAD");
+    await response.arrayBuffer();
+  });
+});
+
+describe("GET /docs", () => {
+  it("is a public HTML reference that loads the document", async () => {
+    const response = await api("/docs");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Type")).toMatch(/^text\/html/);
+    const html = await response.text();
+    expect(html).toContain("/v1/openapi.json");
+    expect(html).toContain("<title>Pet Store API reference</title>");
+    // The page's script is pinned; the browser fetches it, the Worker does not.
+    expect(html).toMatch(
+      /<script src="https:\/\/cdn\.jsdelivr\.net\/npm\/@scalar\/api-reference@\d/,
+    );
+  });
+
+  it("answers 405 to other methods", async () => {
+    const response = await api("/docs", { method: "DELETE" });
+    expect(response.status).toBe(405);
+    await response.arrayBuffer();
+  });
+});

@@ -1,0 +1,130 @@
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import { seedKey } from "../support/keys.ts";
+import { api } from "../support/request.ts";
+
+// Seeded so a failure can be replayed: FUZZ_SEED=<seed> npm test
+const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 2_147_483_647);
+const numRuns = Number(process.env.FUZZ_RUNS ?? 1_000);
+const ERROR_KEYS = ["code", "message", "status"];
+// Thousands of requests per property: far beyond the default per-test timeout.
+const TIMEOUT_MS = 180_000;
+
+let key: string;
+
+beforeAll(async () => {
+  ({ key } = await seedKey({ plan: "enterprise", limits: { perMinute: 1e9, perDay: 1e9 } }));
+});
+
+function expectErrorBody(body: Record<string, unknown>, status: number): void {
+  const keys = Object.keys(body).filter((name) => name !== "details");
+  expect(keys.sort()).toEqual(ERROR_KEYS);
+  expect(body.status).toBe(status);
+  expect(typeof body.code).toBe("string");
+  expect(typeof body.message).toBe("string");
+}
+
+async function check(
+  property: fc.IAsyncProperty<[unknown]> | fc.IAsyncPropertyWithHooks<[unknown]>,
+) {
+  await fc.assert(property, { seed, numRuns }).catch((error: unknown) => {
+    throw new Error(`fuzz failed with seed ${seed}: ${String(error)}`);
+  });
+}
+
+describe(`fuzzing (seed ${seed}, ${numRuns} runs each)`, () => {
+  it(
+    "answers any JSON body with 201 and an animal or 400 and an Error",
+    async () => {
+      const body = fc.oneof(
+        fc.jsonValue(),
+        fc.record(
+          {
+            name: fc.jsonValue(),
+            categoryId: fc.jsonValue(),
+            status: fc.jsonValue(),
+            extra: fc.jsonValue(),
+          },
+          { requiredKeys: [] },
+        ),
+      );
+      await check(
+        fc.asyncProperty(body, async (json) => {
+          const res = await api("/v1/pets", { method: "POST", key, json });
+          const reply = (await res.json()) as Record<string, unknown>;
+          expect([201, 400]).toContain(res.status);
+          if (res.status === 400) expectErrorBody(reply, 400);
+          else expect(Object.keys(reply).sort()).toEqual(["categoryId", "id", "name", "status"]);
+        }),
+      );
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    "round-trips every valid animal exactly",
+    async () => {
+      const newPet = fc.record(
+        {
+          name: fc
+            .string({ minLength: 1, maxLength: 100, unit: "grapheme" })
+            .filter((name) => name.trim().length > 0),
+          categoryId: fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }),
+          status: fc.constantFrom("available", "pending", "sold"),
+        },
+        { requiredKeys: ["name", "categoryId"] },
+      );
+      await check(
+        fc.asyncProperty(newPet, async (pet) => {
+          const created = await api("/v1/pets", { method: "POST", key, json: pet });
+          const body = (await created.json()) as { id: number };
+          if (created.status !== 201)
+            throw new Error(`create gave ${created.status}: ${JSON.stringify(body)}`);
+          const fetched = await api(`/v1/pets/${body.id}`, { key });
+          expect(await fetched.json()).toEqual({ status: "available", ...pet, id: body.id });
+        }),
+      );
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    "answers any query string on the list with 200 or 400",
+    async () => {
+      const query = fc.dictionary(
+        fc.constantFrom("limit", "status", "cursor", "x"),
+        fc.oneof(fc.string(), fc.integer().map(String), fc.double().map(String)),
+      );
+      await check(
+        fc.asyncProperty(query, async (params) => {
+          const res = await api(`/v1/pets?${new URLSearchParams(params)}`, { key });
+          const reply = (await res.json()) as Record<string, unknown>;
+          expect([200, 400]).toContain(res.status);
+          if (res.status === 400) expectErrorBody(reply, 400);
+          else expect(Array.isArray(reply)).toBe(true);
+        }),
+      );
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    "answers any path id with 200 or 404",
+    async () => {
+      const petId = fc.oneof(
+        fc.string({ minLength: 1 }),
+        fc.integer().map(String),
+        fc.double().map(String),
+      );
+      await check(
+        fc.asyncProperty(petId, async (id) => {
+          const res = await api(`/v1/pets/${encodeURIComponent(id)}`, { key });
+          const reply = (await res.json()) as Record<string, unknown>;
+          expect([200, 404]).toContain(res.status);
+          if (res.status === 404) expectErrorBody(reply, 404);
+        }),
+      );
+    },
+    TIMEOUT_MS,
+  );
+});

@@ -1,0 +1,156 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { findDuplicateKey } from "../../../src/middleware/json-duplicate-keys.ts";
+import { seedKey } from "../support/keys.ts";
+import { api } from "../support/request.ts";
+
+let key: string;
+
+beforeAll(async () => {
+  ({ key } = await seedKey({ plan: "enterprise", limits: { perMinute: 1e9, perDay: 1e9 } }));
+});
+
+function post(body: BodyInit): Promise<Response> {
+  return api("/v1/pets", {
+    method: "POST",
+    key,
+    headers: { "Content-Type": "application/json" },
+    body,
+  });
+}
+
+async function expectClientError(res: Response, status: number, code: string): Promise<void> {
+  const body = (await res.json()) as { code: string; status: number; message: string };
+  expect({ status: res.status, code: body.code }).toEqual({ status, code });
+  expect(body.status).toBe(status);
+  expect(res.headers.get("Content-Type")).toMatch(/^application\/json/);
+}
+
+describe("hostile bodies get a clean 4xx", () => {
+  it("rejects deep nesting at the top level and inside a field", async () => {
+    await expectClientError(
+      await post("[".repeat(8000) + "]".repeat(8000)),
+      400,
+      "invalid_request",
+    );
+    await expectClientError(
+      await post(`{"name":${"[".repeat(5000)}${"]".repeat(5000)},"categoryId":1}`),
+      400,
+      "invalid_request",
+    );
+    await expectClientError(
+      await post(`${'{"a":'.repeat(2500)}1${"}".repeat(2500)}`),
+      400,
+      "invalid_request",
+    );
+  });
+
+  it("rejects huge and unsafe numbers", async () => {
+    await expectClientError(
+      await post('{"name":"Rex","categoryId":1e400}'),
+      400,
+      "invalid_request",
+    );
+    await expectClientError(
+      await post('{"name":"Rex","categoryId":9007199254740993}'),
+      400,
+      "invalid_request",
+    );
+    await expectClientError(
+      await post(`{"name":"Rex","categoryId":${"9".repeat(5000)}}`),
+      400,
+      "invalid_request",
+    );
+  });
+
+  it("rejects duplicate keys, even when spelled with escapes", async () => {
+    await expectClientError(
+      await post('{"name":"Rex","name":"Max","categoryId":1}'),
+      400,
+      "invalid_json",
+    );
+    await expectClientError(
+      await post('{"name":"Rex","n\\u0061me":"Max","categoryId":1}'),
+      400,
+      "invalid_json",
+    );
+  });
+
+  it("rejects __proto__ and constructor keys as unknown fields", async () => {
+    await expectClientError(
+      await post('{"name":"Rex","categoryId":1,"__proto__":{"status":"sold"}}'),
+      400,
+      "invalid_request",
+    );
+    await expectClientError(
+      await post('{"name":"Rex","categoryId":1,"constructor":{"prototype":{}}}'),
+      400,
+      "invalid_request",
+    );
+  });
+
+  it("rejects invalid UTF-8 and raw NUL bytes", async () => {
+    const invalidUtf8 = new Uint8Array([
+      ...new TextEncoder().encode('{"name":"'),
+      0xc3,
+      0x28,
+      ...new TextEncoder().encode('","categoryId":1}'),
+    ]);
+    await expectClientError(await post(invalidUtf8), 400, "invalid_json");
+    await expectClientError(await post('{"name":"Re\u0000x","categoryId":1}'), 400, "invalid_json");
+  });
+
+  it("rejects control characters, escaped NUL included, in a name", async () => {
+    await expectClientError(
+      await post('{"name":"Re\\u0000x","categoryId":1}'),
+      400,
+      "invalid_request",
+    );
+    await expectClientError(
+      await post('{"name":"Re\\u001bx","categoryId":1}'),
+      400,
+      "invalid_request",
+    );
+  });
+});
+
+describe("hostile headers and addresses get a clean 4xx", () => {
+  it("answers a very long Authorization header with 401", async () => {
+    const res = await api("/v1/pets", {
+      headers: { Authorization: `Bearer ${"a".repeat(60_000)}` },
+    });
+    await expectClientError(res, 401, "unauthorized");
+  });
+
+  it("answers a very long query string with 400", async () => {
+    await expectClientError(
+      await api(`/v1/pets?limit=${"9".repeat(20_000)}`, { key }),
+      400,
+      "invalid_request",
+    );
+    await expectClientError(
+      await api(`/v1/pets?cursor=${"A".repeat(20_000)}`, { key }),
+      400,
+      "invalid_request",
+    );
+  });
+
+  it("answers a very long Idempotency-Key with 400", async () => {
+    const res = await api("/v1/pets", {
+      method: "POST",
+      key,
+      json: { name: "Rex", categoryId: 1 },
+      headers: { "Idempotency-Key": "k".repeat(10_000) },
+    });
+    await expectClientError(res, 400, "invalid_request");
+  });
+});
+
+describe("findDuplicateKey", () => {
+  it("finds a repeated key only within one object", () => {
+    expect(findDuplicateKey('{"a":1,"b":{"a":2}}')).toBeUndefined();
+    expect(findDuplicateKey('[{"a":1},{"a":2}]')).toBeUndefined();
+    expect(findDuplicateKey('{"a":"\\"a\\":","b":1}')).toBeUndefined();
+    expect(findDuplicateKey('{"a":1,"b":{"c":1,"c":2}}')).toBe("c");
+    expect(findDuplicateKey('{ "a" : 1 , "a" : 2 }')).toBe("a");
+  });
+});

@@ -1,0 +1,72 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { STORAGE_TIMEOUT_MS } from "../../../src/storage/storage-guard.ts";
+import { expectError } from "../support/assertions.ts";
+import { failingD1, failingKV, failingLimiter, hangingD1 } from "../support/faulty-bindings.ts";
+import { seedKey } from "../support/keys.ts";
+import { api } from "../support/request.ts";
+
+const newPet = JSON.stringify({ name: "Rex", categoryId: 7 });
+const post = { method: "POST", body: newPet, headers: { "Content-Type": "application/json" } };
+
+async function petCount(): Promise<number> {
+  const row = await env.DB.prepare("SELECT count(*) AS n FROM pets").first<{ n: number }>();
+  return row?.n ?? -1;
+}
+
+async function expectUnavailable(res: Response): Promise<void> {
+  expect(res.headers.get("Retry-After")).toMatch(/^[1-9][0-9]*$/);
+  await expectError(res, 503, "unavailable");
+}
+
+describe("a failing D1", () => {
+  it("answers 503 with Retry-After on every operation, and adds no animal", async () => {
+    const { key } = await seedKey();
+    const before = await petCount();
+    await expectUnavailable(await api("/v1/pets", { key, bindings: { DB: failingD1() } }));
+    await expectUnavailable(await api("/v1/pets/1", { key, bindings: { DB: failingD1() } }));
+    await expectUnavailable(await api("/v1/pets", { ...post, key, bindings: { DB: failingD1() } }));
+    await expectUnavailable(
+      await api("/v1/pets", {
+        ...post,
+        key,
+        headers: { ...post.headers, "Idempotency-Key": "fault-1" },
+        bindings: { DB: failingD1() },
+      }),
+    );
+    expect(await petCount()).toBe(before);
+  });
+
+  it(
+    "answers 503 when D1 does not answer in time",
+    async () => {
+      const { key } = await seedKey();
+      const started = Date.now();
+      await expectUnavailable(await api("/v1/pets", { key, bindings: { DB: hangingD1() } }));
+      expect(Date.now() - started).toBeGreaterThanOrEqual(STORAGE_TIMEOUT_MS - 50);
+    },
+    STORAGE_TIMEOUT_MS * 3,
+  );
+});
+
+describe("a failing KV", () => {
+  it("answers 503, not 401, when the key record cannot be read", async () => {
+    const { key } = await seedKey();
+    await expectUnavailable(await api("/v1/pets", { key, bindings: { API_KEYS: failingKV() } }));
+    const healthy = await api("/v1/pets", { key });
+    expect(healthy.status).toBe(200);
+    await healthy.json();
+  });
+});
+
+describe("a failing rate limiter", () => {
+  it("fails closed: 503 for keyed and keyless requests, and nothing is created", async () => {
+    const { key } = await seedKey();
+    const before = await petCount();
+    const limiter = { RATE_LIMITER: failingLimiter() };
+    await expectUnavailable(await api("/v1/pets", { key, bindings: limiter }));
+    await expectUnavailable(await api("/v1/pets", { ...post, key, bindings: limiter }));
+    await expectUnavailable(await api("/v1/pets", { bindings: limiter }));
+    expect(await petCount()).toBe(before);
+  });
+});

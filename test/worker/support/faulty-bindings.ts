@@ -1,0 +1,57 @@
+import { env } from "cloudflare:test";
+
+/**
+ * Bindings that fail the way a broken store does (an error, or no answer at
+ * all), for `api(path, { bindings })`: the real app runs against the real
+ * bindings except these.
+ */
+
+const fault = () => new Error("D1_ERROR: injected fault: SQLITE_BUSY in table pets");
+const never = () => new Promise<never>(() => {});
+
+function statement(answer: () => Promise<never>): D1PreparedStatement {
+  const stmt = {
+    bind: () => stmt,
+    all: answer,
+    raw: answer,
+    first: answer,
+    run: answer,
+  };
+  return stmt as unknown as D1PreparedStatement;
+}
+
+export function failingD1(): D1Database {
+  return {
+    prepare: () => statement(() => Promise.reject(fault())),
+    batch: () => Promise.reject(fault()),
+    exec: () => Promise.reject(fault()),
+  } as unknown as D1Database;
+}
+
+export function hangingD1(): D1Database {
+  return { prepare: () => statement(never), batch: never, exec: never } as unknown as D1Database;
+}
+
+export function failingKV(): KVNamespace {
+  const failed = (operation: string) => () =>
+    Promise.reject(new Error(`KV ${operation} failed: 500 Internal Server Error (API_KEYS)`));
+  return { get: failed("GET"), put: failed("PUT"), list: failed("LIST") } as unknown as KVNamespace;
+}
+
+/** A namespace whose objects cannot be reached, as during an outage or overload. */
+export function failingLimiter(): Env["RATE_LIMITER"] {
+  const unreachable = () =>
+    Promise.reject(
+      new Error("Durable Object RateLimiter is overloaded. Requests queued for too long."),
+    );
+  const stub = {
+    hitKey: unreachable,
+    hitKeyless: unreachable,
+    applyPolicy: unreachable,
+    usage: unreachable,
+  };
+  return {
+    idFromName: (name: string) => env.RATE_LIMITER.idFromName(name),
+    get: () => stub,
+  } as unknown as Env["RATE_LIMITER"];
+}

@@ -1,0 +1,65 @@
+import { env } from "cloudflare:test";
+import { createKey, publishKeys, revokeKey } from "../../../src/accounts/account-changes.ts";
+import { findOrCreateAccount } from "../../../src/accounts/accounts.queries.ts";
+import { keyRecordOf } from "../../../src/keys/key-projection.ts";
+import type { KeyRecord } from "../../../src/keys/key-record.ts";
+import { findKeyWithAccount, type KeyWithAccount } from "../../../src/keys/keys.queries.ts";
+import type { Limits, Plan } from "../../../src/rate-limit/plans.ts";
+import { buildServices } from "../../../src/services.ts";
+
+export interface SeedKeyOptions {
+  /** The key's own plan (default business); `account` makes it follow its account's plan. */
+  plan?: Plan | "account";
+  limits?: Limits;
+  /** Default: an account of its own, so no test meets another's cap of working keys. */
+  account?: string;
+  revoked?: boolean;
+  /** Unix milliseconds at which the key stops working, as after a roll. */
+  expiresAt?: number;
+}
+
+export interface SeededKey {
+  key: string;
+  hash: string;
+  record: KeyRecord;
+  row: KeyWithAccount;
+}
+
+/** The services a request would get, over the test's real bindings. */
+export function testServices() {
+  return buildServices(env);
+}
+
+/**
+ * Makes a real key the way the dashboard and the operator command do,
+ * through the module that changes keys: a D1 row, its KV record and its
+ * Durable Object's policy.
+ */
+export async function seedKey(options: SeedKeyOptions = {}): Promise<SeededKey> {
+  const services = testServices();
+  const email = options.account ?? `seed-${crypto.randomUUID()}@example.com`;
+  const { account } = await findOrCreateAccount(services.db, email);
+  const plan = options.plan ?? "business";
+  const limits =
+    plan === "account"
+      ? { plan: null, perMinute: null, perDay: null }
+      : {
+          plan,
+          perMinute: options.limits?.perMinute ?? null,
+          perDay: options.limits?.perDay ?? null,
+        };
+  const created = await createKey(services, account, limits);
+  if (!created.ok) throw new Error(`${email} is at its cap of working keys`);
+  const hash = created.row.hash;
+  if (options.expiresAt !== undefined) {
+    await env.DB.prepare("UPDATE api_keys SET expires_at = ?, version = version + 1 WHERE hash = ?")
+      .bind(options.expiresAt, hash)
+      .run();
+    const expiring = await findKeyWithAccount(services.db, hash);
+    if (expiring) await publishKeys(services, [expiring]);
+  }
+  if (options.revoked) await revokeKey(services, hash);
+  const row = await findKeyWithAccount(services.db, hash);
+  if (!row) throw new Error("the seeded key vanished");
+  return { key: created.key, hash, record: keyRecordOf(row), row };
+}

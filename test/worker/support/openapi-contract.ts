@@ -1,0 +1,155 @@
+import { type Schema, Validator } from "@cfworker/json-schema";
+import { expect } from "vitest";
+import { errorStatus } from "../../../src/errors.ts";
+import { api } from "./request.ts";
+
+/** The parts of an OpenAPI 3.1 document the contract checks read. */
+export interface HeaderObject {
+  required?: boolean;
+  schema: Schema;
+}
+export interface ResponseObject {
+  description: string;
+  headers?: Record<string, HeaderObject>;
+  content?: Record<string, { schema: Schema }>;
+}
+export interface OperationObject {
+  operationId: string;
+  deprecated?: boolean;
+  security?: Record<string, string[]>[];
+  parameters?: { name: string; in: string; required?: boolean; schema: Schema }[];
+  responses: Record<string, ResponseObject>;
+  "x-stability"?: string;
+}
+export interface OpenApiDocument {
+  openapi: string;
+  info: { version: string };
+  servers: { url: string }[];
+  paths: Record<string, Record<string, OperationObject>>;
+  components: { schemas: Record<string, Schema>; securitySchemes: Record<string, unknown> };
+}
+
+/** The document's own address, the base its `#/…` references resolve against. */
+const DOCUMENT_ID = "https://petstore.test/v1/openapi.json";
+
+const escapePointer = (segment: string) => segment.replace(/~/g, "~0").replace(/\//g, "~1");
+
+export interface LocatedOperation {
+  method: string;
+  path: string;
+  operation: OperationObject;
+}
+
+/** Checks replies against the document the Worker itself serves. */
+export class Contract {
+  readonly document: OpenApiDocument;
+  /** Every reply that passed, as `operationId status`, for coverage and the count. */
+  readonly validated: string[] = [];
+  private readonly validators = new Map<string, Validator>();
+
+  constructor(document: OpenApiDocument) {
+    this.document = document;
+  }
+
+  static async load(): Promise<Contract> {
+    const response = await api("/v1/openapi.json");
+    expect(response.status).toBe(200);
+    return new Contract((await response.json()) as OpenApiDocument);
+  }
+
+  operation(operationId: string): LocatedOperation {
+    for (const [path, item] of Object.entries(this.document.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        if (operation.operationId === operationId) return { method, path, operation };
+      }
+    }
+    throw new Error(`the document has no operation ${operationId}`);
+  }
+
+  /** A validator for the schema at this JSON pointer, with `$ref`s resolved in the document. */
+  private validatorAt(pointer: string): Validator {
+    let validator = this.validators.get(pointer);
+    if (!validator) {
+      validator = new Validator({ $ref: `${DOCUMENT_ID}#${pointer}` }, "2020-12", false);
+      validator.addSchema(this.document as unknown as Schema, DOCUMENT_ID);
+      this.validators.set(pointer, validator);
+    }
+    return validator;
+  }
+
+  private assertValid(pointer: string, value: unknown, what: string): void {
+    const result = this.validatorAt(pointer).validate(value);
+    const errors = result.errors.map((error) => `${error.instanceLocation}: ${error.error}`);
+    expect(errors, `${what} does not match ${pointer}`).toEqual([]);
+  }
+
+  /**
+   * Fails unless the reply is one the operation documents: its status is
+   * listed, its body matches that status's schema, and every header the
+   * document does not mark `required: false` is present with a valid value.
+   * Consumes the body; returns it parsed.
+   */
+  async check(operationId: string, response: Response): Promise<unknown> {
+    const { method, path, operation } = this.operation(operationId);
+    const status = String(response.status);
+    const documented = operation.responses[status];
+    expect(
+      documented,
+      `${operationId} answered ${status}, which the document does not list`,
+    ).toBeDefined();
+    if (!documented) throw new Error("unreachable");
+    const base = `/paths/${escapePointer(path)}/${method}/responses/${status}`;
+
+    for (const [name, header] of Object.entries(documented.headers ?? {})) {
+      const value = response.headers.get(name);
+      if (value === null) {
+        expect(header.required, `${operationId} ${status} lacks the ${name} header`).toBe(false);
+        continue;
+      }
+      const typed = (header.schema as { type?: string }).type === "integer" ? Number(value) : value;
+      if (typeof typed === "number") {
+        expect(value, `${name} is not an integer`).toMatch(/^-?\d+$/);
+      }
+      this.assertValid(`${base}/headers/${escapePointer(name)}/schema`, typed, `header ${name}`);
+    }
+
+    const mediaTypes = Object.keys(documented.content ?? {});
+    const body: unknown = mediaTypes.length > 0 ? await response.json() : await response.text();
+    if (mediaTypes.length > 0) {
+      expect(response.headers.get("Content-Type")).toMatch(/^application\/json\b/);
+      this.assertValid(
+        `${base}/content/application~1json/schema`,
+        body,
+        `${operationId} ${status}`,
+      );
+    }
+    if (response.status >= 400) this.assertErrorConsistent(response.status, body);
+    this.validated.push(`${operationId} ${status}`);
+    return body;
+  }
+
+  /** For replies outside any operation (405, unknown routes): the Error body alone. */
+  async checkError(response: Response): Promise<unknown> {
+    const body: unknown = await response.json();
+    this.assertValid("/components/schemas/Error", body, `${response.status} reply`);
+    this.assertErrorConsistent(response.status, body);
+    this.validated.push(`(no operation) ${response.status}`);
+    return body;
+  }
+
+  /** What the shared Error schema cannot say: the code and `status` agree with the HTTP status. */
+  private assertErrorConsistent(status: number, body: unknown): void {
+    const { code, status: bodyStatus } = body as { code: keyof typeof errorStatus; status: number };
+    expect(bodyStatus).toBe(status);
+    expect(errorStatus[code]).toBe(status);
+  }
+
+  /** `operationId status` for every documented reply. */
+  documentedReplies(): string[] {
+    return Object.values(this.document.paths).flatMap((item) =>
+      Object.values(item).flatMap((operation) =>
+        Object.keys(operation.responses).map((status) => `${operation.operationId} ${status}`),
+      ),
+    );
+  }
+}
