@@ -36,6 +36,8 @@ export default defineConfig({
           environment: "node",
           include: ["test/node/**/*.test.ts"],
           testTimeout: 120_000,
+          // Each file starts a real `npm start` (migrations, then wrangler dev) before its tests.
+          hookTimeout: 120_000,
         },
       },
     ],

@@ -1,60 +1,67 @@
-import { generateApiKey, hashApiKey, lastFourOf } from "../keys/key-format.ts";
-import type { KeyRecord } from "../keys/key-record.ts";
-import { expectPositionals, parseCommand, parseLimits, parsePlan, UsageError } from "./args.ts";
-import { locationHelp, locationOf, locationOptions } from "./key-location.ts";
-import { writeKeyRecord } from "./kv.ts";
-import { environmentSettings } from "./project.ts";
+import type { KeySummary } from "../admin/admin.schemas.ts";
+import {
+  expectPositionals,
+  PLANS,
+  parseCommand,
+  parseEmail,
+  parseLimits,
+  parsePlan,
+} from "./args.ts";
+import { keyLimitsText } from "./describe.ts";
+import { projectRoot } from "./project.ts";
+import { connect, targetHelp, targetOf, targetOptions } from "./worker-target.ts";
 
-export const createHelp = `Usage: npm run key -- create --plan free|pro|business|enterprise [options]
+export const createHelp = `Usage: npm run key -- create [--account EMAIL] [--plan PLAN [--per-minute N --per-day N]] [options]
 
-Makes a new API key, stores its record (by SHA-256 hash only) in KV and prints
-the key alone on the last line. It is shown this once.
+Makes a new API key and prints it alone on the last line. It is shown this
+once: the Worker stores only its SHA-256.
 
-  --plan PLAN               free, pro, business or enterprise (required)
+  --account EMAIL           the account the key belongs to, made (on Free, with no password)
+                            if missing; default: the environment's operator account
+  --plan PLAN               ${PLANS.join(", ")}: limits of the key's own; without
+                            it the key follows its account's plan
   --per-minute N            enterprise only, required there: requests per minute
   --per-day N               enterprise only, required there: requests per day
-  --account EMAIL           the account the key belongs to (default operator@localhost)
-${locationHelp}`;
+${targetHelp}`;
 
-const EMAIL = /^[^\s@]+@[^\s@]+$/;
+interface CreatedKey extends KeySummary {
+  key: string;
+  accountCreated: boolean;
+}
 
 export async function createCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommand(argv, {
-    ...locationOptions,
+    ...targetOptions,
+    account: { type: "string" },
     plan: { type: "string" },
     "per-minute": { type: "string" },
     "per-day": { type: "string" },
-    account: { type: "string" },
   });
   if (values.help) {
     console.log(createHelp);
     return 0;
   }
   expectPositionals(positionals, []);
-  if (values.plan === undefined) throw new UsageError("--plan is required");
-  const plan = parsePlan(values.plan);
+  const account =
+    values.account === undefined ? undefined : parseEmail("--account", values.account);
+  const plan = values.plan === undefined ? undefined : parsePlan(values.plan);
   const limits = parseLimits(plan, values["per-minute"], values["per-day"]);
-  const account = values.account ?? "operator@localhost";
-  if (!EMAIL.test(account)) throw new UsageError(`--account must be an email, got "${account}"`);
-  const location = locationOf(values);
+  const worker = await connect(targetOf(values), projectRoot());
 
-  const { keyPrefix } = await environmentSettings(location.target.root, location.env);
-  const key = generateApiKey(keyPrefix);
-  const hash = await hashApiKey(key);
-  const record: KeyRecord = {
-    account,
-    plan,
-    ...(limits ? { limits } : {}),
-    createdAt: new Date().toISOString(),
-    revoked: false,
-    lastFour: lastFourOf(key),
-    version: Date.now(),
-  };
-  await writeKeyRecord(location.target, hash, record);
+  const created = await worker.call<CreatedKey>({
+    method: "POST",
+    path: "/admin/keys",
+    body: { account, plan, ...limits },
+  });
+  if (created.accountCreated) {
+    console.log(
+      `Made the account ${created.account} (no password yet: \`npm run account -- invite ${created.account}\`).`,
+    );
+  }
   console.log(
-    `Created a ${plan} key for ${account} in ${location.label} (ends in ${record.lastFour}).`,
+    `Made a key for ${created.account} at ${worker.origin}: ${keyLimitsText(created)}, ends in ${created.lastFour}.`,
   );
   console.log("This is the only time the key is shown; only its SHA-256 is stored:");
-  console.log(key);
+  console.log(created.key);
   return 0;
 }

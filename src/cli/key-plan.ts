@@ -1,21 +1,30 @@
-import { expectPositionals, parseCommand, parseLimits, parsePlan } from "./args.ts";
-import { locationHelp, locationOf, locationOptions } from "./key-location.ts";
-import { notifyHelp, updateKey } from "./key-update.ts";
+import type { KeySummary } from "../admin/admin.schemas.ts";
+import { hashApiKey } from "../keys/key-format.ts";
+import {
+  expectPositionals,
+  PLANS,
+  parseCommand,
+  parseKey,
+  parseKeyPlan,
+  parseLimits,
+} from "./args.ts";
+import { keyLimitsText, keyName } from "./describe.ts";
+import { projectRoot } from "./project.ts";
+import { connect, targetHelp, targetOf, targetOptions } from "./worker-target.ts";
 
-export const planHelp = `Usage: npm run key -- plan <key> free|pro|business|enterprise [options]
+export const planHelp = `Usage: npm run key -- plan <key> ${PLANS.join("|")}|account [options]
 
-Moves the key to another plan. The running Worker is told, so the new limits
-apply from the next request.
+Gives the key limits of its own, which win over its account's plan, or with
+\`account\` makes it follow its account's plan again. Applies from the key's
+next request. Only the key's SHA-256 is sent.
 
   --per-minute N            enterprise only, required there: requests per minute
   --per-day N               enterprise only, required there: requests per day
-${notifyHelp}
-${locationHelp}`;
+${targetHelp}`;
 
 export async function planCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommand(argv, {
-    ...locationOptions,
-    url: { type: "string" },
+    ...targetOptions,
     "per-minute": { type: "string" },
     "per-day": { type: "string" },
   });
@@ -24,13 +33,19 @@ export async function planCommand(argv: string[]): Promise<number> {
     return 0;
   }
   const [key = "", planName = ""] = expectPositionals(positionals, ["key", "plan"]);
-  const plan = parsePlan(planName);
+  const hash = await hashApiKey(parseKey(key));
+  const plan = parseKeyPlan(planName);
   const limits = parseLimits(plan, values["per-minute"], values["per-day"]);
-  return updateKey({
-    key,
-    location: locationOf(values),
-    url: values.url,
-    change: ({ limits: _old, ...record }) => ({ ...record, plan, ...(limits ? { limits } : {}) }),
-    done: `Moved to ${plan}`,
+  const worker = await connect(targetOf(values), projectRoot());
+
+  const changed = await worker.call<KeySummary>({
+    method: "POST",
+    path: `/admin/keys/${hash}/plan`,
+    body: { plan, ...limits },
+    notFound: "no key has this value",
   });
+  console.log(
+    `The ${keyName(changed)} at ${worker.origin} now has ${keyLimitsText(changed)}, from its next request.`,
+  );
+  return 0;
 }

@@ -1,33 +1,31 @@
-import { runCommand, UsageError } from "./args.ts";
+import { runCommand } from "./args.ts";
 import { createCommand } from "./key-create.ts";
+import { importCommand } from "./key-import.ts";
+import { listCommand } from "./key-list.ts";
 import { planCommand } from "./key-plan.ts";
 import { revokeCommand } from "./key-revoke.ts";
+import { dispatch } from "./subcommands.ts";
 
 const usage = `Usage: npm run key -- <subcommand> [options]
 
-  create --plan PLAN [--per-minute N --per-day N] [--account EMAIL] [--env staging|production]
-  revoke <key>
-  plan <key> <plan> [--per-minute N --per-day N]
+  create [--account EMAIL] [--plan PLAN [--per-minute N --per-day N]]
+                          make a key; it is printed alone on the last line
+  revoke <key>            refuse the key from its next request on
+  plan <key> <plan>|account [--per-minute N --per-day N]
+                          give the key limits of its own, or make it follow its account
+  list --account EMAIL    the account's keys, newest first
+  import                  bring keys that exist only in KV into D1
 
-Works on local state (what \`npm start\` serves) unless --env is given.
+Each talks to the running Worker's admin endpoint: the one \`npm start\` serves
+unless --url URL or --env staging|production names another.
 \`npm run key -- <subcommand> --help\` describes each one.`;
 
-const subcommands: Record<string, (argv: string[]) => Promise<number>> = {
-  create: createCommand,
-  revoke: revokeCommand,
-  plan: planCommand,
-};
-
-async function main(argv: string[]): Promise<number> {
-  const [name, ...rest] = argv;
-  if (name === "--help" || name === "-h" || name === "help") {
-    console.log(usage);
-    return 0;
-  }
-  if (name === undefined) throw new UsageError("missing subcommand: create, revoke or plan");
-  const command = Object.hasOwn(subcommands, name) ? subcommands[name] : undefined;
-  if (!command) throw new UsageError(`unknown subcommand "${name}"; use create, revoke or plan`);
-  return command(rest);
-}
-
-await runCommand(main);
+await runCommand(
+  dispatch(usage, {
+    create: createCommand,
+    revoke: revokeCommand,
+    plan: planCommand,
+    list: listCommand,
+    import: importCommand,
+  }),
+);

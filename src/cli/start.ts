@@ -1,18 +1,26 @@
 import type { ChildProcess } from "node:child_process";
 import { constants } from "node:os";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { adminClient } from "./admin-client.ts";
 import { parseCommand, parsePort, runCommand, UsageError } from "./args.ts";
 import { ensureDevVars } from "./dev-vars.ts";
-import { LOCAL_STATE_DIR, projectRoot } from "./project.ts";
+import { importLegacyKeys, importReport } from "./key-import.ts";
+import { answersHealth, findLocalServer, forgetServing, recordServing } from "./local-server.ts";
+import { LOCAL_STATE_DIR, localAdminToken, projectRoot } from "./project.ts";
 import { spawnWrangler } from "./wrangler.ts";
 
-const help = `Usage: npm start [-- --port N]
+const help = `Usage: npm start [-- --port N] [-- --persist-to DIR]
 
 Applies pending local D1 migrations, creates .dev.vars (with a random
 ADMIN_TOKEN) if it is missing, then serves the API with wrangler dev on
 http://127.0.0.1:8787, with local D1, KV and Durable Objects under ${LOCAL_STATE_DIR}.
+Once it answers, it records its address there (so \`npm run key\` and
+\`npm run account\` find it) and imports keys that exist only in KV into D1.
 
-  --port N      listen on port N instead of 8787
-  -h, --help    show this help`;
+  --port N          listen on port N instead of 8787
+  --persist-to DIR  keep local state in DIR instead of ${LOCAL_STATE_DIR}
+  -h, --help        show this help`;
 
 const HOST = "127.0.0.1";
 
@@ -35,9 +43,40 @@ function forwardSignals(child: ChildProcess): void {
   }
 }
 
+/** Resolves once the Worker answers /health, or false if wrangler exits first. */
+async function serving(origin: string, child: ChildProcess): Promise<boolean> {
+  while (child.exitCode === null && child.signalCode === null) {
+    if (await answersHealth(origin, 1_000)) return true;
+    await sleep(250);
+  }
+  return false;
+}
+
+/** Runs the import against the local Worker; says something only when it did something. */
+async function importKeptKeys(root: string, origin: string): Promise<void> {
+  const token = localAdminToken(root);
+  if (!token) return;
+  const worker = adminClient({
+    origin,
+    token,
+    tokenSource: "ADMIN_TOKEN in .dev.vars",
+    unreachableHint: "it stopped",
+  });
+  try {
+    const totals = await importLegacyKeys(worker);
+    if (totals.imported + totals.rewritten > 0) console.log(importReport(totals, origin));
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    console.error(
+      `warning: importing KV-only keys failed (${reason}); run \`npm run key -- import\``,
+    );
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommand(argv, {
     port: { type: "string" },
+    "persist-to": { type: "string" },
     help: { type: "boolean", short: "h" },
   });
   if (values.help) {
@@ -46,11 +85,22 @@ async function main(argv: string[]): Promise<number> {
   }
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   const port = values.port === undefined ? 8787 : parsePort(values.port);
+  const persistTo = values["persist-to"] ?? LOCAL_STATE_DIR;
+  if (persistTo === "") throw new UsageError("--persist-to needs a directory");
   const root = projectRoot();
+  const stateDir = path.resolve(root, persistTo);
+  // Two servers on one state would share its SQLite files, and only one could be found.
+  const already = await findLocalServer(stateDir);
+  if (already) {
+    console.error(
+      `error: npm start already serves ${persistTo} on ${already}; stop it first, or give another --persist-to`,
+    );
+    return 1;
+  }
 
   // Non-interactive: with no terminal on stdin wrangler applies without asking.
   const migrate = spawnWrangler(
-    ["d1", "migrations", "apply", "DB", "--local", "--persist-to", LOCAL_STATE_DIR],
+    ["d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir],
     root,
     { stdin: "ignore", env: { CI: "true" } },
   );
@@ -61,14 +111,24 @@ async function main(argv: string[]): Promise<number> {
   }
 
   if (ensureDevVars(root)) console.log("Created .dev.vars with a fresh random ADMIN_TOKEN.");
-  console.log("Make an API key in another terminal:  npm run key -- create --plan free");
 
+  const origin = `http://${HOST}:${port}`;
   const dev = spawnWrangler(
-    ["dev", "--ip", HOST, "--port", String(port), "--persist-to", LOCAL_STATE_DIR],
+    ["dev", "--ip", HOST, "--port", String(port), "--persist-to", stateDir],
     root,
   );
   forwardSignals(dev);
-  return finished(dev);
+  const exited = finished(dev);
+  // A record left behind would name a server that is gone. (After a SIGKILL one is left;
+  // the command then finds nothing answering there and treats it as no server.)
+  process.on("exit", () => forgetServing(stateDir, process.pid));
+
+  if (await serving(origin, dev)) {
+    recordServing(stateDir, { url: origin, pid: process.pid });
+    await importKeptKeys(root, origin);
+    console.log(`Serving on ${origin}. Make an API key:  npm run key -- create --plan free`);
+  }
+  return exited;
 }
 
 await runCommand(main);

@@ -1,4 +1,4 @@
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
 
@@ -12,30 +12,6 @@ function wranglerEntry(): string {
 
 function wranglerEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...process.env, WRANGLER_SEND_METRICS: "false", ...extra };
-}
-
-export interface CapturedRun {
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs wrangler to completion with its output captured; rejects with wrangler's own words. */
-export function runWrangler(args: string[], cwd: string): Promise<CapturedRun> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      [wranglerEntry(), ...args],
-      { cwd, env: wranglerEnv(), maxBuffer: 16 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        if (error) {
-          const said = `${stderr}\n${stdout}`.trim().split("\n").slice(-5).join("\n");
-          reject(new Error(`wrangler ${args.slice(0, 3).join(" ")} failed:\n${said}`));
-        } else {
-          resolve({ stdout, stderr });
-        }
-      },
-    );
-  });
 }
 
 /** Starts wrangler on the terminal's own stdio. */

@@ -1,10 +1,3 @@
-import {
-  generateApiKey,
-  hashApiKey,
-  keyRecordName,
-  lastFourOf,
-} from "../../src/keys/key-format.ts";
-import type { KeyRecord } from "../../src/keys/key-record.ts";
 import { FLOOR_CONFIG, wrangler } from "./servers.ts";
 
 export const SEED_PETS = 500;
@@ -31,34 +24,25 @@ export async function applyMigrations(apiState: string, floorState: string): Pro
 }
 
 /**
- * Makes an Enterprise key with limits that will not bind and writes its
- * record into the bench's own local KV, exactly as the operator command
- * would: only the hash is stored. Returns the key itself.
+ * Makes an Enterprise key with limits that will not bind through the API's
+ * own admin endpoint, as the operator command does, and returns the key.
  */
-export async function createBenchKey(apiState: string): Promise<string> {
-  const key = generateApiKey("ps_test_");
-  const record: KeyRecord = {
-    account: "bench@petstore.invalid",
-    plan: "enterprise",
-    limits: BENCH_LIMITS,
-    createdAt: new Date().toISOString(),
-    revoked: false,
-    lastFour: lastFourOf(key),
-    version: 1,
-  };
-  const name = keyRecordName(await hashApiKey(key));
-  await wrangler([
-    "kv",
-    "key",
-    "put",
-    "--binding",
-    "API_KEYS",
-    "--local",
-    "--persist-to",
-    apiState,
-    name,
-    JSON.stringify(record),
-  ]);
+export async function createBenchKey(apiOrigin: string, adminToken: string): Promise<string> {
+  const response = await fetch(`${apiOrigin}/admin/keys`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${adminToken}`, "Content-Type": "application/json" },
+    body: JSON.stringify({
+      account: "bench@petstore.invalid",
+      plan: "enterprise",
+      ...BENCH_LIMITS,
+    }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const text = await response.text();
+  if (response.status !== 201) {
+    throw new Error(`making the bench key got ${response.status}: ${text.slice(0, 300)}`);
+  }
+  const { key } = JSON.parse(text) as { key: string };
   return key;
 }
 

@@ -1,16 +1,20 @@
-import { execFile } from "node:child_process";
-import { createHash } from "node:crypto";
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
 const repo = path.resolve(import.meta.dirname, "../..");
-const wranglerBin = path.join(
-  path.dirname(createRequire(import.meta.url).resolve("wrangler/package.json")),
-  "bin",
-  "wrangler.js",
-);
+const HOST = "127.0.0.1";
+
+/** Keeps wrangler quiet and off the network, and the developer's own ADMIN_TOKEN out. */
+const baseEnv = {
+  ...process.env,
+  WRANGLER_SEND_METRICS: "false",
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+  ADMIN_TOKEN: "",
+};
 
 export interface Run {
   code: number;
@@ -18,67 +22,178 @@ export interface Run {
   stderr: string;
 }
 
-function run(script: string, args: string[], cwd: string): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [script, ...args],
-      { cwd, env: { ...process.env, WRANGLER_SEND_METRICS: "false", ADMIN_TOKEN: "" } },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
+export type Command = "key" | "account" | "start";
 
 /**
- * A throwaway project directory: a copy of wrangler.toml and its own
- * .dev.vars, with local state kept inside it, so the developer's .wrangler
- * state and tokens are never touched.
+ * A throwaway project directory: wrangler.toml pointing at this repository's
+ * Worker and migrations, its own .dev.vars and its own local state, so the
+ * developer's .wrangler state and tokens are never touched.
  */
 export interface Sandbox {
   dir: string;
-  stateDir: string;
+  /** Where `npm start` keeps state when not told otherwise: `.wrangler/state` in `dir`. */
+  defaultStateDir: string;
   adminToken: string;
-  /** The operator command, run as `npm run key` runs it (this Node, cwd = the project). */
+  /** A command run as `npm run key` runs it: this Node, cwd = the project. */
+  run(command: Command, args: string[], env?: Record<string, string>): Promise<Run>;
   key(...args: string[]): Promise<Run>;
-  start(...args: string[]): Promise<Run>;
-  /** The raw KV value under a key's record name, or null. */
-  storedRecord(key: string): Promise<unknown>;
+  account(...args: string[]): Promise<Run>;
   remove(): void;
 }
 
-export function sha256Hex(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
+function absolutePaths(toml: string): string {
+  const replacements: [RegExp, string][] = [
+    [/^main = "src\/index\.ts"$/m, `main = ${JSON.stringify(path.join(repo, "src/index.ts"))}`],
+    [
+      /^migrations_dir = "migrations"$/gm,
+      `migrations_dir = ${JSON.stringify(path.join(repo, "migrations"))}`,
+    ],
+  ];
+  let text = toml;
+  for (const [pattern, replacement] of replacements) {
+    if (!text.match(pattern)) throw new Error(`wrangler.toml no longer matches ${pattern}`);
+    text = text.replace(pattern, replacement);
+  }
+  return text;
 }
 
 export function makeSandbox(): Sandbox {
   const dir = mkdtempSync(path.join(tmpdir(), "petstore-cli-"));
-  const stateDir = path.join(dir, "state");
-  const adminToken = "node-test-admin-token";
-  copyFileSync(path.join(repo, "wrangler.toml"), path.join(dir, "wrangler.toml"));
-  writeFileSync(path.join(dir, ".dev.vars"), `ADMIN_TOKEN=${adminToken}\n`);
+  const adminToken = randomBytes(24).toString("base64url");
+  const toml = readFileSync(path.join(repo, "wrangler.toml"), "utf8");
+  writeFileSync(path.join(dir, "wrangler.toml"), absolutePaths(toml));
+  writeFileSync(
+    path.join(dir, ".dev.vars"),
+    `ADMIN_TOKEN=${adminToken}\nSESSION_SECRET=${randomBytes(32).toString("base64url")}\n`,
+  );
+  const run = (command: Command, args: string[], env: Record<string, string> = {}) =>
+    new Promise<Run>((resolve) => {
+      execFile(
+        process.execPath,
+        [path.join(repo, `src/cli/${command}.ts`), ...args],
+        { cwd: dir, env: { ...baseEnv, ...env } },
+        (error, stdout, stderr) => {
+          const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
+          resolve({ code, stdout, stderr });
+        },
+      );
+    });
   return {
     dir,
-    stateDir,
+    defaultStateDir: path.join(dir, ".wrangler/state"),
     adminToken,
-    key: (...args) => run(path.join(repo, "src/cli/key.ts"), args, dir),
-    start: (...args) => run(path.join(repo, "src/cli/start.ts"), args, dir),
-    async storedRecord(key) {
-      const name = `key:${sha256Hex(key)}`;
-      const args = ["kv", "key", "get", name, "--binding", "API_KEYS", "--text"];
-      const { code, stdout, stderr } = await run(
-        wranglerBin,
-        [...args, "--local", "--persist-to", stateDir],
-        dir,
-      );
-      if (code !== 0) throw new Error(`wrangler kv key get failed: ${stderr}`);
-      const text = stdout.trim();
-      return text === "Value not found" ? null : JSON.parse(text);
-    },
+    run,
+    key: (...args) => run("key", args),
+    account: (...args) => run("account", args),
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, HOST, () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Every `npm start` this file started, so none outlives the test run however it ends. */
+const running = new Set<ChildProcess>();
+process.once("exit", () => {
+  for (const child of running) {
+    if (child.pid !== undefined) {
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // Already gone.
+      }
+    }
+  }
+});
+
+/** A running `npm start` (the real src/cli/start.ts) in a sandbox. */
+export interface LocalServer {
+  origin: string;
+  /** Everything it printed so far. */
+  output(): string;
+  /** Ctrl-C, as a terminal sends it to the whole process group; SIGKILL if it lingers. */
+  stop(): Promise<void>;
+}
+
+function stopGroup(child: ChildProcess): Promise<void> {
+  const pid = child.pid;
+  if (pid === undefined) return Promise.resolve();
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(-pid, name);
+    } catch {
+      // Already gone.
+    }
+  };
+  if (child.exitCode !== null || child.signalCode !== null) {
+    signal("SIGKILL"); // its wrangler and workerd, should they have outlived it
+    return Promise.resolve();
+  }
+  return new Promise((resolve) => {
+    const killer = setTimeout(() => signal("SIGKILL"), 10_000);
+    child.once("close", () => {
+      clearTimeout(killer);
+      signal("SIGKILL");
+      resolve();
+    });
+    signal("SIGINT");
+  });
+}
+
+/**
+ * `npm start -- --port <free port> [--persist-to DIR]` in the sandbox, ready
+ * once it says it serves (after its import has run).
+ */
+export async function startServer(sandbox: Sandbox, persistTo?: string): Promise<LocalServer> {
+  const port = await freePort();
+  const args = ["--port", String(port), ...(persistTo ? ["--persist-to", persistTo] : [])];
+  const child = spawn(process.execPath, [path.join(repo, "src/cli/start.ts"), ...args], {
+    cwd: sandbox.dir,
+    env: baseEnv,
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  let output = "";
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString();
+  };
+  child.stdout?.on("data", collect);
+  child.stderr?.on("data", collect);
+  const origin = `http://${HOST}:${port}`;
+  running.add(child);
+  const stop = async () => {
+    await stopGroup(child);
+    running.delete(child);
+  };
+  const server: LocalServer = { origin, output: () => output, stop };
+
+  const deadline = Date.now() + 90_000;
+  while (!output.includes(`Serving on ${origin}`)) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await server.stop();
+      throw new Error(`npm start did not come up on ${origin}:\n${output.slice(-3_000)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return server;
+}
+
+/** GET /v1/pets with the key: its status and the limit it was counted against. */
+export async function petsWith(origin: string, key: string) {
+  const response = await fetch(`${origin}/v1/pets?limit=1`, {
+    headers: { Authorization: `Bearer ${key}` },
+  });
+  await response.body?.cancel();
+  return { status: response.status, limit: response.headers.get("X-RateLimit-Limit") };
 }
 
 export function lastLine(text: string): string {

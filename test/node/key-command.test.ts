@@ -1,116 +1,153 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { lastLine, lines, makeSandbox, type Sandbox, sha256Hex } from "./cli.ts";
-import { startFakeWorker, unusedUrl } from "./fake-worker.ts";
+import {
+  type LocalServer,
+  lastLine,
+  lines,
+  makeSandbox,
+  petsWith,
+  type Sandbox,
+  startServer,
+} from "./cli.ts";
 
-interface StoredRecord {
-  plan: string;
-  revoked: boolean;
-  version: number;
-  limits?: { perMinute: number; perDay: number };
+// One real `npm start` for the file, on its default state in the sandbox, so
+// the commands here need no --url and no --persist-to: they find it themselves.
+let sandbox: Sandbox;
+let server: LocalServer;
+beforeAll(async () => {
+  sandbox = makeSandbox();
+  server = await startServer(sandbox);
+});
+afterAll(async () => {
+  await server?.stop();
+  sandbox?.remove();
+});
+
+async function createKey(...args: string[]): Promise<string> {
+  const result = await sandbox.key("create", ...args);
+  expect(result.stderr).toBe("");
+  expect(result.code).toBe(0);
+  return lastLine(result.stdout);
 }
 
-let sandbox: Sandbox;
-beforeAll(() => {
-  sandbox = makeSandbox();
-});
-afterAll(() => sandbox.remove());
-
-// One key's life, in order: every wrangler call starts workerd, so the steps share their key.
-describe("npm run key against local KV", () => {
-  let key = "";
-  let created: StoredRecord;
-  let revokedVersion = 0;
-
-  it("create prints a well-formed key alone on the last line and stores only its hash", async () => {
-    const result = await sandbox.key(
-      "create",
-      "--plan",
-      "free",
-      "--account",
-      "ops@example.com",
-      "--persist-to",
-      sandbox.stateDir,
-    );
+describe("npm run key -- create", () => {
+  it("prints the key alone on the last line, once, and it works at once", async () => {
+    const result = await sandbox.key("create", "--plan", "free");
     expect(result.code).toBe(0);
-    key = lastLine(result.stdout);
+    const key = lastLine(result.stdout);
     expect(key).toMatch(/^ps_test_[0-9A-Za-z]{32}$/);
-    expect(result.stdout.split(key)).toHaveLength(2); // shown once, nowhere else
-
-    const stored = await sandbox.storedRecord(key);
-    expect(stored).toEqual({
-      account: "ops@example.com",
-      plan: "free",
-      createdAt: expect.any(String),
-      revoked: false,
-      lastFour: key.slice(-4),
-      version: expect.any(Number),
-    });
-    expect(JSON.stringify(stored)).not.toContain(key.slice(8));
-    created = stored as StoredRecord;
+    expect(result.stdout.split(key)).toHaveLength(2);
+    expect(result.stdout).toContain("operator@localhost"); // the environment's operator account
+    expect(await petsWith(server.origin, key)).toEqual({ status: 200, limit: "60" });
   });
 
-  it("revoke marks the record revoked with a higher version and tells the running Worker", async () => {
-    const worker = await startFakeWorker();
-    try {
-      const result = await sandbox.key(
-        "revoke",
-        key,
-        "--persist-to",
-        sandbox.stateDir,
-        "--url",
-        worker.url,
-      );
-      expect(result.stderr).toBe("");
-      expect(result.code).toBe(0);
-      expect(worker.calls).toEqual([
-        {
-          method: "POST",
-          path: `/admin/keys/${sha256Hex(key)}/policy`,
-          authorization: `Bearer ${sandbox.adminToken}`,
-          body: { revoked: true, plan: "free", version: expect.any(Number) },
-        },
-      ]);
-      const [call] = worker.calls;
-      revokedVersion = (call?.body as StoredRecord | undefined)?.version ?? 0;
-      expect(revokedVersion).toBeGreaterThan(created.version);
-    } finally {
-      await worker.close();
-    }
+  it("without --plan makes a key that follows its account's plan", async () => {
+    await createKey("--account", "follower@example.com");
+    const list = await sandbox.key("list", "--account", "follower@example.com");
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/active\s+free\s+60\s+1000\s+account/);
   });
 
-  it("plan changes plan and limits; with no Worker running it warns in one line and exits 0", async () => {
-    const result = await sandbox.key(
-      "plan",
-      key,
-      "enterprise",
-      "--per-minute",
-      "120",
-      "--per-day",
-      "5000",
-      "--persist-to",
-      sandbox.stateDir,
-      "--url",
-      await unusedUrl(),
-    );
-    expect(result.code).toBe(0);
-    expect(lines(result.stderr)).toHaveLength(1);
-    expect(result.stderr).toMatch(/^warning: .*not reachable.*in KV.*within a few minutes/);
-  });
-
-  it("KV then holds both changes, each with a higher version", async () => {
-    const stored = (await sandbox.storedRecord(key)) as StoredRecord;
-    expect(stored).toMatchObject({
-      plan: "enterprise",
-      limits: { perMinute: 120, perDay: 5000 },
-      revoked: true,
-    });
-    expect(stored.version).toBeGreaterThan(revokedVersion);
-  });
-
-  it("revoke of a well-formed key that does not exist fails with one line, exit 1", async () => {
-    const unknown = `ps_test_${"A".repeat(32)}`;
-    const result = await sandbox.key("revoke", unknown, "--persist-to", sandbox.stateDir);
+  it("refuses a key past the account's cap of 20 in one line", async () => {
+    const account = "full@example.com";
+    for (let made = 0; made < 20; made++) await createKey("--account", account);
+    const result = await sandbox.key("create", "--account", account);
     expect(result.code).toBe(1);
-    expect(lines(result.stderr)).toEqual(["error: local KV holds no key with this value"]);
+    expect(result.stdout).toBe("");
+    expect(lines(result.stderr)).toHaveLength(1);
+    expect(result.stderr).toMatch(/already has 20 working keys.*revoke a key first/);
+  });
+});
+
+describe("npm run key -- revoke", () => {
+  it("refuses the key from the very next request", async () => {
+    const key = await createKey("--plan", "pro");
+    expect((await petsWith(server.origin, key)).status).toBe(200);
+    const result = await sandbox.key("revoke", key);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`ending in ${key.slice(-4)}`);
+    expect((await petsWith(server.origin, key)).status).toBe(401);
+    expect(result.stdout).not.toContain(key);
+  });
+
+  it("says in one line, exit 1, that no key has a well-formed value it does not know", async () => {
+    const result = await sandbox.key("revoke", `ps_test_${"A".repeat(32)}`);
+    expect(result.code).toBe(1);
+    expect(lines(result.stderr)).toHaveLength(1);
+    expect(result.stderr).toMatch(/^error: no key has this value at http:\/\/127\.0\.0\.1:\d+/);
+  });
+
+  it("with a wrong ADMIN_TOKEN in the environment says which token to check", async () => {
+    const key = await createKey("--plan", "free");
+    const result = await sandbox.run("key", ["revoke", key], { ADMIN_TOKEN: "not-the-token" });
+    expect(result.code).toBe(1);
+    expect(lines(result.stderr)).toEqual([
+      `error: the Worker at ${server.origin} refused the operator token (401); check the ADMIN_TOKEN environment variable`,
+    ]);
+    expect((await petsWith(server.origin, key)).status).toBe(200);
+  });
+
+  it("with --url talks to the Worker named", async () => {
+    const key = await createKey("--plan", "free");
+    const result = await sandbox.key("revoke", key, "--url", `${server.origin}/v1`);
+    expect(result.code).toBe(0);
+    expect((await petsWith(server.origin, key)).status).toBe(401);
+  });
+});
+
+describe("npm run key -- plan", () => {
+  it("changes the key's limit from its next request, and back to its account's", async () => {
+    const key = await createKey("--plan", "free", "--account", "mover@example.com");
+    expect((await petsWith(server.origin, key)).limit).toBe("60");
+
+    expect((await sandbox.key("plan", key, "pro")).code).toBe(0);
+    expect((await petsWith(server.origin, key)).limit).toBe("300");
+
+    const numbers = ["--per-minute", "7", "--per-day", "100"];
+    expect((await sandbox.key("plan", key, "enterprise", ...numbers)).code).toBe(0);
+    expect((await petsWith(server.origin, key)).limit).toBe("7");
+
+    const back = await sandbox.key("plan", key, "account");
+    expect(back.code).toBe(0);
+    expect(back.stdout).toContain("from its account");
+    expect((await petsWith(server.origin, key)).limit).toBe("60");
+  });
+});
+
+describe("npm run key -- list", () => {
+  it("shows each key of the account by its last four, with status and limits", async () => {
+    const account = "lister@example.com";
+    const kept = await createKey("--account", account, "--plan", "business");
+    const revoked = await createKey("--account", account);
+    expect((await sandbox.key("revoke", revoked)).code).toBe(0);
+
+    const result = await sandbox.key("list", "--account", account);
+    expect(result.code).toBe(0);
+    const [heading, header, ...rows] = lines(result.stdout);
+    expect(heading).toMatch(/^lister@example\.com: free \(60\/min, 1,000\/day\), no password yet/);
+    expect(header).toMatch(/^KEY\s+CREATED\s+STATUS\s+PLAN\s+PER MINUTE\s+PER DAY\s+LIMITS FROM$/);
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatch(
+      new RegExp(`^…${revoked.slice(-4)} .* revoked .* free +60 +1000 +account$`),
+    );
+    expect(rows[1]).toMatch(
+      new RegExp(`^…${kept.slice(-4)} .* active +business +1000 +100000 +key$`),
+    );
+    expect(result.stdout).not.toContain(kept);
+  });
+
+  it("says in one line that an unknown account does not exist", async () => {
+    const result = await sandbox.key("list", "--account", "nobody@example.com");
+    expect(result.code).toBe(1);
+    expect(lines(result.stderr)).toHaveLength(1);
+    expect(result.stderr).toMatch(/^error: no account nobody@example\.com at /);
+  });
+});
+
+describe("npm run key -- import", () => {
+  it("with nothing only in KV says so", async () => {
+    const result = await sandbox.key("import");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Nothing to import at .*: no key exists only in KV\.$/m);
   });
 });

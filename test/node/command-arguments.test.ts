@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Command, lines, makeSandbox, type Sandbox } from "./cli.ts";
+
+// No Worker runs here: every one of these is answered before the command looks for one.
+let sandbox: Sandbox;
+beforeAll(() => {
+  sandbox = makeSandbox();
+});
+afterAll(() => sandbox.remove());
+
+const someKey = `ps_test_${"b".repeat(32)}`;
+
+describe("--help", () => {
+  it.each<[Command, string[], string]>([
+    ["key", [], "Usage: npm run key -- <subcommand>"],
+    ["key", ["create"], "Usage: npm run key -- create"],
+    ["key", ["revoke"], "Usage: npm run key -- revoke <key>"],
+    ["key", ["plan"], "Usage: npm run key -- plan <key>"],
+    ["key", ["list"], "Usage: npm run key -- list --account EMAIL"],
+    ["key", ["import"], "Usage: npm run key -- import"],
+    ["account", [], "Usage: npm run account -- <subcommand>"],
+    ["account", ["plan"], "Usage: npm run account -- plan <email>"],
+    ["account", ["invite"], "Usage: npm run account -- invite <email>"],
+    ["start", [], "Usage: npm start"],
+  ])("%s %j --help prints its usage and exits 0", async (command, subcommand, usage) => {
+    const result = await sandbox.run(command, [...subcommand, "--help"]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toContain(usage);
+  });
+});
+
+describe("bad arguments: exit 2 with a one-line reason on stderr, nothing on stdout", () => {
+  it.each<[string, Command, string[], RegExp]>([
+    ["no subcommand", "key", [], /missing subcommand: create, revoke, plan, list, import/],
+    ["an unknown subcommand", "key", ["rotate"], /unknown subcommand "rotate"/],
+    ["an unknown plan", "key", ["create", "--plan", "gold"], /unknown plan "gold"/],
+    ["enterprise without limits", "key", ["create", "--plan", "enterprise"], /needs both/],
+    [
+      "enterprise with one limit",
+      "key",
+      ["create", "--plan", "enterprise", "--per-minute", "5"],
+      /enterprise needs both/,
+    ],
+    [
+      "more a minute than a day",
+      "key",
+      ["create", "--plan", "enterprise", "--per-minute", "50", "--per-day", "5"],
+      /--per-minute cannot be larger than --per-day/,
+    ],
+    [
+      "limits without a plan",
+      "key",
+      ["create", "--per-minute", "5", "--per-day", "9"],
+      /need --plan enterprise/,
+    ],
+    [
+      "free with --per-minute",
+      "key",
+      ["create", "--plan", "free", "--per-minute", "5"],
+      /only for enterprise, not free/,
+    ],
+    [
+      "a limit that is not a positive whole number",
+      "key",
+      ["create", "--plan", "enterprise", "--per-minute", "0", "--per-day", "5"],
+      /--per-minute must be a positive whole number/,
+    ],
+    ["an unknown option", "key", ["create", "--colour"], /Unknown option '--colour'/],
+    ["an unknown environment", "key", ["create", "--env", "dev"], /unknown --env "dev"/],
+    ["a malformed account", "key", ["create", "--account", "bob"], /--account must be an email/],
+    ["revoke of a malformed key", "key", ["revoke", "ps_test_short"], /not a well-formed API key/],
+    ["revoke without a key", "key", ["revoke"], /missing <key>/],
+    ["revoke of two keys", "key", ["revoke", someKey, someKey], /unexpected argument/],
+    ["plan without a plan", "key", ["plan", someKey], /missing <plan>/],
+    ["plan to an unknown plan", "key", ["plan", someKey, "gold"], /or account/],
+    ["plan account with limits", "key", ["plan", someKey, "account", "--per-day", "9"], /only/],
+    ["list without an account", "key", ["list"], /--account EMAIL is required/],
+    ["import with an argument", "key", ["import", "all"], /unexpected argument "all"/],
+    ["--url that is not a URL", "key", ["revoke", someKey, "--url", "localhost"], /--url must be/],
+    [
+      "--persist-to with --env",
+      "key",
+      ["revoke", someKey, "--env", "staging", "--persist-to", "x"],
+      /cannot go with --url or --env/,
+    ],
+    [
+      "--url with --env",
+      "key",
+      ["revoke", someKey, "--env", "staging", "--url", "https://example.com"],
+      /give one of them/,
+    ],
+    [
+      "--env without ADMIN_TOKEN in the environment",
+      "key",
+      ["revoke", someKey, "--env", "production"],
+      /--env production needs ADMIN_TOKEN/,
+    ],
+    ["account: no subcommand", "account", [], /missing subcommand: plan, invite/],
+    ["account plan of a malformed email", "account", ["plan", "bob", "pro"], /must be an email/],
+    ["account plan without a plan", "account", ["plan", "a@example.com"], /missing <plan>/],
+    ["account plan to account", "account", ["plan", "a@example.com", "account"], /unknown plan/],
+    [
+      "account plan enterprise without limits",
+      "account",
+      ["plan", "a@example.com", "enterprise"],
+      /enterprise needs both/,
+    ],
+    ["invite without an email", "account", ["invite"], /missing <email>/],
+    ["start on port 99999", "start", ["--port", "99999"], /--port must be 1–65535/],
+    ["start on port http", "start", ["--port", "http"], /--port must be 1–65535/],
+    ["start with --host", "start", ["--host", "0.0.0.0"], /Unknown option '--host'/],
+    ["start with an empty --persist-to", "start", ["--persist-to="], /needs a directory/],
+  ])("%s", async (_name, command, args, reason) => {
+    const result = await sandbox.run(command, args);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(lines(result.stderr)).toHaveLength(1);
+    expect(result.stderr).toMatch(reason);
+  });
+});

@@ -1,0 +1,152 @@
+import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  freePort,
+  type LocalServer,
+  lastLine,
+  lines,
+  makeSandbox,
+  petsWith,
+  type Sandbox,
+  startServer,
+} from "./cli.ts";
+
+const wranglerBin = path.join(
+  path.dirname(createRequire(import.meta.url).resolve("wrangler/package.json")),
+  "bin/wrangler.js",
+);
+
+// The real `npm start`, on a free port with state in a throwaway directory;
+// the commands are told only that directory, never the address.
+let sandbox: Sandbox;
+let stateDir: string;
+let server: LocalServer | undefined;
+const record = () => path.join(stateDir, "npm-start.json");
+
+/** A key as the operator command stored it before D1 held keys: in KV only. */
+const legacyKey = `ps_test_${"L".repeat(28)}gacy`;
+
+async function writeLegacyRecord(): Promise<void> {
+  const hash = createHash("sha256").update(legacyKey).digest("hex");
+  const stored = {
+    account: "legacy@example.com",
+    plan: "pro",
+    createdAt: "2026-01-02T03:04:05.000Z",
+    revoked: false,
+    lastFour: legacyKey.slice(-4),
+    version: 3,
+  };
+  const args = ["kv", "key", "put", `key:${hash}`, JSON.stringify(stored), "--binding", "API_KEYS"];
+  await promisify(execFile)(
+    process.execPath,
+    [wranglerBin, ...args, "--local", "--persist-to", stateDir],
+    { cwd: sandbox.dir, env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
+  );
+}
+
+const key = (...args: string[]) => sandbox.key(...args, "--persist-to", stateDir);
+const account = (...args: string[]) => sandbox.account(...args, "--persist-to", stateDir);
+
+beforeAll(async () => {
+  sandbox = makeSandbox();
+  stateDir = mkdtempSync(path.join(tmpdir(), "petstore-state-"));
+  await writeLegacyRecord();
+  server = await startServer(sandbox, stateDir);
+});
+afterAll(async () => {
+  await server?.stop();
+  sandbox?.remove();
+  rmSync(stateDir, { recursive: true, force: true });
+});
+
+let revoked = "";
+let untouched = "";
+
+describe("npm start -- --port N --persist-to DIR", () => {
+  it("imports keys that exist only in KV, which keep working", async () => {
+    expect(server?.output()).toContain("Imported 1 key(s) that existed only in KV into D1");
+    expect(await petsWith(server?.origin ?? "", legacyKey)).toEqual({ status: 200, limit: "300" });
+    const list = await key("list", "--account", "legacy@example.com");
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/…gacy .* active +pro +300 +10000 +key/);
+  });
+
+  it("records where it serves, so the command finds it from the state directory alone", async () => {
+    expect(JSON.parse(readFileSync(record(), "utf8"))).toMatchObject({ url: server?.origin });
+    const created = await key("create", "--plan", "free");
+    expect(created.code).toBe(0);
+    revoked = lastLine(created.stdout);
+    untouched = lastLine((await key("create", "--account", "stays@example.com")).stdout);
+    expect((await petsWith(server?.origin ?? "", revoked)).status).toBe(200);
+
+    const result = await key("revoke", revoked);
+    expect(result.code).toBe(0);
+    expect((await petsWith(server?.origin ?? "", revoked)).status).toBe(401);
+  });
+
+  it("refuses to serve the same state twice", async () => {
+    const port = String(await freePort());
+    const second = await sandbox.run("start", ["--port", port, "--persist-to", stateDir]);
+    expect(second.code).toBe(1);
+    expect(lines(second.stderr)).toEqual([
+      `error: npm start already serves ${stateDir} on ${server?.origin}; stop it first, or give another --persist-to`,
+    ]);
+  });
+
+  it("is not found by a command looking at another state directory", async () => {
+    const result = await sandbox.key("list", "--account", "legacy@example.com");
+    expect(result.code).toBe(1);
+    expect(lines(result.stderr)).toEqual([
+      "error: no local Worker is running (none serves .wrangler/state); start one with `npm start`, or pass --url URL",
+    ]);
+  });
+
+  it("removes its record when stopped", async () => {
+    await server?.stop();
+    server = undefined;
+    expect(existsSync(record())).toBe(false);
+  });
+});
+
+describe("with no Worker running", () => {
+  it.each([
+    ["revoke", () => key("revoke", untouched)],
+    ["create", () => key("create", "--account", "nobody@example.com")],
+    ["account plan", () => account("plan", "stays@example.com", "business")],
+    ["account invite", () => account("invite", "invitee@example.com")],
+  ])("%s says so in one line, exits 1 and prints nothing else", async (_name, run) => {
+    const result = await run();
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(lines(result.stderr)).toEqual([
+      `error: no local Worker is running (none serves ${stateDir}); start one with \`npm start -- --persist-to ${stateDir}\`, or pass --url URL`,
+    ]);
+  });
+
+  it("a record left by a server that no longer answers counts as none", async () => {
+    const url = `http://127.0.0.1:${await freePort()}`;
+    writeFileSync(record(), JSON.stringify({ url, pid: process.pid }));
+    const result = await key("revoke", untouched);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^error: no local Worker is running/);
+  });
+
+  it("nothing was changed: a server started later on the same state knows none of it", async () => {
+    server = await startServer(sandbox, stateDir);
+    expect(server.output()).not.toContain("Imported");
+    expect((await petsWith(server.origin, untouched)).status).toBe(200);
+    expect((await petsWith(server.origin, revoked)).status).toBe(401);
+    const limits = await key("list", "--account", "stays@example.com");
+    expect(limits.stdout).toMatch(/^stays@example\.com: free /);
+    for (const email of ["nobody@example.com", "invitee@example.com"]) {
+      const list = await key("list", "--account", email);
+      expect(list.stderr).toMatch(new RegExp(`^error: no account ${email}`));
+    }
+  });
+});
