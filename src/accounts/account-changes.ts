@@ -16,6 +16,7 @@ import {
   unsyncedKeys,
 } from "../keys/keys.queries.ts";
 import type { Plan } from "../rate-limit/plans.ts";
+import { describeError, log } from "../logging.ts";
 import type { Services } from "../services.ts";
 import { type Account, findAccountByEmail, findOrCreateAccount } from "./accounts.queries.ts";
 
@@ -28,7 +29,8 @@ import { type Account, findAccountByEmail, findOrCreateAccount } from "./account
  * published from the row just written: its KV record rewritten and its
  * policy pushed to its Durable Object. A change is done only when both took
  * it; a failure there reaches the caller as 503, repeating the change
- * finishes it, and `publishLaggingKeys` (scheduled) catches the rest.
+ * finishes it, and `publishLaggingKeys` (scheduled) catches the rest. New
+ * keys are the exception (see `publishOrDefer`).
  */
 
 /** Limits that follow the account's plan. */
@@ -46,6 +48,24 @@ export async function publishKeys(services: Services, rows: KeyWithAccount[]): P
       await markKeySynced(services.db, row.hash, row.version);
     }),
   );
+}
+
+/**
+ * Publishing a new key, or a roll, can wait: until KV has a new key's record
+ * requests find it in D1, its Durable Object takes its policy from its first
+ * request, and a rolled key's grace period outlasts the scheduled job's
+ * interval many times over. So a failure here is left to that job rather
+ * than losing a key nobody has seen yet.
+ */
+async function publishOrDefer(services: Services, rows: KeyWithAccount[]): Promise<void> {
+  try {
+    await publishKeys(services, rows);
+  } catch (error) {
+    log("warn", "key publication deferred to the scheduled job", {
+      keys: rows.map((row) => `…${row.lastFour}`),
+      error: describeError(error),
+    });
+  }
 }
 
 export type CreatedKey =
@@ -66,7 +86,7 @@ export async function createKey(
     Date.now(),
   );
   if (!row) return { ok: false, reason: "cap" };
-  await publishKeys(services, [row]);
+  await publishOrDefer(services, [row]);
   return { ok: true, key, row };
 }
 
@@ -108,7 +128,7 @@ export async function rollKey(
     const rollable = old.revokedAt === null && old.expiresAt === null;
     return { ok: false, reason: rollable ? "cap" : "not_rollable", old };
   }
-  await publishKeys(services, [old, successor]);
+  await publishOrDefer(services, [old, successor]);
   return { ok: true, key, successor, old, graceEndsAt: old.expiresAt };
 }
 

@@ -1,6 +1,6 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { isWellFormedKey } from "../keys/key-format.ts";
-import type { Limits, Plan } from "../keys/key-record.ts";
+import type { Limits, Plan } from "../rate-limit/plans.ts";
 
 export const PLANS = ["free", "pro", "business", "enterprise"] as const satisfies readonly Plan[];
 export type PlanName = (typeof PLANS)[number];

@@ -293,6 +293,23 @@ describe("a change some store did not take", () => {
     expect(synced?.synced_version).toBe(synced?.version);
   });
 
+  it("a new key whose record KV did not take is still shown, works at once, and is published later", async () => {
+    const made = await api("/admin/keys", {
+      method: "POST",
+      headers: ADMIN,
+      json: { plan: "pro" },
+      bindings: { API_KEYS: failingKV() },
+    });
+    expect(made.status).toBe(201);
+    const { key, hash } = (await made.json()) as { key: string; hash: string };
+    expect(await env.API_KEYS.get(keyRecordName(hash))).toBeNull();
+    expect((await probe(key)).headers.get("X-RateLimit-Limit")).toBe("300");
+
+    await worker.scheduled(createScheduledController(), env);
+    const record = KeyRecordSchema.parse(await env.API_KEYS.get(keyRecordName(hash), "json"));
+    expect(record.limits.perMinute).toBe(300);
+  });
+
   it("a plan change the Durable Object missed: 503, then repeating it completes it", async () => {
     const { key, hash } = await seedKey({ plan: "free" });
     const failed = await api(`/admin/keys/${hash}/plan`, {
