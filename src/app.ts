@@ -10,7 +10,7 @@ import { rateLimit } from "./middleware/rate-limit.ts";
 import { requestContext } from "./middleware/request-context.ts";
 import { apiResponseHeaders } from "./middleware/response-headers.ts";
 import { services } from "./middleware/services.ts";
-import { openapiRoutes } from "./openapi/openapi-routes.ts";
+import { openapiRoutes } from "./openapi/openapi-routes.tsx";
 import { petsDeprecations, petsRoutes } from "./pets/index.ts";
 import { rejectInvalid } from "./validation.ts";
 

@@ -15,8 +15,8 @@ import {
   setKeyLimits as setKeyLimitsRow,
   unsyncedKeys,
 } from "../keys/keys.queries.ts";
-import type { Plan } from "../rate-limit/plans.ts";
 import { describeError, log } from "../logging.ts";
+import type { Plan } from "../rate-limit/plans.ts";
 import type { Services } from "../services.ts";
 import { type Account, findAccountByEmail, findOrCreateAccount } from "./accounts.queries.ts";
 

@@ -8,6 +8,7 @@ import { ensureDevVars } from "./dev-vars.ts";
 import { importLegacyKeys, importReport } from "./key-import.ts";
 import { answersHealth, findLocalServer, forgetServing, recordServing } from "./local-server.ts";
 import { LOCAL_STATE_DIR, localAdminToken, projectRoot } from "./project.ts";
+import { buildReferenceAssets } from "./reference-assets.ts";
 import { spawnWrangler } from "./wrangler.ts";
 
 const help = `Usage: npm start [-- --port N] [-- --persist-to DIR]
@@ -111,6 +112,7 @@ async function main(argv: string[]): Promise<number> {
   }
 
   if (ensureDevVars(root)) console.log("Created .dev.vars with a fresh random ADMIN_TOKEN.");
+  await buildReferenceAssets(root);
 
   const origin = `http://${HOST}:${port}`;
   const dev = spawnWrangler(

@@ -8,6 +8,8 @@ import type { RateLimiter } from "./rate-limiter.ts";
 export interface RateLimitClient {
   hitKey(keyHash: string, policy: KeyPolicy): Promise<HitResult>;
   hitKeyless(clientIp: string): Promise<HitResult>;
+  /** The client IP's keyless budget as it stands, counting nothing. */
+  peekKeyless(clientIp: string): Promise<HitResult>;
   applyPolicy(keyHash: string, policy: KeyPolicy): Promise<void>;
   usage(keyHash: string, limits: Limits): Promise<WindowReport[]>;
   /** Counts one attempt against a named per-minute budget (e.g. `signin:<email>`), for throttling. */
@@ -33,6 +35,10 @@ export function rateLimitClient(namespace: Env["RATE_LIMITER"]): RateLimitClient
     hitKey: (keyHash, policy) => call(keyLimiterName(keyHash), (limiter) => limiter.hitKey(policy)),
     hitKeyless: (clientIp) =>
       call(ipLimiterName(clientIp), (limiter) => limiter.hitKeyless(keylessLimits)),
+    peekKeyless: async (clientIp) => ({
+      outcome: "allowed",
+      windows: await call(ipLimiterName(clientIp), (limiter) => limiter.usage(keylessLimits)),
+    }),
     applyPolicy: (keyHash, policy) =>
       call(keyLimiterName(keyHash), (limiter) => limiter.applyPolicy(policy)),
     usage: (keyHash, limits) => call(keyLimiterName(keyHash), (limiter) => limiter.usage(limits)),

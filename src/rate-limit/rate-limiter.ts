@@ -70,8 +70,11 @@ export class RateLimiter extends DurableObject<Env> {
     this.#adoptPolicy(policy);
   }
 
-  /** The current windows without counting anything, for the dashboard. */
-  usage(limits: Limits, now: number = Date.now()): WindowReport[] {
+  /** The current windows without counting anything (the dashboard's usage, a keyless budget's headers). */
+  usage(
+    limits: Pick<Limits, "perMinute"> & Partial<Limits>,
+    now: number = Date.now(),
+  ): WindowReport[] {
     return reports(this.#windows(limits, now));
   }
 

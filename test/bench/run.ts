@@ -11,6 +11,7 @@ import { mkdir, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { buildReferenceAssets } from "../../src/cli/reference-assets.ts";
 import { buildTargets, type LoadSettings, load, measure, probe, type Sample } from "./measure.ts";
 import { formatTable, type Report, summarise, writeReport } from "./report.ts";
 import { applyMigrations, createBenchKey, seedPets } from "./seed.ts";
@@ -74,6 +75,7 @@ async function main(): Promise<void> {
   let keepRunDir = true;
   try {
     log("bundling both Workers, applying migrations");
+    await buildReferenceAssets(ROOT);
     const [apiScript, floorScript] = await Promise.all([
       bundle(path.join(ROOT, "wrangler.toml"), path.join(runDir, "api-bundle")),
       bundle(FLOOR_CONFIG, path.join(runDir, "floor-bundle")),

@@ -2,8 +2,9 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../../src/app.ts";
 import { buildOpenApiDocument } from "../../../src/openapi/openapi-document.ts";
+import { freshIp } from "../support/assertions.ts";
 import type { OpenApiDocument, OperationObject } from "../support/openapi-contract.ts";
-import { api } from "../support/request.ts";
+import { api, ORIGIN, sendInTurn } from "../support/request.ts";
 
 async function served(): Promise<OpenApiDocument> {
   const response = await api("/v1/openapi.json");
@@ -29,15 +30,33 @@ describe("GET /v1/openapi.json", () => {
     await response.arrayBuffer();
   });
 
-  it("is the document generated from the route schemas, with this environment's servers", async () => {
+  it("is the document generated from the route schemas, serving origin first among its servers", async () => {
     const document = await served();
-    expect(document).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument(env))) as unknown);
+    const built = JSON.parse(JSON.stringify(buildOpenApiDocument(env))) as OpenApiDocument;
+    expect({ ...document, servers: built.servers }).toEqual(built);
     expect(document.openapi).toBe("3.1.0");
     expect(document.info.version).toBe("1.0.0");
     expect(document.servers.map((server) => server.url)).toEqual([
+      `${ORIGIN}/v1`,
       env.PRODUCTION_URL,
       env.STAGING_URL,
     ]);
+  });
+
+  it("reports the caller's keyless budget without spending it, and is served when it is spent", async () => {
+    const ip = freshIp();
+    const headers = { "CF-Connecting-IP": ip };
+    const first = await api("/v1/openapi.json", { headers });
+    await first.arrayBuffer();
+    expect(first.headers.get("X-RateLimit-Limit")).toBe("60");
+    expect(first.headers.get("X-RateLimit-Remaining")).toBe("60");
+    expect(first.headers.get("RateLimit-Policy")).toBe('"minute";q=60;w=60');
+    await sendInTurn(61, "/v1/pets", { headers });
+    const spent = await api("/v1/openapi.json", { headers });
+    expect(spent.status).toBe(200);
+    expect(spent.headers.get("X-RateLimit-Remaining")).toBe("0");
+    expect(spent.headers.get("Retry-After")).toBeNull();
+    await spent.arrayBuffer();
   });
 
   it("documents exactly the operations the app serves", async () => {
@@ -119,17 +138,21 @@ describe("GET /v1/openapi.json", () => {
 });
 
 describe("GET /docs", () => {
-  it("is a public HTML reference that loads the document", async () => {
+  it("is a public page that loads this Worker's renderer under script-src 'self', and links the document without scripts", async () => {
     const response = await api("/docs");
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toMatch(/^text\/html/);
+    const policy = response.headers.get("Content-Security-Policy") ?? "";
+    expect(policy).toContain("script-src 'self'");
+    expect(policy).not.toContain("unsafe-eval");
+    expect(policy).toContain("default-src 'none'");
     const html = await response.text();
-    expect(html).toContain("/v1/openapi.json");
     expect(html).toContain("<title>Pet Store API reference</title>");
-    // The page's script is pinned; the browser fetches it, the Worker does not.
-    expect(html).toMatch(
-      /<script src="https:\/\/cdn\.jsdelivr\.net\/npm\/@scalar\/api-reference@\d/,
-    );
+    expect(html).toMatch(/<script src="\/reference\/standalone\.[0-9a-f]{16}\.js"><\/script>/);
+    expect(html).toContain('data-url="/v1/openapi.json"');
+    expect(html).toMatch(/<noscript>[\s\S]*<a href="\/v1\/openapi.json">/);
+    // Nothing on the page points at another host.
+    expect(html).not.toMatch(/https?:\/\//);
   });
 
   it("answers 405 to other methods", async () => {

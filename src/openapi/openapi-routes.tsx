@@ -1,0 +1,73 @@
+import { Hono } from "hono";
+import type { AppEnv } from "../env.ts";
+import { methodNotAllowed } from "../middleware/method-not-allowed.ts";
+import { rateLimitHeaders } from "../rate-limit/rate-limit-headers.ts";
+import { buildOpenApiDocument, type OpenApiDocument } from "./openapi-document.ts";
+import { ReferencePage } from "./reference-page.tsx";
+
+export const OPENAPI_PATH = "/v1/openapi.json";
+export const DOCS_PATH = "/docs";
+
+const documents = new WeakMap<Env, OpenApiDocument>();
+
+/** The document depends only on the environment's variables; build it once per isolate. */
+function documentFor(env: Env): OpenApiDocument {
+  let document = documents.get(env);
+  if (!document) {
+    document = buildOpenApiDocument(env);
+    documents.set(env, document);
+  }
+  return document;
+}
+
+/** The document as served from `origin`: that origin first among the servers, so "try it" reaches it. */
+function servedFrom(document: OpenApiDocument, origin: string): OpenApiDocument {
+  const here = `${origin}/v1`;
+  const others = (document.servers ?? []).filter((server) => server.url !== here);
+  return { ...document, servers: [{ url: here, description: "This server" }, ...others] };
+}
+
+/**
+ * The reference runs only this Worker's script; its styles are injected at
+ * run time (hence 'unsafe-inline' for styles only), and "try it" may call
+ * this origin and the public servers the document lists.
+ */
+function referencePolicy(document: OpenApiDocument): string {
+  const servers = (document.servers ?? []).map((server) => new URL(server.url).origin);
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    `connect-src 'self' ${[...new Set(servers)].join(" ")}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
+/**
+ * The public description of the API: the OpenAPI document and a browsable
+ * reference rendered from it. Mounted before the /v1 authentication: neither
+ * needs a key. The document reports the caller's keyless budget without
+ * spending it, and is never refused.
+ */
+export function openapiRoutes(): Hono<AppEnv> {
+  const routes = new Hono<AppEnv>();
+  routes.get(OPENAPI_PATH, async (c) => {
+    const clientIp = c.req.header("CF-Connecting-IP") ?? "unknown";
+    const budget = await c.var.services.limiter.peekKeyless(clientIp).catch(() => undefined);
+    if (budget) {
+      for (const [name, value] of Object.entries(rateLimitHeaders(budget))) c.header(name, value);
+    }
+    return c.json(servedFrom(documentFor(c.env), new URL(c.req.url).origin));
+  });
+  routes.all(OPENAPI_PATH, methodNotAllowed(["GET", "HEAD"]));
+  routes.get(DOCS_PATH, (c) => {
+    c.header("Content-Security-Policy", referencePolicy(documentFor(c.env)));
+    return c.html(<ReferencePage documentPath={OPENAPI_PATH} />);
+  });
+  routes.all(DOCS_PATH, methodNotAllowed(["GET", "HEAD"]));
+  return routes;
+}
