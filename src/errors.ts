@@ -31,6 +31,7 @@ export type ErrorStatus = (typeof errorStatus)[ErrorCode];
 export const messages = {
   invalidJson: "The request body is not valid JSON.",
   emptyBody: "The request body is empty; send a JSON object.",
+  bodyCutShort: "The request body ended before all of it arrived; send it again, whole.",
   notUtf8: "The request body is not valid UTF-8.",
   duplicateField: (name: string) => `The request body names the field "${name}" twice.`,
   invalidRequest: (summary: string) => `The request is not valid. ${summary}`,

@@ -1,3 +1,4 @@
+import { z } from "@hono/zod-openapi";
 import { ApiError, messages } from "../errors.ts";
 import { fromBase64Url, toBase64Url } from "../utils/base64url.ts";
 import { MAX_ID } from "./identifiers.ts";
@@ -12,6 +13,20 @@ const DECODED = new RegExp(`^${VERSION}:([1-9]\\d{0,15})$`);
 export function encodeCursor(afterId: number): string {
   return toBase64Url(new TextEncoder().encode(`${VERSION}:${afterId}`));
 }
+
+/** The `cursor` query parameter of every listing: what the `Link` of the previous page carries. */
+export const CursorParamSchema = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/, "Must be a cursor from a Link header")
+  .optional()
+  .openapi({
+    param: { name: "cursor", in: "query" },
+    description:
+      'Opaque position from a previous page\'s `Link: rel="next"`; follow that link rather than building one. A cursor this service did not issue gives 400.',
+    example: "cDE6NDI",
+  });
 
 /** The id a cursor this service issued points after; any other text is a 400. */
 export function decodeCursor(cursor: string): number {

@@ -34,7 +34,14 @@ function limitBody(): MiddlewareHandler<AppEnv> {
  */
 function requireJsonSyntax(): MiddlewareHandler<AppEnv> {
   return async function requireJsonSyntax(c, next) {
-    const bytes = await c.req.arrayBuffer();
+    let bytes: ArrayBuffer;
+    try {
+      bytes = await c.req.arrayBuffer();
+    } catch {
+      // The client stopped sending (fewer bytes than its Content-Length, or a
+      // dropped connection): its request, not a fault of ours.
+      throw new ApiError("invalid_json", messages.bodyCutShort);
+    }
     if (bytes.byteLength === 0) throw new ApiError("invalid_json", messages.emptyBody);
     let text: string;
     try {

@@ -1,5 +1,7 @@
 import { z } from "@hono/zod-openapi";
+import { CursorParamSchema } from "../api/cursor.ts";
 import { digitsAsInteger, IdentifierSchema, MAX_ID } from "../api/identifiers.ts";
+import { nameSchema } from "../api/text.ts";
 
 /** What a request for an animal that is not there is told, whether the id is unknown or malformed. */
 export const PET_NOT_FOUND = "No animal has this identifier.";
@@ -9,19 +11,13 @@ export const PetStatusSchema = z
   .openapi("PetStatus", { description: "Availability of the animal.", example: "available" });
 export type PetStatus = z.infer<typeof PetStatusSchema>;
 
-/** Letters, marks, punctuation and spaces, but no control characters such as NUL or ESC. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: naming the control characters is the point.
-const NO_CONTROL_CHARACTERS = /^[^\x00-\x1F\x7F-\x9F]*$/;
-
 export const NewPetSchema = z
   .strictObject({
-    name: z
-      .string()
-      .min(1)
-      .max(100)
-      .refine((name) => name.trim().length > 0, "Must contain a character other than white space")
-      .regex(NO_CONTROL_CHARACTERS, "Must not contain control characters")
-      .openapi({ description: "The animal's name, 1–100 characters.", example: "Rex" }),
+    name: nameSchema(100).openapi({
+      description:
+        "The animal's name: 1–100 characters, not only white space, no control characters, well-formed Unicode (no lone surrogates); stored as sent.",
+      example: "Rex",
+    }),
     categoryId: IdentifierSchema.openapi({
       description: "Identifier of the category the animal belongs to.",
       example: 1,
@@ -44,7 +40,7 @@ export const PetSchema = z
   .openapi("Pet", { example: { id: 42, name: "Rex", categoryId: 1, status: "available" } });
 export type Pet = z.infer<typeof PetSchema>;
 
-export const PetsSchema = z.array(PetSchema).openapi("Pets", {
+export const PetsSchema = z.array(PetSchema).max(100).openapi("Pets", {
   description: "A page of animals, as a bare array.",
   example: [
     { id: 41, name: "Rex", categoryId: 1, status: "available" },
@@ -64,20 +60,13 @@ export const ListPetsQuerySchema = z.object({
     param: { name: "status", in: "query" },
     description: "Only animals with this status.",
   }),
-  cursor: z
-    .string()
-    .optional()
-    .openapi({
-      param: { name: "cursor", in: "query" },
-      description:
-        'Opaque position from a previous page\'s `Link: rel="next"`; never build it. One this service did not issue gives 400.',
-      example: "cDE6NDI",
-    }),
+  cursor: CursorParamSchema,
 });
 
 export const PetIdParamsSchema = z.object({
   petId: digitsAsInteger(z.int().min(1).max(MAX_ID)).openapi({
     param: { name: "petId", in: "path" },
+    description: "Identifier of the animal, as assigned on creation.",
     format: "int64",
     example: 42,
   }),

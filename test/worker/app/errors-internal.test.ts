@@ -2,12 +2,14 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createPet, expectError } from "../support/assertions.ts";
 import { seedKey } from "../support/keys.ts";
+import { captureLogs, storageFailure } from "../support/logs.ts";
 import { api } from "../support/request.ts";
 
 // This file breaks its own (per-file, isolated) database on purpose: a real
 // storage failure, not a mock, must reach the client as a bland, retryable 503.
 let key: string;
 let petId: number;
+const logs = captureLogs();
 
 beforeAll(async () => {
   ({ key } = await seedKey());
@@ -28,6 +30,10 @@ describe("a failing query", () => {
     expect(res.headers.get("Retry-After")).toMatch(/^[1-9][0-9]*$/);
     const error = await expectError(res, 503, "unavailable");
     expect(error.message).not.toMatch(/pets|table|query|select|insert/i);
+    expect(logs.lines).toEqual([
+      storageFailure("D1"),
+      expect.objectContaining({ level: "error", message: "request", status: 503 }),
+    ]);
   });
 
   it("still validates and authenticates before reaching storage", async () => {

@@ -16,6 +16,7 @@ import {
 import { failingKV, failingLimiter } from "../support/faulty-bindings.ts";
 import { seedKey } from "../support/keys.ts";
 import { setClock } from "../support/limiters.ts";
+import { captureLogs, storageFailure } from "../support/logs.ts";
 import { api, MANY_REQUESTS, sendInTurn, tally } from "../support/request.ts";
 
 const ADMIN = { Authorization: "Bearer test-admin-token" };
@@ -260,6 +261,8 @@ describe("a key missing from KV", () => {
 });
 
 describe("a change some store did not take", () => {
+  const logs = captureLogs();
+
   it("answers 503, is finished by repeating it, and the scheduled job finishes it too", async () => {
     const { key, hash } = await seedKey();
     const failed = await api(`/admin/keys/${hash}/revoke`, {
@@ -269,6 +272,7 @@ describe("a change some store did not take", () => {
     });
     expect(failed.status).toBe(503);
     await failed.body?.cancel();
+    expect(logs.lines).toContainEqual(storageFailure("KV"));
     // D1 holds the revocation and the Durable Object took it: the key is refused already.
     expect(await statusWith(key)).toBe(401);
     const lagging = await env.DB.prepare(
@@ -303,6 +307,12 @@ describe("a change some store did not take", () => {
     expect(made.status).toBe(201);
     const { key, hash } = (await made.json()) as { key: string; hash: string };
     expect(await env.API_KEYS.get(keyRecordName(hash))).toBeNull();
+    expect(logs.lines).toContainEqual(
+      expect.objectContaining({
+        level: "warn",
+        message: "key publication deferred to the scheduled job",
+      }),
+    );
     expect((await probe(key)).headers.get("X-RateLimit-Limit")).toBe("300");
 
     await worker.scheduled(createScheduledController(), env);
@@ -320,6 +330,7 @@ describe("a change some store did not take", () => {
     });
     expect(failed.status).toBe(503);
     await failed.body?.cancel();
+    expect(logs.lines).toContainEqual(storageFailure("Durable Object"));
     expect((await adminPost(`/keys/${hash}/plan`, { plan: "pro" })).status).toBe(200);
     expect((await probe(key)).headers.get("X-RateLimit-Limit")).toBe("300");
   });

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { failingD1, failingLimiter } from "../support/faulty-bindings.ts";
 import { seedKey } from "../support/keys.ts";
+import { captureLogs } from "../support/logs.ts";
 import { Contract } from "../support/openapi-contract.ts";
 import { api } from "../support/request.ts";
 
@@ -243,6 +244,8 @@ describe("422 and replays for createPet's Idempotency-Key", () => {
 });
 
 describe("503 for every operation when storage fails", () => {
+  const logs = captureLogs();
+
   it("answers 503 for a failing D1 and a failing rate limiter", async () => {
     const cases: [string, string, RequestInit][] = [
       ["listPets", "/v1/pets", {}],
@@ -264,6 +267,8 @@ describe("503 for every operation when storage fails", () => {
         await contract.check(operationId, reply);
       }
     }
+    const stores = logs.lines.flatMap((line) => (line.store ? [line.store] : []));
+    expect(new Set(stores)).toEqual(new Set(["D1", "Durable Object"]));
   });
 });
 

@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { findDuplicateKey } from "../../../src/middleware/json-duplicate-keys.ts";
 import { seedKey } from "../support/keys.ts";
 import { api } from "../support/request.ts";
@@ -111,6 +111,62 @@ describe("hostile bodies get a clean 4xx", () => {
       "invalid_request",
     );
   });
+});
+
+describe("bodies cut short", () => {
+  /** A body that promises `length` bytes and ends sooner, as a client that drops the connection does. */
+  function cutShort(text: string, length: number): ReadableStream<Uint8Array> {
+    const { readable, writable } = new FixedLengthStream(length);
+    const writer = writable.getWriter();
+    void writer.write(new TextEncoder().encode(text)).then(() => writer.close().catch(() => {}));
+    return readable;
+  }
+
+  it("answer 400 invalid_json and log nothing at error level", async () => {
+    const errors = vi.spyOn(console, "error");
+    const res = await api("/v1/pets", {
+      method: "POST",
+      key,
+      headers: { "Content-Type": "application/json" },
+      body: cutShort('{"name":"Re', 100),
+    });
+    await expectClientError(res, 400, "invalid_json");
+    expect(errors).not.toHaveBeenCalled();
+    errors.mockRestore();
+  });
+});
+
+describe("strings that are not well-formed Unicode", () => {
+  it.each([
+    ["a lone high surrogate", '"\\ud800"'],
+    ["a lone low surrogate", '"Rex\\udc00"'],
+    ["a high surrogate without its pair", '"\\ud83dRex"'],
+  ])("refuse %s in a name with 400 invalid_request naming the field", async (_case, name) => {
+    const res = await post(`{"name":${name},"categoryId":1}`);
+    const body = (await res.json()) as { code: string; details?: { path: string }[] };
+    expect(res.status).toBe(400);
+    expect(body.code).toBe("invalid_request");
+    expect(body.details?.map((detail) => detail.path)).toEqual(["name"]);
+  });
+
+  it("accept a name of 100 characters outside the BMP, which is 200 UTF-16 units", async () => {
+    const res = await post(JSON.stringify({ name: "🐕".repeat(100), categoryId: 1 }));
+    expect(res.status).toBe(201);
+    expect(((await res.json()) as { name: string }).name).toBe("🐕".repeat(100));
+    const tooLong = await post(JSON.stringify({ name: "🐕".repeat(101), categoryId: 1 }));
+    await expectClientError(tooLong, 400, "invalid_request");
+  });
+
+  it.each(["\u00a0", " ", "\u2003", "\ufeff", "\u3000 \u2028"])(
+    "refuse a name that is only white space (%s)",
+    async (name) => {
+      await expectClientError(
+        await post(`{"name":"${name}","categoryId":1}`),
+        400,
+        "invalid_request",
+      );
+    },
+  );
 });
 
 describe("hostile headers and addresses get a clean 4xx", () => {

@@ -4,10 +4,13 @@ import { STORAGE_TIMEOUT_MS } from "../../../src/storage/storage-guard.ts";
 import { expectError } from "../support/assertions.ts";
 import { failingD1, failingKV, failingLimiter, hangingD1 } from "../support/faulty-bindings.ts";
 import { seedKey } from "../support/keys.ts";
+import { captureLogs, storageFailure } from "../support/logs.ts";
 import { api } from "../support/request.ts";
 
 const newPet = JSON.stringify({ name: "Rex", categoryId: 7 });
 const post = { method: "POST", body: newPet, headers: { "Content-Type": "application/json" } };
+
+const logs = captureLogs();
 
 async function petCount(): Promise<number> {
   const row = await env.DB.prepare("SELECT count(*) AS n FROM pets").first<{ n: number }>();
@@ -35,6 +38,9 @@ describe("a failing D1", () => {
       }),
     );
     expect(await petCount()).toBe(before);
+    expect(logs.lines).toContainEqual(storageFailure("D1"));
+    // The store's words are logged, never the query or the animal it carried.
+    expect(JSON.stringify(logs.lines)).not.toMatch(/select|insert|Rex/i);
   });
 
   it(
@@ -44,6 +50,9 @@ describe("a failing D1", () => {
       const started = Date.now();
       await expectUnavailable(await api("/v1/pets", { key, bindings: { DB: hangingD1() } }));
       expect(Date.now() - started).toBeGreaterThanOrEqual(STORAGE_TIMEOUT_MS - 50);
+      expect(logs.lines).toContainEqual(
+        expect.objectContaining({ store: "D1", error: expect.stringMatching(/did not answer/) }),
+      );
     },
     STORAGE_TIMEOUT_MS * 3,
   );
@@ -56,6 +65,7 @@ describe("a failing KV", () => {
     const healthy = await api("/v1/pets", { key });
     expect(healthy.status).toBe(200);
     await healthy.json();
+    expect(logs.lines).toContainEqual(storageFailure("KV"));
   });
 });
 
@@ -68,5 +78,6 @@ describe("a failing rate limiter", () => {
     await expectUnavailable(await api("/v1/pets", { ...post, key, bindings: limiter }));
     await expectUnavailable(await api("/v1/pets", { bindings: limiter }));
     expect(await petCount()).toBe(before);
+    expect(logs.lines).toContainEqual(storageFailure("Durable Object"));
   });
 });

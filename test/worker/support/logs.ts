@@ -1,0 +1,38 @@
+import { afterEach, beforeEach, expect, vi } from "vitest";
+
+/** One line the Worker logged, parsed from its JSON (or kept as text if it was not JSON). */
+export type LogLine = Record<string, unknown>;
+
+function parse(text: unknown): LogLine {
+  try {
+    return JSON.parse(String(text)) as LogLine;
+  } catch {
+    return { text: String(text) };
+  }
+}
+
+/**
+ * For the tests of a file that break a store on purpose: the Worker's log
+ * lines are collected for the test to check (the failure is logged, and
+ * nothing else is) instead of reaching the test output as errors.
+ */
+export function captureLogs(): { lines: LogLine[] } {
+  const captured = { lines: [] as LogLine[] };
+  beforeEach(() => {
+    captured.lines.length = 0;
+    for (const method of ["log", "error"] as const) {
+      vi.spyOn(console, method).mockImplementation((text) => {
+        captured.lines.push(parse(text));
+      });
+    }
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+  return captured;
+}
+
+/** A logged storage failure of this store, as the guard writes it. */
+export function storageFailure(store: string): LogLine {
+  return expect.objectContaining({ level: "error", message: "storage call failed", store });
+}
