@@ -77,6 +77,29 @@ export class Contract {
     return validator;
   }
 
+  /** Whether the schema at this JSON pointer accepts the value, as any validator reading the document would say. */
+  accepts(pointer: string, value: unknown): boolean {
+    return this.validatorAt(pointer).validate(value).valid;
+  }
+
+  /**
+   * Whether the operation's parameter accepts the value. (The validator
+   * resolves no pointer into an array, so the parameter's schema is taken
+   * out, its references made absolute.)
+   */
+  parameterAccepts(operationId: string, name: string, value: unknown): boolean {
+    const parameter = this.operation(operationId).operation.parameters?.find(
+      (candidate) => candidate.name === name,
+    );
+    if (!parameter) throw new Error(`${operationId} has no parameter ${name}`);
+    const absolute = JSON.parse(
+      JSON.stringify(parameter.schema).replaceAll('"#/', `"${DOCUMENT_ID}#/`),
+    ) as Schema;
+    const validator = new Validator(absolute, "2020-12", false);
+    validator.addSchema(this.document as unknown as Schema, DOCUMENT_ID);
+    return validator.validate(value).valid;
+  }
+
   private assertValid(pointer: string, value: unknown, what: string): void {
     const result = this.validatorAt(pointer).validate(value);
     const errors = result.errors.map((error) => `${error.instanceLocation}: ${error.error}`);
