@@ -116,8 +116,14 @@ async function main(argv: string[]): Promise<number> {
 
   const origin = `http://${HOST}:${port}`;
   const dev = spawnWrangler(
-    ["dev", "--ip", HOST, "--port", String(port), "--persist-to", stateDir],
+    [
+      "dev",
+      ...["--ip", HOST, "--port", String(port), "--persist-to", stateDir],
+      // Its key shortcuts need wrangler to own the terminal, which it cannot while its lines are filtered.
+      "--show-interactive-dev-session=false",
+    ],
     root,
+    { oneLinePerRequest: true },
   );
   forwardSignals(dev);
   const exited = finished(dev);

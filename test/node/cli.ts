@@ -1,11 +1,11 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-const repo = path.resolve(import.meta.dirname, "../..");
+export const repo = path.resolve(import.meta.dirname, "../..");
 const HOST = "127.0.0.1";
 
 /** Keeps wrangler quiet and off the network, and the developer's own ADMIN_TOKEN out. */
@@ -48,6 +48,7 @@ function absolutePaths(toml: string): string {
       /^migrations_dir = "migrations"$/gm,
       `migrations_dir = ${JSON.stringify(path.join(repo, "migrations"))}`,
     ],
+    [/^directory = "dist\/assets"$/m, `directory = ${JSON.stringify(path.join(repo, "dist/assets"))}`],
   ];
   let text = toml;
   for (const [pattern, replacement] of replacements) {
@@ -66,6 +67,22 @@ export function makeSandbox(): Sandbox {
     path.join(dir, ".dev.vars"),
     `ADMIN_TOKEN=${adminToken}\nSESSION_SECRET=${randomBytes(32).toString("base64url")}\n`,
   );
+  // `npm run key` and friends work in the sandbox as in the project: the same
+  // scripts, run with the project's own Node and tools.
+  const scripts = (JSON.parse(readFileSync(path.join(repo, "package.json"), "utf8")) as {
+    scripts: Record<string, string>;
+  }).scripts;
+  const sandboxScripts = Object.fromEntries(
+    Object.entries(scripts).map(([name, command]) => [
+      name,
+      command.replace(/\bnode (src|test)\//g, `node ${repo}/$1/`),
+    ]),
+  );
+  writeFileSync(
+    path.join(dir, "package.json"),
+    JSON.stringify({ name: "petstore-sandbox", private: true, scripts: sandboxScripts }),
+  );
+  symlinkSync(path.join(repo, "node_modules"), path.join(dir, "node_modules"));
   const run = (command: Command, args: string[], env: Record<string, string> = {}) =>
     new Promise<Run>((resolve) => {
       execFile(

@@ -1,0 +1,71 @@
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type LocalServer, makeSandbox, repo, type Sandbox, startServer } from "./cli.ts";
+
+/**
+ * The README's walk-throughs, run as written: every ```sh block marked
+ * `<!-- walkthrough -->` runs, in order, in one shell, against a fresh
+ * `npm start`. The only change is the port: the README says 8787, the test's
+ * server listens on a free one.
+ */
+
+const MARKER = "<!-- walkthrough -->";
+
+function walkthroughs(markdown: string): string[] {
+  const blocks: string[] = [];
+  const pattern = new RegExp(`${MARKER}\\n\`\`\`sh\\n([\\s\\S]*?)\\n\`\`\``, "g");
+  for (const match of markdown.matchAll(pattern)) blocks.push(match[1] ?? "");
+  return blocks;
+}
+
+function bash(script: string, cwd: string): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      "bash",
+      ["-c", `set -euo pipefail\n${script}`],
+      {
+        cwd,
+        env: { ...process.env, WRANGLER_SEND_METRICS: "false", ADMIN_TOKEN: "" },
+        maxBuffer: 16 * 1024 * 1024,
+        timeout: 120_000,
+      },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
+        resolve({ code, output: `${stdout}${stderr}` });
+      },
+    );
+  });
+}
+
+let sandbox: Sandbox;
+let server: LocalServer;
+
+beforeAll(async () => {
+  sandbox = makeSandbox();
+  server = await startServer(sandbox);
+});
+
+afterAll(async () => {
+  await server?.stop();
+  sandbox?.remove();
+});
+
+describe("the README", () => {
+  const blocks = walkthroughs(readFileSync(path.join(repo, "README.md"), "utf8"));
+
+  it("has walk-throughs to run", () => {
+    expect(blocks.length).toBeGreaterThan(0);
+  });
+
+  it("runs its walk-throughs as written on a fresh npm start, every reply a success", async () => {
+    const port = new URL(server.origin).port;
+    const script = blocks.join("\n").replaceAll("127.0.0.1:8787", `127.0.0.1:${port}`);
+    const { code, output } = await bash(script, sandbox.dir);
+    expect(code, output).toBe(0);
+    const statuses = [...output.matchAll(/HTTP\/[\d.]+ (\d{3})/g)].map((match) => match[1]);
+    expect(statuses.length, output).toBeGreaterThan(3);
+    expect(statuses.filter((status) => !status?.startsWith("2")), output).toEqual([]);
+  });
+});
