@@ -8,7 +8,8 @@ import { z } from "@hono/zod-openapi";
  */
 
 /** White space as JavaScript's `trim()` knows it, less what CONTROL already covers. */
-const WHITE_SPACE = "\\u0020\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff";
+const WHITE_SPACE =
+  "\\u0020\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff";
 /** C0 and C1 control characters: NUL, ESC, line breaks, NEL … */
 const CONTROL = "\\u0000-\\u001f\\u007f-\\u009f";
 /** Read with the `u` flag (as JSON Schema validators do), this matches only a lone surrogate. */
@@ -42,9 +43,11 @@ export function nameSchema(max: number) {
       const refuse = (message: string) => ctx.addIssue({ code: "custom", message });
       const length = characters(text);
       if (length < 1 || length > max) refuse(`Must be 1–${max} characters`);
-      else if (!text.isWellFormed()) refuse("Must be well-formed Unicode: a lone surrogate is not a character");
+      else if (!text.isWellFormed())
+        refuse("Must be well-formed Unicode: a lone surrogate is not a character");
       else if (CONTROL_CHARACTER.test(text)) refuse("Must not contain control characters");
-      else if (!VISIBLE_CHARACTER.test(text)) refuse("Must contain a character other than white space");
+      else if (!VISIBLE_CHARACTER.test(text))
+        refuse("Must contain a character other than white space");
       else if (!NAME_PATTERN.test(text)) refuse("Must be a name");
     })
     .openapi({ minLength: 1, maxLength: max, pattern: NAME_PATTERN.source });

@@ -40,13 +40,16 @@ export const PetSchema = z
   .openapi("Pet", { example: { id: 42, name: "Rex", categoryId: 1, status: "available" } });
 export type Pet = z.infer<typeof PetSchema>;
 
-export const PetsSchema = z.array(PetSchema).max(100).openapi("Pets", {
-  description: "A page of animals, as a bare array.",
-  example: [
-    { id: 41, name: "Rex", categoryId: 1, status: "available" },
-    { id: 42, name: "Tom", categoryId: 2, status: "sold" },
-  ],
-});
+export const PetsSchema = z
+  .array(PetSchema)
+  .max(100)
+  .openapi("Pets", {
+    description: "A page of animals, as a bare array.",
+    example: [
+      { id: 41, name: "Rex", categoryId: 1, status: "available" },
+      { id: 42, name: "Tom", categoryId: 2, status: "sold" },
+    ],
+  });
 
 export const ListPetsQuerySchema = z.object({
   limit: digitsAsInteger(z.int().min(1).max(100))

@@ -1,4 +1,5 @@
-import { guardStorage } from "../storage/storage-guard.ts";
+import { guardStorage, STORAGE_TIMEOUT_MS } from "../storage/storage-guard.ts";
+import { coalescedHit } from "./coalesced-hits.ts";
 import type { Limits } from "./plans.ts";
 import { keylessLimits } from "./plans.ts";
 import type { HitResult, KeyPolicy, WindowReport } from "./rate-limit-types.ts";
@@ -29,10 +30,19 @@ export const ipLimiterName = (clientIp: string): string => `ip:${clientIp}`;
  * passing unlimited, since the count is what protects D1 and each key's quota.
  */
 export function rateLimitClient(namespace: Env["RATE_LIMITER"]): RateLimitClient {
+  const stub = (name: string): LimiterStub => namespace.get(namespace.idFromName(name));
   const call = <T>(name: string, method: (limiter: LimiterStub) => Promise<T>): Promise<T> =>
-    guardStorage("Durable Object", () => method(namespace.get(namespace.idFromName(name))));
+    guardStorage("Durable Object", () => method(stub(name)));
   return {
-    hitKey: (keyHash, policy) => call(keyLimiterName(keyHash), (limiter) => limiter.hitKey(policy)),
+    hitKey: (keyHash, policy) =>
+      guardStorage("Durable Object", () =>
+        coalescedHit(
+          keyHash,
+          policy,
+          (newest, count) => stub(keyLimiterName(keyHash)).hitKeyMany(newest, count),
+          STORAGE_TIMEOUT_MS,
+        ),
+      ),
     hitKeyless: (clientIp) =>
       call(ipLimiterName(clientIp), (limiter) => limiter.hitKeyless(keylessLimits)),
     peekKeyless: async (clientIp) => ({

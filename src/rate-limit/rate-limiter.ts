@@ -60,6 +60,14 @@ export class RateLimiter extends DurableObject<Env> {
     return this.#hit(windows, now, true);
   }
 
+  /**
+   * Counts `count` requests of the key that reached one isolate together,
+   * each decided in turn exactly as if it had come alone.
+   */
+  hitKeyMany(policy: KeyPolicy, count: number, now: number = Date.now()): HitResult[] {
+    return Array.from({ length: count }, () => this.hitKey(policy, now));
+  }
+
   /** Counts one request without a valid key against the caller's per-IP budget. */
   hitKeyless(limits: Pick<Limits, "perMinute">, now: number = Date.now()): HitResult {
     return this.#hit(this.#windows(limits, now), now, false);
