@@ -1,33 +1,20 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { decodeCursor, encodeCursor } from "../api/cursor.ts";
+import { decodeCursor } from "../api/cursor.ts";
+import { nextPageLink } from "../api/pagination.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError, messages } from "../errors.ts";
 import { insertPetOnce } from "./idempotency.queries.ts";
 import { findPet, insertPet, listPets } from "./pets.queries.ts";
 import type { createPetRoute, getPetRoute, listPetsRoute } from "./pets.routes.ts";
-import { type NewPet, PET_NOT_FOUND, type PetStatus } from "./pets.schemas.ts";
-
-function nextPageLink(
-  requestUrl: string,
-  limit: number,
-  status: PetStatus | undefined,
-  afterId: number,
-): string {
-  const url = new URL(requestUrl);
-  url.search = "";
-  url.searchParams.set("limit", String(limit));
-  if (status) url.searchParams.set("status", status);
-  url.searchParams.set("cursor", encodeCursor(afterId));
-  return `<${url.href}>; rel="next"`;
-}
+import { type NewPet, PET_NOT_FOUND } from "./pets.schemas.ts";
 
 export const listPetsHandler: RouteHandler<typeof listPetsRoute, AppEnv> = async (c) => {
   const { limit, status, cursor } = c.req.valid("query");
   const afterId = cursor === undefined ? 0 : decodeCursor(cursor);
   const page = await listPets(c.var.services.db, { limit, status, afterId });
   const last = page.pets.at(-1);
-  if (page.hasMore && last) c.header("Link", nextPageLink(c.req.url, limit, status, last.id));
+  if (page.hasMore && last) c.header("Link", nextPageLink(c.req.url, { limit, status }, last.id));
   return c.json(page.pets, 200);
 };
 

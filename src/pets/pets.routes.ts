@@ -1,5 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { DeprecationNotice } from "../api/deprecation.ts";
+import { nextPageLinkHeader } from "../api/pagination.ts";
 import { commonHeaders, errorResponses, optionalHeader } from "../api/responses.ts";
 import {
   CreatePetHeadersSchema,
@@ -29,13 +30,9 @@ export const listPetsRoute = createRoute({
       description: "A page of animals (possibly empty).",
       headers: {
         ...commonHeaders,
-        Link: optionalHeader({
-          description:
-            'RFC 8288 link to the next page (`rel="next"`); absent on the last page, so not on every reply.',
-          schema: { type: "string" },
-          example:
-            '<https://api.petstore.example.com/v1/pets?limit=20&status=sold&cursor=cDE6NDI>; rel="next"',
-        }),
+        Link: nextPageLinkHeader(
+          '<https://api.petstore.example.com/v1/pets?limit=20&status=sold&cursor=cDE6NDI>; rel="next"',
+        ),
       },
       content: { "application/json": { schema: PetsSchema } },
     },

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { digitsAsInteger, IdentifierSchema, MAX_ID } from "../api/identifiers.ts";
+import { pageParameters } from "../api/pagination.ts";
 
 /** What a request for an animal that is not there is told, whether the id is unknown or malformed. */
 export const PET_NOT_FOUND = "No animal has this identifier.";
@@ -52,27 +53,15 @@ export const PetsSchema = z.array(PetSchema).openapi("Pets", {
   ],
 });
 
+const petPages = pageParameters("animals");
+
 export const ListPetsQuerySchema = z.object({
-  limit: digitsAsInteger(z.int().min(1).max(100))
-    .default(20)
-    .openapi({
-      param: { name: "limit", in: "query" },
-      description: "Most animals to return.",
-      example: 20,
-    }),
+  limit: petPages.limit,
   status: PetStatusSchema.optional().openapi({
     param: { name: "status", in: "query" },
     description: "Only animals with this status.",
   }),
-  cursor: z
-    .string()
-    .optional()
-    .openapi({
-      param: { name: "cursor", in: "query" },
-      description:
-        'Opaque position from a previous page\'s `Link: rel="next"`; never build it. One this service did not issue gives 400.',
-      example: "cDE6NDI",
-    }),
+  cursor: petPages.cursor,
 });
 
 export const PetIdParamsSchema = z.object({
