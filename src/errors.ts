@@ -46,7 +46,7 @@ export const messages = {
   payloadTooLarge: "The request body is larger than 16 KiB.",
   unsupportedMediaType: "Send the body as JSON with Content-Type: application/json.",
   idempotencyKeyReused:
-    "This Idempotency-Key was already used with a different body; send a new key with a new request.",
+    "This Idempotency-Key was already used with a different body or on another operation; send a new key with a new request.",
   rateLimited: "Rate limit exceeded; retry after the time in Retry-After.",
   apiKeyBanned:
     "This API key is temporarily banned for repeated requests over its rate limit; retry after the time in Retry-After.",

@@ -127,7 +127,7 @@ const errorDescriptions: Record<number, ErrorDescription> = {
     codes: ["unsupported_media_type"],
   },
   422: {
-    description: "The Idempotency-Key was used with a different body.",
+    description: "The Idempotency-Key was used with a different body or on another operation.",
     codes: ["idempotency_key_reused"],
   },
   429: {

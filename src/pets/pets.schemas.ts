@@ -71,22 +71,3 @@ export const PetIdParamsSchema = z.object({
     example: 42,
   }),
 });
-
-/** Printable ASCII (space to tilde): what an Idempotency-Key may hold. */
-const PRINTABLE_ASCII = /^[\x20-\x7E]*$/;
-
-export const CreatePetHeadersSchema = z.object({
-  // The validator matches header names case-insensitively.
-  "Idempotency-Key": z
-    .string()
-    .min(1)
-    .max(255)
-    .regex(PRINTABLE_ASCII, "Must be printable ASCII")
-    .optional()
-    .openapi({
-      param: { name: "Idempotency-Key", in: "header" },
-      description:
-        "Makes retries safe: the same key with the same body within 24 hours returns the first response again and adds nothing; with a different body it gives 422. 1–255 printable ASCII characters; scoped to the API key.",
-      example: "9b2f7c1e-4a5d-4e8f-b3c2-7d6e5f4a3b21",
-    }),
-});
