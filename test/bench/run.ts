@@ -13,6 +13,7 @@ import { parseArgs } from "node:util";
 import { buildTargets, type LoadSettings, load, measure, probe, type Sample } from "./measure.ts";
 import { formatTable, type Report, summarise, writeReport } from "./report.ts";
 import { applyMigrations, createBenchKey, seedPets } from "./seed.ts";
+import { seedOrderAnimals } from "./seed-orders.ts";
 import {
   bundle,
   type DevServer,
@@ -40,7 +41,13 @@ const settings: LoadSettings = {
   connections: Number(values.connections),
   durationSeconds: Number(values.duration),
 };
-const budget = rounds * 7 * (settings.durationSeconds + warmupSeconds);
+// Every target: the first round with its full warm-up, later rounds with at most one second of it.
+const targetCount = buildTargets("", "", "").length;
+const budget =
+  targetCount *
+  (warmupSeconds +
+    settings.durationSeconds +
+    (rounds - 1) * (Math.min(1, warmupSeconds) + settings.durationSeconds));
 if (![rounds, warmupSeconds, settings.connections, settings.durationSeconds].every((n) => n > 0)) {
   throw new Error("--rounds, --duration, --warmup and --connections must be positive numbers");
 }
@@ -72,11 +79,13 @@ async function main(): Promise<void> {
   const servers: DevServer[] = [];
   let keepRunDir = true;
   try {
-    log("bundling both Workers, applying migrations, writing the bench key");
+    log(
+      "bundling both Workers, applying migrations, seeding animals to order, writing the bench key",
+    );
     const [apiScript, floorScript, , key] = await Promise.all([
       bundle(path.join(ROOT, "wrangler.toml"), path.join(runDir, "api-bundle")),
       bundle(FLOOR_CONFIG, path.join(runDir, "floor-bundle")),
-      applyMigrations(apiState, floorState),
+      applyMigrations(apiState, floorState).then(() => seedOrderAnimals(apiState, floorState)),
       createBenchKey(apiState),
     ]);
 
