@@ -11,6 +11,7 @@ import { requestContext } from "./middleware/request-context.ts";
 import { apiResponseHeaders } from "./middleware/response-headers.ts";
 import { services } from "./middleware/services.ts";
 import { openapiRoutes } from "./openapi/openapi-routes.tsx";
+import { ordersRoutes } from "./orders/index.ts";
 import { petsDeprecations, petsRoutes } from "./pets/index.ts";
 import { rejectInvalid } from "./validation.ts";
 
@@ -30,6 +31,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
 
   app.use("/v1/*", deprecationMarks(petsDeprecations), authenticate(), rateLimit(), requireKey());
   app.route("/v1", petsRoutes());
+  app.route("/v1", ordersRoutes());
 
   app.route("/admin", adminRoutes());
   app.route("/dashboard", dashboardRoutes());

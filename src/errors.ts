@@ -10,6 +10,8 @@ export const errorStatus = {
   unauthorized: 401,
   not_found: 404,
   method_not_allowed: 405,
+  pet_not_available: 409,
+  invalid_transition: 409,
   limit_reached: 409,
   gone: 410,
   payload_too_large: 413,
@@ -42,12 +44,16 @@ export const messages = {
     `${method} is not allowed here; use ${allow}.`,
   gone: (sunset: string, successor: string) =>
     `This operation was removed on ${sunset}; use ${successor} instead.`,
+  petNotAvailable: (status: string) =>
+    `This animal is ${status}; only an available animal can be ordered.`,
+  invalidTransition: (status: string, moved: string) =>
+    `This order is ${status}; only a placed order can be ${moved}.`,
   limitReached: (count: number, things: string, remedy: string) =>
     `This account already has ${count} ${things}, the most it may have; ${remedy} first.`,
   payloadTooLarge: "The request body is larger than 16 KiB.",
   unsupportedMediaType: "Send the body as JSON with Content-Type: application/json.",
   idempotencyKeyReused:
-    "This Idempotency-Key was already used with a different body; send a new key with a new request.",
+    "This Idempotency-Key was already used with a different body or on another operation; send a new key with a new request.",
   rateLimited: "Rate limit exceeded; retry after the time in Retry-After.",
   apiKeyBanned:
     "This API key is temporarily banned for repeated requests over its rate limit; retry after the time in Retry-After.",

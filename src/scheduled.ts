@@ -1,7 +1,7 @@
 import { publishLaggingKeys } from "./accounts/account-changes.ts";
 import { deleteExpiredInvites } from "./accounts/invites.queries.ts";
+import { deleteExpiredIdempotencyRecords } from "./idempotency/idempotency.queries.ts";
 import { log } from "./logging.ts";
-import { deleteExpiredIdempotencyKeys } from "./pets/idempotency.queries.ts";
 import type { Services } from "./services.ts";
 
 /**
@@ -13,7 +13,7 @@ import type { Services } from "./services.ts";
 export async function runScheduledTasks(services: Services, now: number): Promise<void> {
   const tasks: Record<string, () => Promise<number>> = {
     keysRepublished: () => publishLaggingKeys(services),
-    idempotencyKeysRemoved: () => deleteExpiredIdempotencyKeys(services.db, now),
+    idempotencyRecordsRemoved: () => deleteExpiredIdempotencyRecords(services.db, now),
     invitesRemoved: () => deleteExpiredInvites(services.db, now),
   };
   const names = Object.keys(tasks);

@@ -120,6 +120,10 @@ const errorDescriptions: Record<number, ErrorDescription> = {
     codes: ["method_not_allowed"],
     headers: { Allow: stringHeader("The methods served here.", "GET, HEAD") },
   },
+  409: {
+    description: "The request conflicts with the current state of a resource.",
+    codes: ["pet_not_available", "invalid_transition", "limit_reached"],
+  },
   410: { description: "The operation has been removed.", codes: ["gone"] },
   413: { description: "The body is larger than 16 KiB.", codes: ["payload_too_large"] },
   415: {
@@ -127,7 +131,7 @@ const errorDescriptions: Record<number, ErrorDescription> = {
     codes: ["unsupported_media_type"],
   },
   422: {
-    description: "The Idempotency-Key was used with a different body.",
+    description: "The Idempotency-Key was used with a different body or on another operation.",
     codes: ["idempotency_key_reused"],
   },
   429: {
@@ -165,6 +169,16 @@ const errorExamples: Record<ErrorCode, ErrorBody> = {
     message: messages.methodNotAllowed("DELETE", "GET, HEAD"),
     status: 405,
   },
+  pet_not_available: {
+    code: "pet_not_available",
+    message: messages.petNotAvailable("pending"),
+    status: 409,
+  },
+  invalid_transition: {
+    code: "invalid_transition",
+    message: messages.invalidTransition("completed", "cancelled"),
+    status: 409,
+  },
   limit_reached: {
     code: "limit_reached",
     message: messages.limitReached(10, "webhook endpoints", "delete one"),
@@ -196,27 +210,47 @@ const errorExamples: Record<ErrorCode, ErrorBody> = {
   unavailable: { code: "unavailable", message: messages.unavailable, status: 503 },
 };
 
-/** A documented status, or a status with the message its route sends instead of the usual one. */
-export type DocumentedError = number | readonly [number, string];
+/**
+ * What a route documents about one error status: its codes and description
+ * narrowed to those the route can send (a 409 says which conflict), and the
+ * message it sends instead of the usual example.
+ */
+export interface DocumentedStatus {
+  status: number;
+  codes?: readonly ErrorCode[];
+  description?: string;
+  message?: string;
+}
+
+/** A documented status, a status with the message its route sends instead of the usual one, or the full form. */
+export type DocumentedError = number | readonly [number, string] | DocumentedStatus;
+
+function normalise(documented: DocumentedError): DocumentedStatus {
+  if (typeof documented === "number") return { status: documented };
+  if ("status" in documented) return documented;
+  const [status, message] = documented;
+  return { status, message };
+}
 
 /** The documented error replies for the given statuses, all with the Error body. */
 export function errorResponses(statuses: readonly DocumentedError[]): RouteConfig["responses"] {
   return Object.fromEntries(
     statuses.map((documented) => {
-      const [status, message] = typeof documented === "number" ? [documented] : documented;
+      const { status, message, ...narrowed } = normalise(documented);
       const entry = errorDescriptions[status];
       if (!entry) throw new Error(`no error description for ${status}`);
-      for (const code of entry.codes) {
+      const codes = narrowed.codes ?? entry.codes;
+      for (const code of codes) {
         if (errorStatus[code] !== status) throw new Error(`${code} is not a ${status} code`);
       }
-      const examples = entry.codes.map((code) => {
+      const examples = codes.map((code) => {
         const example = errorExamples[code];
         return [code, { value: message === undefined ? example : { ...example, message } }];
       });
       return [
         status,
         {
-          description: `${entry.description} Codes: ${entry.codes.map((code) => `\`${code}\``).join(", ")}.`,
+          description: `${narrowed.description ?? entry.description} Codes: ${codes.map((code) => `\`${code}\``).join(", ")}.`,
           headers: { ...(status >= 500 ? faultHeaders : commonHeaders), ...entry.headers },
           content: {
             "application/json": { schema: ErrorSchema, examples: Object.fromEntries(examples) },

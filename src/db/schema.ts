@@ -101,8 +101,12 @@ export const accountInvites = sqliteTable(
 );
 
 /**
- * One row per Idempotency-Key an API key used to create an animal, written in
- * the same batch as the animal, so a retry can never make a second one.
+ * The records of Idempotency-Keys as the first release kept them: a key and
+ * the animal it made, which a replay re-read. Superseded by
+ * `idempotencyRecords`, which keeps the response itself; nothing writes or
+ * reads this table any more. It stays so that migrations remain additive (the
+ * previous release still runs against it until the deploy); the migration
+ * that made `idempotencyRecords` copied its live rows there.
  */
 export const idempotencyKeys = sqliteTable(
   "idempotency_keys",
@@ -115,7 +119,66 @@ export const idempotencyKeys = sqliteTable(
   },
   (table) => [
     primaryKey({ columns: [table.apiKeyHash, table.idempotencyKey] }),
-    // Serves the hourly removal of expired rows.
     index("idempotency_keys_created_at_idx").on(table.createdAt),
+  ],
+);
+
+/**
+ * One row per Idempotency-Key an API key used, with the operation it was
+ * used on and the response that request was sent, so a replay answers
+ * exactly as the first time even after the resource has changed. The row is
+ * written in the same batch as what the request made, so a retry can never
+ * make a second one.
+ */
+export const idempotencyRecords = sqliteTable(
+  "idempotency_records",
+  {
+    apiKeyHash: text("api_key_hash").notNull(),
+    idempotencyKey: text("idempotency_key").notNull(),
+    /** The operationId: one key used on two operations is refused. */
+    operation: text("operation").notNull(),
+    requestHash: text("request_hash").notNull(),
+    // Null only inside the batch that claims the key: it ends with the response stored or the claim removed.
+    responseStatus: integer("response_status"),
+    responseBody: text("response_body"),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.apiKeyHash, table.idempotencyKey] }),
+    // Serves the scheduled removal of expired rows.
+    index("idempotency_records_created_at_idx").on(table.createdAt),
+  ],
+);
+
+export const ORDER_STATUSES = ["placed", "completed", "cancelled"] as const;
+
+/**
+ * Store orders: how an animal is adopted. An order and its animal only ever
+ * change together, in one batch whose statements are conditional on the
+ * states they move from.
+ */
+export const orders = sqliteTable(
+  "orders",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    // Orders belong to the account of the key that placed them; accounts are never deleted.
+    accountId: integer("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    petId: integer("pet_id")
+      .notNull()
+      .references(() => pets.id),
+    status: text("status", { enum: ORDER_STATUSES }).notNull(),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (table) => [
+    // Serve an account's listing in id order, unfiltered and by status, without a sort step.
+    index("orders_account_id_idx").on(table.accountId, table.id),
+    index("orders_account_status_id_idx").on(table.accountId, table.status, table.id),
+    // The database itself refuses a second open order for one animal, whatever a statement does.
+    uniqueIndex("orders_one_placed_per_pet_idx")
+      .on(table.petId)
+      .where(sql`${table.status} = 'placed'`),
   ],
 );

@@ -1,4 +1,15 @@
-import { and, desc, eq, getTableColumns, inArray, isNull, lt, type SQL, sql } from "drizzle-orm";
+import {
+  and,
+  desc,
+  eq,
+  getTableColumns,
+  inArray,
+  isNull,
+  lt,
+  type Placeholder,
+  type SQL,
+  sql,
+} from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Database } from "../db/database.ts";
 import { accounts, apiKeys, FIRST_KEY_VERSION } from "../db/schema.ts";
@@ -82,6 +93,18 @@ function newKeyColumns(
     version: sql<number>`${FIRST_KEY_VERSION}`.as("version"),
     syncedVersion: sql<number>`0`.as("synced_version"),
   };
+}
+
+/**
+ * SQL for the id of the account that owns the key with this hash (NULL for
+ * a key D1 does not hold). Statements that act for an account embed it, so
+ * finding the caller's account costs a primary-key lookup inside a statement
+ * the request makes anyway, not a round trip of its own.
+ */
+export function accountOfKey(hash: string | Placeholder): SQL<number | null> {
+  return sql<
+    number | null
+  >`(SELECT ${apiKeys.accountId} FROM ${apiKeys} WHERE ${apiKeys.hash} = ${hash})`;
 }
 
 export function findKeyWithAccount(

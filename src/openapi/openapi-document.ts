@@ -7,10 +7,11 @@ import {
 } from "../api/deprecation.ts";
 import { type ResponseHeaders, withHeaders } from "../api/responses.ts";
 import { messages } from "../errors.ts";
+import { ordersOperations, storeTag } from "../orders/orders.routes.ts";
 import { petsDeprecations, petsOperations } from "../pets/pets.routes.ts";
 
 /** The operations the document describes; the routes that validate requests are the only source. */
-export const documentedRoutes: readonly RouteConfig[] = [...petsOperations];
+export const documentedRoutes: readonly RouteConfig[] = [...petsOperations, ...ordersOperations];
 
 const deprecations: readonly DeprecationNotice[] = [...petsDeprecations];
 
@@ -109,14 +110,14 @@ export function buildOpenApiDocument(variables: DocumentVariables): OpenApiDocum
       title: "Pet Store API",
       version: "1.0.0",
       description:
-        "Browse and manage animals available for adoption. Every operation needs an API key as a bearer token. Every reply carries rate-limit headers (`X-RateLimit-*`, `RateLimit`, `RateLimit-Policy`) and `X-Request-Id`; every error has the `Error` body.",
+        "Browse and manage animals available for adoption, and adopt them through store orders. Every operation needs an API key as a bearer token. Every reply carries rate-limit headers (`X-RateLimit-*`, `RateLimit`, `RateLimit-Policy`) and `X-Request-Id`; every error has the `Error` body.",
       contact: { name: "Pet Store API", url: new URL("/docs", variables.PRODUCTION_URL).href },
     },
     servers: [
       { url: variables.PRODUCTION_URL, description: "Production" },
       { url: variables.STAGING_URL, description: "Staging" },
     ],
-    tags: [{ name: "pets", description: "Animals available for adoption." }],
+    tags: [{ name: "pets", description: "Animals available for adoption." }, storeTag],
     security: [{ bearerAuth: [] }],
   });
   // The generator always writes `webhooks`; an empty one would claim the API sends some.

@@ -1,55 +1,28 @@
 import type { RouteHandler } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { decodeCursor, encodeCursor } from "../api/cursor.ts";
+import { decodeCursor } from "../api/cursor.ts";
+import { nextPageLink } from "../api/pagination.ts";
 import type { AppEnv } from "../env.ts";
-import { ApiError, messages } from "../errors.ts";
-import { insertPetOnce } from "./idempotency.queries.ts";
-import { findPet, insertPet, listPets } from "./pets.queries.ts";
+import { ApiError } from "../errors.ts";
+import { claimOf, storedBody } from "../idempotency/idempotent-request.ts";
+import { findPet, insertPet, insertPetOnce, listPets } from "./pets.queries.ts";
 import type { createPetRoute, getPetRoute, listPetsRoute } from "./pets.routes.ts";
-import { type NewPet, PET_NOT_FOUND, type PetStatus } from "./pets.schemas.ts";
-
-function nextPageLink(
-  requestUrl: string,
-  limit: number,
-  status: PetStatus | undefined,
-  afterId: number,
-): string {
-  const url = new URL(requestUrl);
-  url.search = "";
-  url.searchParams.set("limit", String(limit));
-  if (status) url.searchParams.set("status", status);
-  url.searchParams.set("cursor", encodeCursor(afterId));
-  return `<${url.href}>; rel="next"`;
-}
+import { type NewPet, PET_NOT_FOUND, PetSchema } from "./pets.schemas.ts";
 
 export const listPetsHandler: RouteHandler<typeof listPetsRoute, AppEnv> = async (c) => {
   const { limit, status, cursor } = c.req.valid("query");
   const afterId = cursor === undefined ? 0 : decodeCursor(cursor);
   const page = await listPets(c.var.services.db, { limit, status, afterId });
   const last = page.pets.at(-1);
-  if (page.hasMore && last) c.header("Link", nextPageLink(c.req.url, limit, status, last.id));
+  if (page.hasMore && last) c.header("Link", nextPageLink(c.req.url, { limit, status }, last.id));
   return c.json(page.pets, 200);
 };
 
-/** Identifies a request body by meaning, so a retry re-serialised with other spacing still matches. */
-async function fingerprint(newPet: NewPet): Promise<string> {
-  const canonical = JSON.stringify([newPet.name, newPet.categoryId, newPet.status ?? null]);
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(canonical));
-  return btoa(String.fromCharCode(...new Uint8Array(digest)));
-}
-
+/** Creates the animal once per Idempotency-Key, answering every retry as the first request was answered. */
 async function createOnce(c: Context<AppEnv>, newPet: NewPet, idempotencyKey: string) {
-  const outcome = await insertPetOnce(c.var.services.db, newPet, {
-    apiKeyHash: c.var.apiKey.hash,
-    idempotencyKey,
-    requestHash: await fingerprint(newPet),
-    now: Date.now(),
-  });
-  if (outcome.kind === "reused") {
-    throw new ApiError("idempotency_key_reused", messages.idempotencyKeyReused);
-  }
-  if (outcome.kind === "replayed") c.header("Idempotent-Replayed", "true");
-  return outcome.pet;
+  const fields = [newPet.name, newPet.categoryId, newPet.status ?? null];
+  const claim = await claimOf(c, idempotencyKey, "createPet", fields, Date.now());
+  return storedBody(c, await insertPetOnce(c.var.services.db, newPet, claim), 201, PetSchema);
 }
 
 export const createPetHandler: RouteHandler<typeof createPetRoute, AppEnv> = async (c) => {

@@ -1,6 +1,15 @@
 import { and, asc, eq, gt, sql } from "drizzle-orm";
 import type { Database } from "../db/database.ts";
 import { pets } from "../db/schema.ts";
+import {
+  type IdempotencyClaim,
+  idempotencyStatements,
+  type Replayed,
+  type Reused,
+  responseOf,
+  runOnce,
+  type Stored,
+} from "../idempotency/idempotency.queries.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
 import type { NewPet, Pet, PetStatus } from "./pets.schemas.ts";
 
@@ -83,7 +92,7 @@ export function findPet(db: Database, id: number): Promise<Pet | undefined> {
   return guardStorage("D1", () => queriesFor(db).find.get({ id }));
 }
 
-export function petValues(newPet: NewPet) {
+function petValues(newPet: NewPet) {
   return {
     name: newPet.name,
     categoryId: newPet.categoryId,
@@ -97,4 +106,27 @@ export async function insertPet(db: Database, newPet: NewPet): Promise<Pet> {
   );
   if (!pet) throw new Error("insert returned no row");
   return pet;
+}
+
+/**
+ * Adds the animal and stores the response with the Idempotency-Key in one
+ * batch: exactly one animal per key, and a replay answers as the first reply
+ * did even after the animal has changed.
+ */
+export function insertPetOnce(
+  db: Database,
+  newPet: NewPet,
+  claim: IdempotencyClaim,
+): Promise<Stored | Replayed | Reused> {
+  const keyed = idempotencyStatements(db, claim);
+  const values = petValues(newPet);
+  return runOnce(db, claim, async () => {
+    const [, , , , , [stored]] = await db.batch([
+      ...keyed.claim,
+      db.insert(pets).values({ ...values, createdAt: new Date(claim.now) }),
+      ...keyed.settle(201, values),
+    ]);
+    if (!stored) throw new Error("the animal's insert added no row");
+    return { kind: "stored", response: responseOf(stored) };
+  });
 }

@@ -1,8 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { DeprecationNotice } from "../api/deprecation.ts";
-import { commonHeaders, errorResponses, optionalHeader } from "../api/responses.ts";
+import { IdempotencyHeadersSchema, idempotentReplayedHeader } from "../api/idempotency-key.ts";
+import { nextPageLinkHeader } from "../api/pagination.ts";
+import { commonHeaders, errorResponses } from "../api/responses.ts";
 import {
-  CreatePetHeadersSchema,
   ListPetsQuerySchema,
   NewPetSchema,
   PET_NOT_FOUND,
@@ -29,13 +30,9 @@ export const listPetsRoute = createRoute({
       description: "A page of animals (possibly empty).",
       headers: {
         ...commonHeaders,
-        Link: optionalHeader({
-          description:
-            'RFC 8288 link to the next page (`rel="next"`); absent on the last page, so not on every reply.',
-          schema: { type: "string" },
-          example:
-            '<https://api.petstore.example.com/v1/pets?limit=20&status=sold&cursor=cDE6NDI>; rel="next"',
-        }),
+        Link: nextPageLinkHeader(
+          '<https://api.petstore.example.com/v1/pets?limit=20&status=sold&cursor=cDE6NDI>; rel="next"',
+        ),
       },
       content: { "application/json": { schema: PetsSchema } },
     },
@@ -50,11 +47,11 @@ export const createPetRoute = createRoute({
   tags: ["pets"],
   summary: "Add an animal",
   description:
-    "Adds an animal; `status` defaults to `available`. Send `Content-Type: application/json` and at most 16 KiB. With an `Idempotency-Key`, a retry with the same key and body within 24 hours returns the first response again (with `Idempotent-Replayed: true`) and adds nothing; concurrent requests with one key create one animal and the others replay it, so 409 is never returned. The same key with a different body gives 422.",
+    "Adds an animal; `status` defaults to `available`. Send `Content-Type: application/json` and at most 16 KiB. With an `Idempotency-Key`, a retry with the same key and body within 24 hours returns the first response again, as it was sent even if the animal has changed since (with `Idempotent-Replayed: true`), and adds nothing; concurrent requests with one key create one animal and the others replay it, so 409 is never returned. The same key with a different body, or one already used on another operation, gives 422.",
   security,
   "x-stability": "stable",
   request: {
-    headers: CreatePetHeadersSchema,
+    headers: IdempotencyHeadersSchema,
     body: { required: true, content: { "application/json": { schema: NewPetSchema } } },
   },
   responses: {
@@ -68,11 +65,7 @@ export const createPetRoute = createRoute({
           schema: { type: "string" },
           example: "/v1/pets/42",
         },
-        "Idempotent-Replayed": optionalHeader({
-          description: "Present, as `true`, when this is the replay of an earlier response.",
-          schema: { type: "string", enum: ["true"] },
-          example: "true",
-        }),
+        "Idempotent-Replayed": idempotentReplayedHeader,
       },
       content: { "application/json": { schema: PetSchema } },
     },

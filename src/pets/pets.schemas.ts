@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { CursorParamSchema } from "../api/cursor.ts";
 import { digitsAsInteger, IdentifierSchema, MAX_ID } from "../api/identifiers.ts";
+import { pageParameters } from "../api/pagination.ts";
 import { nameSchema } from "../api/text.ts";
 
 /** What a request for an animal that is not there is told, whether the id is unknown or malformed. */
@@ -51,19 +51,15 @@ export const PetsSchema = z
     ],
   });
 
+const petPages = pageParameters("animals");
+
 export const ListPetsQuerySchema = z.object({
-  limit: digitsAsInteger(z.int().min(1).max(100))
-    .default(20)
-    .openapi({
-      param: { name: "limit", in: "query" },
-      description: "Most animals to return.",
-      example: 20,
-    }),
+  limit: petPages.limit,
   status: PetStatusSchema.optional().openapi({
     param: { name: "status", in: "query" },
     description: "Only animals with this status.",
   }),
-  cursor: CursorParamSchema,
+  cursor: petPages.cursor,
 });
 
 export const PetIdParamsSchema = z.object({
@@ -73,23 +69,4 @@ export const PetIdParamsSchema = z.object({
     format: "int64",
     example: 42,
   }),
-});
-
-/** Printable ASCII (space to tilde): what an Idempotency-Key may hold. */
-const PRINTABLE_ASCII = /^[\x20-\x7E]*$/;
-
-export const CreatePetHeadersSchema = z.object({
-  // The validator matches header names case-insensitively.
-  "Idempotency-Key": z
-    .string()
-    .min(1)
-    .max(255)
-    .regex(PRINTABLE_ASCII, "Must be printable ASCII")
-    .optional()
-    .openapi({
-      param: { name: "Idempotency-Key", in: "header" },
-      description:
-        "Makes retries safe: the same key with the same body within 24 hours returns the first response again and adds nothing; with a different body it gives 422. 1–255 printable ASCII characters; scoped to the API key.",
-      example: "9b2f7c1e-4a5d-4e8f-b3c2-7d6e5f4a3b21",
-    }),
 });

@@ -1,7 +1,30 @@
 import autocannon from "autocannon";
+import { OrderWalk } from "./order-animals.ts";
 import { newPetBody, SEED_PETS } from "./seed.ts";
 
-export type FloorName = "read" | "create";
+export type FloorName = "read" | "create" | "order";
+
+/** What one unit of a flow keeps between its requests (the order a first step placed, say). */
+export type FlowContext = Record<string, unknown>;
+
+export interface FlowStep {
+  method: "GET" | "POST";
+  expectStatus: number;
+  /** This step's path, and body if any, from what the unit's earlier steps kept. */
+  request(context: FlowContext): { path: string; body?: string };
+  /** Keeps what later steps need from this step's response body. */
+  read?(body: string, context: FlowContext): void;
+}
+
+/**
+ * A target whose every unit is several requests in turn, each built from
+ * the answer to the one before: an order placed, then completed.
+ */
+export interface Flow {
+  steps: FlowStep[];
+  /** Most requests one load may send, so a flow that uses things up cannot run out of them. */
+  maxRequests(connections: number): number;
+}
 
 export interface Target {
   id: string;
@@ -18,6 +41,8 @@ export interface Target {
   body?: string;
   /** A different path per request (e.g. walking through the seeded ids). */
   pathFor?: (n: number) => string;
+  /** Several requests per unit instead of the one above, which is then its first. */
+  flow?: Flow;
 }
 
 export interface LoadSettings {
@@ -35,6 +60,42 @@ export interface Sample {
   unexpected: number;
   errors: number;
   timeouts: number;
+}
+
+/** The id in a JSON body such as an Order; undefined when the answer was not one. */
+function idOf(body: string): number | undefined {
+  try {
+    const id: unknown = (JSON.parse(body) as { id?: unknown }).id;
+    return typeof id === "number" ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * An adoption: order the next seeded animal, then complete that order. Each
+ * unit uses up one animal, so every target walks its own.
+ */
+function adoption(ordersPath: string): Flow {
+  const walk = new OrderWalk();
+  return {
+    steps: [
+      {
+        method: "POST",
+        expectStatus: 201,
+        request: () => ({ path: ordersPath, body: JSON.stringify({ petId: walk.nextPetId() }) }),
+        read: (body, context) => {
+          context.orderId = idOf(body);
+        },
+      },
+      {
+        method: "POST",
+        expectStatus: 200,
+        request: (context) => ({ path: `${ordersPath}/${String(context.orderId)}/complete` }),
+      },
+    ],
+    maxRequests: (connections) => walk.requestBudget(connections),
+  };
 }
 
 export function buildTargets(floorOrigin: string, apiOrigin: string, key: string): Target[] {
@@ -70,6 +131,17 @@ export function buildTargets(floorOrigin: string, apiOrigin: string, key: string
       expectStatus: 201,
       headers: json,
       body: createBody,
+    },
+    {
+      id: "floor-orders",
+      label: "floor: order + complete, DO call + D1 batch each",
+      isFloor: "order",
+      origin: floorOrigin,
+      method: "POST",
+      path: "/floor/orders",
+      expectStatus: 201,
+      headers: json,
+      flow: adoption("/floor/orders"),
     },
     {
       id: "list",
@@ -113,11 +185,60 @@ export function buildTargets(floorOrigin: string, apiOrigin: string, key: string
       headers: auth,
       pathFor: (n) => `/v1/pets/${(n % SEED_PETS) + 1}`,
     },
+    {
+      id: "orders",
+      label: "POST /v1/store/orders + complete",
+      floor: "order",
+      origin: apiOrigin,
+      method: "POST",
+      path: "/v1/store/orders",
+      expectStatus: 201,
+      headers: { ...auth, ...json },
+      flow: adoption("/v1/store/orders"),
+    },
   ];
+}
+
+/** A flow's requests for autocannon: each step built from the connection's context, in turn. */
+function flowRequests(
+  flow: Flow,
+  headers: Record<string, string> | undefined,
+): autocannon.Request[] {
+  return flow.steps.map((step) => ({
+    method: step.method,
+    ...(headers ? { headers } : {}),
+    setupRequest: (request: autocannon.Request, context: object) => ({
+      ...request,
+      ...step.request(context as FlowContext),
+    }),
+    ...(step.read
+      ? {
+          onResponse: (_status: number, body: string, context: object) =>
+            step.read?.(body, context as FlowContext),
+        }
+      : {}),
+  }));
 }
 
 /** One fixed-concurrency, fixed-duration autocannon run against one target. */
 export async function load(target: Target, settings: LoadSettings): Promise<autocannon.Result> {
+  const common = {
+    url: target.origin,
+    connections: settings.connections,
+    duration: settings.durationSeconds,
+    timeout: 10,
+  };
+  if (target.flow) {
+    const maxOverallRequests = target.flow.maxRequests(settings.connections);
+    if (maxOverallRequests < target.flow.steps.length) {
+      throw new Error(`${target.label}: nothing left to work on; seed more`);
+    }
+    return autocannon({
+      ...common,
+      maxOverallRequests,
+      requests: flowRequests(target.flow, target.headers),
+    });
+  }
   let n = 0;
   const pathFor = target.pathFor;
   const request: autocannon.Request = {
@@ -129,28 +250,44 @@ export async function load(target: Target, settings: LoadSettings): Promise<auto
       ? { setupRequest: (req: autocannon.Request) => ({ ...req, path: pathFor(n++) }) }
       : {}),
   };
-  return autocannon({
-    url: target.origin,
-    connections: settings.connections,
-    duration: settings.durationSeconds,
-    requests: [request],
-    timeout: 10,
-  });
+  return autocannon({ ...common, requests: [request] });
 }
 
-/** Checks the target answers as expected once, before load, so a wrong setup fails loudly. */
-export async function probe(target: Target): Promise<void> {
-  const response = await fetch(`${target.origin}${target.path}`, {
-    method: target.method,
+/** Sends one request and fails unless it gets the expected status; returns the body. */
+async function probeOne(
+  target: Target,
+  request: { method: string; path: string; body?: string | undefined },
+  expectStatus: number,
+): Promise<string> {
+  const response = await fetch(`${target.origin}${request.path}`, {
+    method: request.method,
     ...(target.headers ? { headers: target.headers } : {}),
-    ...(target.body ? { body: target.body } : {}),
+    ...(request.body ? { body: request.body } : {}),
     signal: AbortSignal.timeout(10_000),
   });
   const text = await response.text();
-  if (response.status !== target.expectStatus) {
+  if (response.status !== expectStatus) {
     throw new Error(
-      `${target.label}: expected ${target.expectStatus}, got ${response.status}: ${text.slice(0, 300)}`,
+      `${target.label}: expected ${expectStatus}, got ${response.status}: ${text.slice(0, 300)}`,
     );
+  }
+  return text;
+}
+
+/** Checks the target answers as expected once (a flow: each step), before load, so a wrong setup fails loudly. */
+export async function probe(target: Target): Promise<void> {
+  if (!target.flow) {
+    await probeOne(target, target, target.expectStatus);
+    return;
+  }
+  const context: FlowContext = {};
+  for (const step of target.flow.steps) {
+    const body = await probeOne(
+      target,
+      { method: step.method, ...step.request(context) },
+      step.expectStatus,
+    );
+    step.read?.(body, context);
   }
 }
 
@@ -160,10 +297,15 @@ export async function measure(
   round: number,
 ): Promise<Sample> {
   const result = await load(target, settings);
-  // Only the expected status counts as a success; anything else is reported.
+  // Only the expected statuses count as successes (a flow's: each step's); anything else is reported.
+  const expectedStatuses = new Set(
+    (target.flow?.steps ?? [target]).map((step) => String(step.expectStatus)),
+  );
   const byStatus = Object.entries(result.statusCodeStats ?? {});
-  const responses = byStatus.reduce((sum, [, stats]) => sum + (stats.count ?? 0), 0);
-  const expected = byStatus.find(([status]) => status === String(target.expectStatus));
+  const count = (entries: typeof byStatus) =>
+    entries.reduce((sum, [, stats]) => sum + (stats.count ?? 0), 0);
+  const responses = count(byStatus);
+  const expected = count(byStatus.filter(([status]) => expectedStatuses.has(status)));
   return {
     target: target.id,
     round,
@@ -171,7 +313,7 @@ export async function measure(
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     requests: responses,
-    unexpected: responses - (expected?.[1].count ?? 0),
+    unexpected: responses - expected,
     errors: result.errors,
     timeouts: result.timeouts,
   };

@@ -95,7 +95,8 @@ export function formatTable(report: Report): string {
     line(header),
     widths.map((w) => "-".repeat(w)).join("  "),
     ...body.map(line),
-    "reads are compared with the read floor, the create with the create floor;",
+    "reads are compared with the read floor, the create with the create floor, the order",
+    "flow (two requests per adoption: order, complete) with the order floor;",
     "bad = responses with another status than expected, plus connection errors.",
   ].join("\n");
 }

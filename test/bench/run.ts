@@ -15,6 +15,7 @@ import { buildReferenceAssets } from "../../src/cli/reference-assets.ts";
 import { buildTargets, type LoadSettings, load, measure, probe, type Sample } from "./measure.ts";
 import { formatTable, type Report, summarise, writeReport } from "./report.ts";
 import { applyMigrations, createBenchKey, seedPets } from "./seed.ts";
+import { seedOrderAnimals } from "./seed-orders.ts";
 import {
   bundle,
   type DevServer,
@@ -42,7 +43,13 @@ const settings: LoadSettings = {
   connections: Number(values.connections),
   durationSeconds: Number(values.duration),
 };
-const budget = rounds * 7 * (settings.durationSeconds + warmupSeconds);
+// Every target: the first round with its full warm-up, later rounds with at most one second of it.
+const targetCount = buildTargets("", "", "").length;
+const budget =
+  targetCount *
+  (warmupSeconds +
+    settings.durationSeconds +
+    (rounds - 1) * (Math.min(1, warmupSeconds) + settings.durationSeconds));
 if (![rounds, warmupSeconds, settings.connections, settings.durationSeconds].every((n) => n > 0)) {
   throw new Error("--rounds, --duration, --warmup and --connections must be positive numbers");
 }
@@ -74,12 +81,12 @@ async function main(): Promise<void> {
   const servers: DevServer[] = [];
   let keepRunDir = true;
   try {
-    log("bundling both Workers, applying migrations");
+    log("bundling both Workers, applying migrations, seeding animals to order");
     await buildReferenceAssets(ROOT);
     const [apiScript, floorScript] = await Promise.all([
       bundle(path.join(ROOT, "wrangler.toml"), path.join(runDir, "api-bundle")),
       bundle(FLOOR_CONFIG, path.join(runDir, "floor-bundle")),
-      applyMigrations(apiState, floorState),
+      applyMigrations(apiState, floorState).then(() => seedOrderAnimals(apiState, floorState)),
     ]);
     // This run's own operator token, so the bench key is made through the admin endpoint.
     const adminToken = randomBytes(24).toString("base64url");

@@ -48,7 +48,10 @@ function absolutePaths(toml: string): string {
       /^migrations_dir = "migrations"$/gm,
       `migrations_dir = ${JSON.stringify(path.join(repo, "migrations"))}`,
     ],
-    [/^directory = "dist\/assets"$/m, `directory = ${JSON.stringify(path.join(repo, "dist/assets"))}`],
+    [
+      /^directory = "dist\/assets"$/m,
+      `directory = ${JSON.stringify(path.join(repo, "dist/assets"))}`,
+    ],
   ];
   let text = toml;
   for (const [pattern, replacement] of replacements) {
@@ -69,9 +72,11 @@ export function makeSandbox(): Sandbox {
   );
   // `npm run key` and friends work in the sandbox as in the project: the same
   // scripts, run with the project's own Node and tools.
-  const scripts = (JSON.parse(readFileSync(path.join(repo, "package.json"), "utf8")) as {
-    scripts: Record<string, string>;
-  }).scripts;
+  const scripts = (
+    JSON.parse(readFileSync(path.join(repo, "package.json"), "utf8")) as {
+      scripts: Record<string, string>;
+    }
+  ).scripts;
   const sandboxScripts = Object.fromEntries(
     Object.entries(scripts).map(([name, command]) => [
       name,

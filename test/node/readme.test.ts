@@ -66,6 +66,9 @@ describe("the README", () => {
     expect(code, output).toBe(0);
     const statuses = [...output.matchAll(/HTTP\/[\d.]+ (\d{3})/g)].map((match) => match[1]);
     expect(statuses.length, output).toBeGreaterThan(3);
-    expect(statuses.filter((status) => !status?.startsWith("2")), output).toEqual([]);
+    expect(
+      statuses.filter((status) => !status?.startsWith("2")),
+      output,
+    ).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { Hono } from "hono";
+import { completeBatch, placeBatch } from "./floor-orders.ts";
 
 interface FloorEnv {
   DB: D1Database;
@@ -71,6 +72,24 @@ app.post("/floor/create", async (c) => {
     .bind(body.name, body.categoryId, body.status ?? "available", Date.now())
     .first<PetRow>();
   return c.json(pet, 201);
+});
+
+/** placeOrder's limiter call and batch; 201 only when the order was placed, so a broken floor shows. */
+app.post("/floor/orders", async (c) => {
+  await hitCounter(c.env);
+  const { petId } = await c.req.json<{ petId: number }>();
+  const [, placed] = await c.env.DB.batch(placeBatch(c.env.DB, petId, Date.now()));
+  const order = placed?.results[0];
+  return order ? c.json(order, 201) : c.json({ error: "not placed" }, 409);
+});
+
+/** completeOrder's limiter call and batch; 200 only when the order moved. */
+app.post("/floor/orders/:orderId/complete", async (c) => {
+  await hitCounter(c.env);
+  const orderId = Number(c.req.param("orderId"));
+  const [, moved] = await c.env.DB.batch(completeBatch(c.env.DB, orderId, Date.now()));
+  const order = moved?.results[0];
+  return order ? c.json(order, 200) : c.json({ error: "not completed" }, 409);
 });
 
 export default app;

@@ -14,6 +14,7 @@ const logs = captureLogs();
 beforeAll(async () => {
   ({ key } = await seedKey());
   petId = (await createPet(key, { name: "Doomed", categoryId: 5001 })).id;
+  await env.DB.exec("DROP TABLE orders");
   await env.DB.exec("DROP TABLE pets");
 });
 
@@ -25,11 +26,16 @@ describe("a failing query", () => {
       () => api("/v1/pets", { method: "POST", key, json: { name: "Rex", categoryId: 1 } }),
     ],
     ["getPet", () => api(`/v1/pets/${petId}`, { key })],
+    ["listOrders", () => api("/v1/store/orders", { key })],
+    ["placeOrder", () => api("/v1/store/orders", { method: "POST", key, json: { petId } })],
+    ["getOrder", () => api("/v1/store/orders/1", { key })],
+    ["completeOrder", () => api("/v1/store/orders/1/complete", { method: "POST", key })],
+    ["cancelOrder", () => api("/v1/store/orders/1/cancel", { method: "POST", key })],
   ])("answers %s with 503 unavailable and no SQL, table or library name", async (_, send) => {
     const res = await send();
     expect(res.headers.get("Retry-After")).toMatch(/^[1-9][0-9]*$/);
     const error = await expectError(res, 503, "unavailable");
-    expect(error.message).not.toMatch(/pets|table|query|select|insert/i);
+    expect(error.message).not.toMatch(/pets|orders|table|query|select|insert|update/i);
     expect(logs.lines).toEqual([
       storageFailure("D1"),
       expect.objectContaining({ level: "error", message: "request", status: 503 }),

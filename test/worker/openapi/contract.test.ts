@@ -1,6 +1,7 @@
+import { env } from "cloudflare:test";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { failingD1, failingLimiter } from "../support/faulty-bindings.ts";
-import { seedKey } from "../support/keys.ts";
+import { seedKey, seedKvOnlyKey } from "../support/keys.ts";
 import { captureLogs } from "../support/logs.ts";
 import { Contract } from "../support/openapi-contract.ts";
 import { api } from "../support/request.ts";
@@ -16,6 +17,8 @@ const NOT_PRODUCIBLE: Record<string, string> = {
   "listPets 500": "only a defect produces it; storage faults are 503",
   "createPet 500": "only a defect produces it; storage faults are 503",
   "getPet 500": "only a defect produces it; storage faults are 503",
+  "listOrders 500": "only a defect produces it; storage faults are 503",
+  "getOrder 500": "only a defect produces it; storage faults are 503",
 };
 
 let contract: Contract;
@@ -43,6 +46,23 @@ afterAll(() => {
 });
 
 const newPet = (name: string, status?: string) => ({ name, categoryId: 1, status });
+
+/** A fresh animal through createPet (checked too), in the given status. */
+async function animal(status?: string): Promise<number> {
+  const created = await api("/v1/pets", { method: "POST", key, json: newPet("Stock", status) });
+  return ((await contract.check("createPet", created)) as { id: number }).id;
+}
+
+const placeOrder = (petId: unknown, init: { key?: string; headers?: HeadersInit } = {}) =>
+  api("/v1/store/orders", { method: "POST", key, json: { petId }, ...init });
+
+/** A fresh order through placeOrder (checked too). */
+async function order(): Promise<{ id: number; petId: number }> {
+  return (await contract.check("placeOrder", await placeOrder(await animal()))) as {
+    id: number;
+    petId: number;
+  };
+}
 
 describe("createPet", () => {
   it("201 with and without an Idempotency-Key", async () => {
@@ -202,6 +222,161 @@ describe("getPet", () => {
   });
 });
 
+describe("placeOrder", () => {
+  it("201 with and without an Idempotency-Key, and its replay", async () => {
+    const plain = await placeOrder(await animal());
+    expect(plain.headers.get("Location")).toMatch(/^\/v1\/store\/orders\/\d+$/);
+    await contract.check("placeOrder", plain);
+    const petId = await animal();
+    const keyed = { headers: { "Idempotency-Key": "contract-place" } };
+    await contract.check("placeOrder", await placeOrder(petId, keyed));
+    const replay = await placeOrder(petId, keyed);
+    expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
+    await contract.check("placeOrder", replay);
+  });
+
+  it("400, 413, 415 and 422 for what cannot be an order", async () => {
+    for (const reply of [
+      await placeOrder(0),
+      await placeOrder("1"),
+      await api("/v1/store/orders", { method: "POST", key, json: { petId: 1, status: "placed" } }),
+      await api("/v1/store/orders", {
+        method: "POST",
+        key,
+        body: "{",
+        headers: { "Content-Type": "application/json" },
+      }),
+      await placeOrder(1, { headers: { "Idempotency-Key": "x".repeat(256) } }),
+    ]) {
+      expect(reply.status).toBe(400);
+      await contract.check("placeOrder", reply);
+    }
+    const big = await api("/v1/store/orders", {
+      method: "POST",
+      key,
+      body: JSON.stringify({ petId: 1, pad: "x".repeat(17 * 1024) }),
+      headers: { "Content-Type": "application/json" },
+    });
+    expect(big.status).toBe(413);
+    await contract.check("placeOrder", big);
+    const text = await api("/v1/store/orders", {
+      method: "POST",
+      key,
+      body: '{"petId":1}',
+      headers: { "Content-Type": "text/plain" },
+    });
+    expect(text.status).toBe(415);
+    await contract.check("placeOrder", text);
+    const reused = { headers: { "Idempotency-Key": "contract-place-422" } };
+    const created = await placeOrder(await animal(), reused);
+    await contract.check("placeOrder", created);
+    const other = await placeOrder(await animal(), reused);
+    expect(other.status).toBe(422);
+    await contract.check("placeOrder", other);
+  });
+
+  it("401 without a key, 404 for an unknown animal, 409 for one that is not available", async () => {
+    const anonymous = await placeOrder(1, { key: undefined });
+    expect(anonymous.status).toBe(401);
+    await contract.check("placeOrder", anonymous);
+    const unknown = await placeOrder(9007199254740991);
+    expect(unknown.status).toBe(404);
+    await contract.check("placeOrder", unknown);
+    for (const status of ["pending", "sold"]) {
+      const refused = await placeOrder(await animal(status));
+      expect(refused.status).toBe(409);
+      await contract.check("placeOrder", refused);
+    }
+  });
+
+  it("500 for a key no account owns yet (a KV-only key awaiting the import)", async () => {
+    const reply = await placeOrder(await animal(), { key: await seedKvOnlyKey() });
+    expect(reply.status).toBe(500);
+    await contract.check("placeOrder", reply);
+  });
+});
+
+describe("listOrders and getOrder", () => {
+  it("200 pages, following Link to the last page, and a status filter", async () => {
+    for (let i = 0; i < 3; i++) await order();
+    let path: string | undefined = "/v1/store/orders?limit=2";
+    let pages = 0;
+    while (path) {
+      const reply = await api(path, { key });
+      const link = reply.headers.get("Link");
+      await contract.check("listOrders", reply);
+      pages += 1;
+      const next = link ? /<([^>]+)>; rel="next"/.exec(link)?.[1] : undefined;
+      path = next ? new URL(next).pathname + new URL(next).search : undefined;
+    }
+    expect(pages).toBeGreaterThan(1);
+    await contract.check("listOrders", await api("/v1/store/orders?status=placed", { key }));
+  });
+
+  it("400 for a bad limit, status or cursor, 401 without a key", async () => {
+    for (const query of ["limit=0", "status=sold", "cursor=nope"]) {
+      const reply = await api(`/v1/store/orders?${query}`, { key });
+      expect(reply.status, query).toBe(400);
+      await contract.check("listOrders", reply);
+    }
+    const anonymous = await api("/v1/store/orders");
+    expect(anonymous.status).toBe(401);
+    await contract.check("listOrders", anonymous);
+  });
+
+  it("getOrder: 200, 404 for another account's, an unknown or a malformed id, 401", async () => {
+    const mine = await order();
+    const fetched = await api(`/v1/store/orders/${mine.id}`, { key });
+    expect(fetched.status).toBe(200);
+    await contract.check("getOrder", fetched);
+    const stranger = (await seedKey()).key;
+    for (const [orderId, as] of [
+      [String(mine.id), stranger],
+      ["9007199254740991", key],
+      ["abc", key],
+    ] as const) {
+      const reply = await api(`/v1/store/orders/${orderId}`, { key: as });
+      expect(reply.status, orderId).toBe(404);
+      await contract.check("getOrder", reply);
+    }
+    const anonymous = await api(`/v1/store/orders/${mine.id}`);
+    expect(anonymous.status).toBe(401);
+    await contract.check("getOrder", anonymous);
+  });
+});
+
+describe.each(["completeOrder", "cancelOrder"] as const)("%s", (operationId) => {
+  const action = operationId === "completeOrder" ? "complete" : "cancel";
+  const moveOrder = (orderId: number | string, init: { key?: string } = { key }) =>
+    api(`/v1/store/orders/${orderId}/${action}`, { method: "POST", ...init });
+
+  it("200, then 409 for the order it moved, 404 for an unknown one, 401 without a key", async () => {
+    const placed = await order();
+    const moved = await moveOrder(placed.id);
+    expect(moved.status).toBe(200);
+    await contract.check(operationId, moved);
+    const again = await moveOrder(placed.id);
+    expect(again.status).toBe(409);
+    await contract.check(operationId, again);
+    for (const orderId of ["9007199254740991", "0"]) {
+      const unknown = await moveOrder(orderId);
+      expect(unknown.status).toBe(404);
+      await contract.check(operationId, unknown);
+    }
+    const anonymous = await moveOrder(placed.id, {});
+    expect(anonymous.status).toBe(401);
+    await contract.check(operationId, anonymous);
+  });
+
+  it("500 when the order's animal was changed outside the API", async () => {
+    const placed = await order();
+    await env.DB.prepare("UPDATE pets SET status = 'sold' WHERE id = ?").bind(placed.petId).run();
+    const reply = await moveOrder(placed.id);
+    expect(reply.status).toBe(500);
+    await contract.check(operationId, reply);
+  });
+});
+
 describe("429 for every operation", () => {
   it("answers 429 once a tiny Enterprise budget is spent", async () => {
     const tiny = async () =>
@@ -210,6 +385,11 @@ describe("429 for every operation", () => {
       ["listPets", (k) => api("/v1/pets", { key: k })],
       ["createPet", (k) => api("/v1/pets", { method: "POST", key: k, json: newPet("Late") })],
       ["getPet", (k) => api("/v1/pets/1", { key: k })],
+      ["listOrders", (k) => api("/v1/store/orders", { key: k })],
+      ["placeOrder", (k) => api("/v1/store/orders", { method: "POST", key: k, json: {} })],
+      ["getOrder", (k) => api("/v1/store/orders/1", { key: k })],
+      ["completeOrder", (k) => api("/v1/store/orders/1/complete", { method: "POST", key: k })],
+      ["cancelOrder", (k) => api("/v1/store/orders/1/cancel", { method: "POST", key: k })],
     ];
     for (const [operationId, send] of cases) {
       const limited = await tiny();
@@ -259,6 +439,19 @@ describe("503 for every operation when storage fails", () => {
           headers: { "Content-Type": "application/json" },
         },
       ],
+      ["listOrders", "/v1/store/orders", {}],
+      ["getOrder", "/v1/store/orders/1", {}],
+      [
+        "placeOrder",
+        "/v1/store/orders",
+        {
+          method: "POST",
+          body: JSON.stringify({ petId: 1 }),
+          headers: { "Content-Type": "application/json" },
+        },
+      ],
+      ["completeOrder", "/v1/store/orders/1/complete", { method: "POST" }],
+      ["cancelOrder", "/v1/store/orders/1/cancel", { method: "POST" }],
     ];
     for (const [operationId, path, init] of cases) {
       for (const replaced of [{ DB: failingD1() }, { RATE_LIMITER: failingLimiter() }]) {
@@ -277,6 +470,8 @@ describe("replies outside any operation", () => {
     for (const [path, method] of [
       ["/v1/pets", "DELETE"],
       ["/v1/pets/1", "PUT"],
+      ["/v1/store/orders", "PATCH"],
+      ["/v1/store/orders/1/complete", "GET"],
     ] as const) {
       const reply = await api(path, { key, method });
       expect(reply.status).toBe(405);

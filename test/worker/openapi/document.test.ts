@@ -69,7 +69,64 @@ describe("GET /v1/openapi.json", () => {
       .map(([name]) => name)
       .sort();
     expect(documented).toEqual(servedRoutes);
-    expect(documented).toEqual(["GET /pets", "GET /pets/{petId}", "POST /pets"]);
+    expect(documented).toEqual([
+      "GET /pets",
+      "GET /pets/{petId}",
+      "GET /store/orders",
+      "GET /store/orders/{orderId}",
+      "POST /pets",
+      "POST /store/orders",
+      "POST /store/orders/{orderId}/cancel",
+      "POST /store/orders/{orderId}/complete",
+    ]);
+  });
+
+  it("marks the store's operations experimental under the `store` tag, with the state table", async () => {
+    const document = (await served()) as OpenApiDocument & {
+      tags: { name: string; description: string }[];
+    };
+    const store = operations(document).filter(([name]) => name.includes("/store/"));
+    expect(store.map(([, operation]) => operation.operationId).sort()).toEqual([
+      "cancelOrder",
+      "completeOrder",
+      "getOrder",
+      "listOrders",
+      "placeOrder",
+    ]);
+    const rows = [
+      "| (none) | `POST /store/orders` (`placeOrder`) | the animal is `available` | `placed` | `available` → `pending` |",
+      "| `placed` | `POST /store/orders/{orderId}/complete` (`completeOrder`) | — | `completed` | `pending` → `sold` |",
+      "| `placed` | `POST /store/orders/{orderId}/cancel` (`cancelOrder`) | — | `cancelled` | `pending` → `available` |",
+    ];
+    for (const [name, operation] of store) {
+      expect(operation["x-stability"], name).toBe("experimental");
+      expect((operation as { tags?: string[] }).tags, name).toEqual(["store"]);
+    }
+    for (const [name, operation] of store.filter(([name]) => name.startsWith("POST"))) {
+      const description = (operation as { description?: string }).description ?? "";
+      for (const row of rows) expect(description, name).toContain(row);
+    }
+    const tag = document.tags.find((candidate) => candidate.name === "store");
+    for (const row of rows) expect(tag?.description).toContain(row);
+    expect(document.components.schemas.OrderStatus).toMatchObject({
+      enum: ["placed", "completed", "cancelled"],
+    });
+    const place = store.find(([name]) => name === "POST /store/orders")?.[1];
+    expect(Object.keys(place?.responses ?? {}).sort()).toEqual([
+      "201",
+      "400",
+      "401",
+      "404",
+      "409",
+      "413",
+      "415",
+      "422",
+      "429",
+      "500",
+      "503",
+    ]);
+    expect(place?.responses["201"]?.headers?.Location?.required).toBe(true);
+    expect(place?.responses["201"]?.headers?.["Idempotent-Replayed"]?.required).toBe(false);
   });
 
   it("names the operations, marks getPet deprecated and every operation's stability", async () => {

@@ -12,6 +12,7 @@ import { ORIGIN } from "../support/request.ts";
  * compiling (`npm run typecheck`) or fails here.
  */
 type Pet = components["schemas"]["Pet"];
+type Order = components["schemas"]["Order"];
 
 const client = createClient<paths>({
   baseUrl: `${ORIGIN}/v1`,
@@ -91,5 +92,82 @@ describe("typed client", () => {
 
     const anonymous = await client.GET("/pets", {});
     expect(anonymous.error?.status).toBe(401);
+  });
+
+  it("adopts animals through the store: orders placed, listed page by page, completed and cancelled", async () => {
+    const animals: Pet[] = [];
+    for (const name of ["Dot", "Eli", "Fay"]) {
+      const { data } = await client.POST("/pets", { headers, body: { name, categoryId: 4 } });
+      if (data) animals.push(data);
+    }
+    const placed: Order[] = [];
+    for (const animal of animals) {
+      const { data, error, response } = await client.POST("/store/orders", {
+        headers: { ...headers, "Idempotency-Key": `typed-${animal.id}` },
+        body: { petId: animal.id },
+      });
+      expect(error).toBeUndefined();
+      expect(response.status).toBe(201);
+      expect(response.headers.get("Location")).toBe(`/v1/store/orders/${data?.id}`);
+      expect(data).toMatchObject({ petId: animal.id, status: "placed" });
+      if (data) placed.push(data);
+    }
+
+    const seen: Order[] = [];
+    let query: { limit: number; cursor?: string; status: "placed" } | undefined = {
+      limit: 2,
+      status: "placed",
+    };
+    while (query) {
+      const { data, error, response } = await client.GET("/store/orders", {
+        headers,
+        params: { query },
+      });
+      expect(error).toBeUndefined();
+      seen.push(...(data ?? []));
+      const next = nextQuery(response.headers.get("Link"));
+      query = next ? { ...next, status: "placed" } : undefined;
+    }
+    expect(seen).toEqual(placed);
+
+    const [first, second] = placed;
+    if (!first || !second) throw new Error("nothing was ordered");
+    const completed = await client.POST("/store/orders/{orderId}/complete", {
+      headers,
+      params: { path: { orderId: first.id } },
+    });
+    expect(completed.data?.status).toBe("completed");
+    const cancelled = await client.POST("/store/orders/{orderId}/cancel", {
+      headers,
+      params: { path: { orderId: second.id } },
+    });
+    expect(cancelled.data?.status).toBe("cancelled");
+    const fetched = await client.GET("/store/orders/{orderId}", {
+      headers,
+      params: { path: { orderId: first.id } },
+    });
+    expect(fetched.data).toEqual(completed.data);
+    const sold = await client.GET("/pets", { headers, params: { query: { status: "sold" } } });
+    expect(sold.data?.map((pet) => pet.id)).toContain(first.petId);
+  });
+
+  it("surfaces the store's refusals as typed Error bodies", async () => {
+    const { data: animal } = await client.POST("/pets", {
+      headers,
+      body: { name: "Gus", categoryId: 4, status: "sold" },
+    });
+    const notAvailable = await client.POST("/store/orders", {
+      headers,
+      body: { petId: animal?.id ?? 0 },
+    });
+    expect(notAvailable.response.status).toBe(409);
+    expect(notAvailable.error?.code).toBe("pet_not_available");
+    expect(notAvailable.error?.message).toContain("sold");
+
+    const missing = await client.POST("/store/orders/{orderId}/cancel", {
+      headers,
+      params: { path: { orderId: 9007199254740991 } },
+    });
+    expect(missing.error?.code).toBe("not_found");
   });
 });

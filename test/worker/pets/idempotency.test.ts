@@ -132,7 +132,7 @@ describe("Idempotency-Key on POST /v1/pets", () => {
     vi.setSystemTime(new Date("2031-04-02T01:00:00Z"));
     await worker.scheduled(createScheduledController(), env);
     const { results } = await env.DB.prepare(
-      "SELECT idempotency_key FROM idempotency_keys WHERE idempotency_key LIKE 'sweep-%'",
+      "SELECT idempotency_key FROM idempotency_records WHERE idempotency_key LIKE 'sweep-%'",
     ).all<{ idempotency_key: string }>();
     expect(results.map((row) => row.idempotency_key)).toEqual(["sweep-new"]);
   });

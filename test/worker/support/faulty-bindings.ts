@@ -55,3 +55,23 @@ export function failingLimiter(): Env["RATE_LIMITER"] {
     get: () => stub,
   } as unknown as Env["RATE_LIMITER"];
 }
+
+/**
+ * The real database, except that every batch breaks at its statement
+ * `index` (from 0) the way a store breaks mid-transaction: the statements
+ * before it have run inside the batch's transaction when that one fails.
+ * Single statements, reads and shorter batches go through untouched, so a
+ * test that expects the fault also proves the batch is that long.
+ */
+export function d1FailingBatchAt(index: number): D1Database {
+  return {
+    prepare: (query: string) => env.DB.prepare(query),
+    batch: (statements: D1PreparedStatement[]) => {
+      if (index >= statements.length) return env.DB.batch(statements);
+      // A statement that fails when it runs: malformed JSON for SQLite's json().
+      const broken = env.DB.prepare("SELECT json('injected fault')");
+      return env.DB.batch(statements.map((statement, i) => (i === index ? broken : statement)));
+    },
+    exec: (query: string) => env.DB.exec(query),
+  } as unknown as D1Database;
+}

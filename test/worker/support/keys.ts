@@ -1,6 +1,12 @@
 import { env } from "cloudflare:test";
 import { createKey, publishKeys, revokeKey } from "../../../src/accounts/account-changes.ts";
 import { findOrCreateAccount } from "../../../src/accounts/accounts.queries.ts";
+import {
+  generateApiKey,
+  hashApiKey,
+  keyRecordName,
+  lastFourOf,
+} from "../../../src/keys/key-format.ts";
 import { keyRecordOf } from "../../../src/keys/key-projection.ts";
 import type { KeyRecord } from "../../../src/keys/key-record.ts";
 import { findKeyWithAccount, type KeyWithAccount } from "../../../src/keys/keys.queries.ts";
@@ -62,4 +68,20 @@ export async function seedKey(options: SeedKeyOptions = {}): Promise<SeededKey> 
   const row = await findKeyWithAccount(services.db, hash);
   if (!row) throw new Error("the seeded key vanished");
   return { key: created.key, hash, record: keyRecordOf(row), row };
+}
+
+/**
+ * A working key that only KV knows, as keys were before D1 held them and
+ * until the import brings them in: it has no account yet.
+ */
+export async function seedKvOnlyKey(): Promise<string> {
+  const key = generateApiKey("ps_test_");
+  const record: KeyRecord = {
+    version: 1,
+    lastFour: lastFourOf(key),
+    limits: { perMinute: 1000, perDay: 100_000 },
+    revoked: false,
+  };
+  await env.API_KEYS.put(keyRecordName(await hashApiKey(key)), JSON.stringify(record));
+  return key;
 }

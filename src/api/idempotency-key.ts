@@ -1,0 +1,29 @@
+import { z } from "@hono/zod-openapi";
+import { optionalHeader } from "./responses.ts";
+
+/** Printable ASCII (space to tilde): what an Idempotency-Key may hold. */
+const PRINTABLE_ASCII = /^[\x20-\x7E]*$/;
+
+/** The request header of every operation that takes an Idempotency-Key. */
+export const IdempotencyHeadersSchema = z.object({
+  // The validator matches header names case-insensitively.
+  "Idempotency-Key": z
+    .string()
+    .min(1)
+    .max(255)
+    .regex(PRINTABLE_ASCII, "Must be printable ASCII")
+    .optional()
+    .openapi({
+      param: { name: "Idempotency-Key", in: "header" },
+      description:
+        "Makes retries safe: the same key with the same body within 24 hours returns the first response again, as it was sent, and changes nothing; with a different body, or on another operation, it gives 422. 1–255 printable ASCII characters; scoped to the API key.",
+      example: "9b2f7c1e-4a5d-4e8f-b3c2-7d6e5f4a3b21",
+    }),
+});
+
+/** The response header that marks a replay. */
+export const idempotentReplayedHeader = optionalHeader({
+  description: "Present, as `true`, when this is the replay of an earlier response.",
+  schema: { type: "string", enum: ["true"] },
+  example: "true",
+});

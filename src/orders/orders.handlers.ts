@@ -1,0 +1,107 @@
+import type { RouteHandler } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { decodeCursor } from "../api/cursor.ts";
+import { nextPageLink } from "../api/pagination.ts";
+import type { AppEnv } from "../env.ts";
+import { ApiError, messages } from "../errors.ts";
+import { claimOf, storedBody } from "../idempotency/idempotent-request.ts";
+import { PET_NOT_FOUND } from "../pets/pets.schemas.ts";
+import {
+  findOrder,
+  listOrders,
+  type MoveOutcome,
+  moveOrder,
+  type OrderMove,
+  orderMoves,
+  type PetUnavailable,
+  type Placement,
+  placeOrder,
+  placeOrderOnce,
+} from "./orders.queries.ts";
+import type {
+  cancelOrderRoute,
+  completeOrderRoute,
+  getOrderRoute,
+  listOrdersRoute,
+  placeOrderRoute,
+} from "./orders.routes.ts";
+import { ORDER_NOT_FOUND, type Order, OrderSchema } from "./orders.schemas.ts";
+
+export const listOrdersHandler: RouteHandler<typeof listOrdersRoute, AppEnv> = async (c) => {
+  const { limit, status, cursor } = c.req.valid("query");
+  const afterId = cursor === undefined ? 0 : decodeCursor(cursor);
+  const page = await listOrders(c.var.services.db, {
+    apiKeyHash: c.var.apiKey.hash,
+    limit,
+    status,
+    afterId,
+  });
+  const last = page.orders.at(-1);
+  if (page.hasMore && last) c.header("Link", nextPageLink(c.req.url, { limit, status }, last.id));
+  return c.json(page.orders, 200);
+};
+
+/** Why nothing was ordered: no such animal (404), or one that is not available (409). */
+function refusal({ petStatus }: PetUnavailable): ApiError {
+  return petStatus === undefined
+    ? new ApiError("not_found", PET_NOT_FOUND)
+    : new ApiError("pet_not_available", messages.petNotAvailable(petStatus));
+}
+
+/** Places the order once per Idempotency-Key, answering every retry as the first request was answered. */
+async function placeOnce(c: Context<AppEnv>, placement: Placement, idempotencyKey: string) {
+  const claim = await claimOf(c, idempotencyKey, "placeOrder", [placement.petId], placement.now);
+  const outcome = await placeOrderOnce(c.var.services.db, placement, claim);
+  if (outcome.kind === "refused") throw refusal(outcome);
+  return storedBody(c, outcome, 201, OrderSchema);
+}
+
+async function placeUnkeyed(c: Context<AppEnv>, placement: Placement): Promise<Order> {
+  const outcome = await placeOrder(c.var.services.db, placement);
+  if (outcome.kind === "refused") throw refusal(outcome);
+  return outcome.order;
+}
+
+export const placeOrderHandler: RouteHandler<typeof placeOrderRoute, AppEnv> = async (c) => {
+  const { petId } = c.req.valid("json");
+  const idempotencyKey = c.req.valid("header")["Idempotency-Key"];
+  const placement = { apiKeyHash: c.var.apiKey.hash, petId, now: Date.now() };
+  const order =
+    idempotencyKey === undefined
+      ? await placeUnkeyed(c, placement)
+      : await placeOnce(c, placement, idempotencyKey);
+  c.header("Location", `/v1/store/orders/${order.id}`);
+  return c.json(order, 201);
+};
+
+export const getOrderHandler: RouteHandler<typeof getOrderRoute, AppEnv> = async (c) => {
+  const order = await findOrder(c.var.services.db, c.var.apiKey.hash, c.req.valid("param").orderId);
+  if (!order) throw new ApiError("not_found", ORDER_NOT_FOUND);
+  return c.json(order, 200);
+};
+
+/** The moved order, or why nothing moved: not the caller's (404), or not `placed` (409). */
+function movedOrder(outcome: MoveOutcome, move: OrderMove): Order {
+  if (outcome.kind === "moved") return outcome.order;
+  if (!outcome.current) throw new ApiError("not_found", ORDER_NOT_FOUND);
+  throw new ApiError(
+    "invalid_transition",
+    messages.invalidTransition(outcome.current.status, orderMoves[move].order),
+  );
+}
+
+function moveRequest(c: Context<AppEnv>, orderId: number) {
+  return { apiKeyHash: c.var.apiKey.hash, orderId, now: Date.now() };
+}
+
+export const completeOrderHandler: RouteHandler<typeof completeOrderRoute, AppEnv> = async (c) => {
+  const request = moveRequest(c, c.req.valid("param").orderId);
+  const outcome = await moveOrder(c.var.services.db, "complete", request);
+  return c.json(movedOrder(outcome, "complete"), 200);
+};
+
+export const cancelOrderHandler: RouteHandler<typeof cancelOrderRoute, AppEnv> = async (c) => {
+  const request = moveRequest(c, c.req.valid("param").orderId);
+  const outcome = await moveOrder(c.var.services.db, "cancel", request);
+  return c.json(movedOrder(outcome, "cancel"), 200);
+};

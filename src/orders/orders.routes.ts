@@ -1,0 +1,194 @@
+import { createRoute } from "@hono/zod-openapi";
+import { IdempotencyHeadersSchema, idempotentReplayedHeader } from "../api/idempotency-key.ts";
+import { nextPageLinkHeader } from "../api/pagination.ts";
+import { commonHeaders, errorResponses } from "../api/responses.ts";
+import { messages } from "../errors.ts";
+import { PET_NOT_FOUND } from "../pets/pets.schemas.ts";
+import {
+  ListOrdersQuerySchema,
+  NewOrderSchema,
+  ORDER_NOT_FOUND,
+  OrderIdParamsSchema,
+  OrderSchema,
+  OrdersSchema,
+} from "./orders.schemas.ts";
+
+/** How orders move an animal through its states: the contract every store operation follows. */
+const STATE_TABLE = [
+  "| order status | moved by | condition | next | the animal |",
+  "|---|---|---|---|---|",
+  "| (none) | `POST /store/orders` (`placeOrder`) | the animal is `available` | `placed` | `available` → `pending` |",
+  "| `placed` | `POST /store/orders/{orderId}/complete` (`completeOrder`) | — | `completed` | `pending` → `sold` |",
+  "| `placed` | `POST /store/orders/{orderId}/cancel` (`cancelOrder`) | — | `cancelled` | `pending` → `available` |",
+].join("\n");
+
+const TOGETHER =
+  "An order and its animal change together or not at all; under concurrency exactly one request makes a move, and the others get 409.";
+
+/** The `store` tag of the document, with the state table. */
+export const storeTag = {
+  name: "store",
+  description: `Orders: how an animal is adopted (experimental). Orders belong to the account of the key that placed them; animals are one catalogue shared by all.\n\n${STATE_TABLE}\n\n${TOGETHER}`,
+};
+
+const store = {
+  tags: [storeTag.name],
+  security: [{ bearerAuth: [] }],
+  "x-stability": "experimental",
+};
+
+export const listOrdersRoute = createRoute({
+  ...store,
+  method: "get",
+  path: "/store/orders",
+  operationId: "listOrders",
+  summary: "List the account's orders",
+  description:
+    'The orders of the caller\'s account in ascending id order (placing order), stable across pages; `status` filters by `placed`, `completed` or `cancelled`. The body is the bare array; when more orders follow, `Link: <…>; rel="next"` points at the next page. Follow it rather than building the cursor.',
+  request: { query: ListOrdersQuerySchema },
+  responses: {
+    200: {
+      description: "A page of orders (possibly empty).",
+      headers: {
+        ...commonHeaders,
+        Link: nextPageLinkHeader(
+          '<https://api.petstore.example.com/v1/store/orders?limit=20&status=placed&cursor=cDE6Nw>; rel="next"',
+        ),
+      },
+      content: { "application/json": { schema: OrdersSchema } },
+    },
+    ...errorResponses([400, 401, 429, 500, 503]),
+  },
+});
+
+export const placeOrderRoute = createRoute({
+  ...store,
+  method: "post",
+  path: "/store/orders",
+  operationId: "placeOrder",
+  summary: "Order an animal",
+  description: `Places an order for an \`available\` animal, which becomes \`pending\`. An unknown \`petId\` gives 404; an animal that is \`pending\` or \`sold\` gives 409 \`pet_not_available\`, naming its status. Send \`Content-Type: application/json\` and at most 16 KiB. With an \`Idempotency-Key\`, a retry with the same key and body within 24 hours returns the first response again, as it was sent even if the order has moved on since (with \`Idempotent-Replayed: true\`), and places nothing; concurrent requests with one key place one order and the others replay it. The same key with a different body, or one already used on another operation, gives 422. A refused placement is not remembered: retrying it with the same key tries again.\n\n${STATE_TABLE}\n\n${TOGETHER}`,
+  request: {
+    headers: IdempotencyHeadersSchema,
+    body: { required: true, content: { "application/json": { schema: NewOrderSchema } } },
+  },
+  responses: {
+    201: {
+      description: "The order was placed; its animal is now `pending`.",
+      headers: {
+        ...commonHeaders,
+        Location: {
+          description: "Address of the new order.",
+          required: true,
+          schema: { type: "string" },
+          example: "/v1/store/orders/7",
+        },
+        "Idempotent-Replayed": idempotentReplayedHeader,
+      },
+      content: { "application/json": { schema: OrderSchema } },
+    },
+    ...errorResponses([
+      400,
+      401,
+      { status: 404, message: PET_NOT_FOUND, description: "No animal has this `petId`." },
+      {
+        status: 409,
+        codes: ["pet_not_available"],
+        description:
+          "The animal is not `available`: it is `pending` or `sold`, as the message says.",
+      },
+      413,
+      415,
+      422,
+      429,
+      500,
+      503,
+    ]),
+  },
+});
+
+export const getOrderRoute = createRoute({
+  ...store,
+  method: "get",
+  path: "/store/orders/{orderId}",
+  operationId: "getOrder",
+  summary: "Fetch one order",
+  description:
+    "One order of the caller's account. Another account's order, or an `orderId` that is not a valid identifier, gives 404 like one that does not exist.",
+  request: { params: OrderIdParamsSchema },
+  responses: {
+    200: {
+      description: "The order.",
+      headers: commonHeaders,
+      content: { "application/json": { schema: OrderSchema } },
+    },
+    ...errorResponses([401, [404, ORDER_NOT_FOUND], 429, 500, 503]),
+  },
+});
+
+/** completeOrder and cancelOrder: the same shape, one row of the state table each. */
+function moveRoute(move: {
+  path: string;
+  operationId: string;
+  summary: string;
+  moved: "completed" | "cancelled";
+  row: string;
+  other: "completed" | "cancelled";
+}) {
+  return createRoute({
+    ...store,
+    method: "post",
+    path: move.path,
+    operationId: move.operationId,
+    summary: move.summary,
+    description: `${move.row} Takes no body. Only a \`placed\` order moves: any other gives 409 \`invalid_transition\`, naming the order's status. Another account's order, or an \`orderId\` that is not a valid identifier, gives 404.\n\n${STATE_TABLE}\n\n${TOGETHER}`,
+    request: { params: OrderIdParamsSchema },
+    responses: {
+      200: {
+        description: `The order, now \`${move.moved}\`.`,
+        headers: commonHeaders,
+        content: { "application/json": { schema: OrderSchema } },
+      },
+      ...errorResponses([
+        401,
+        [404, ORDER_NOT_FOUND],
+        {
+          status: 409,
+          codes: ["invalid_transition"],
+          description: "The order is not `placed`.",
+          message: messages.invalidTransition(move.other, move.moved),
+        },
+        429,
+        500,
+        503,
+      ]),
+    },
+  });
+}
+
+export const completeOrderRoute = moveRoute({
+  path: "/store/orders/{orderId}/complete",
+  operationId: "completeOrder",
+  summary: "Complete an order: the animal is sold",
+  moved: "completed",
+  row: "Completes a `placed` order, which becomes `completed`; its animal goes from `pending` to `sold`.",
+  other: "cancelled",
+});
+
+export const cancelOrderRoute = moveRoute({
+  path: "/store/orders/{orderId}/cancel",
+  operationId: "cancelOrder",
+  summary: "Cancel an order: the animal is available again",
+  moved: "cancelled",
+  row: "Cancels a `placed` order, which becomes `cancelled`; its animal goes from `pending` back to `available`.",
+  other: "completed",
+});
+
+/** The store's operations, as the OpenAPI document describes them. */
+export const ordersOperations = [
+  listOrdersRoute,
+  placeOrderRoute,
+  getOrderRoute,
+  completeOrderRoute,
+  cancelOrderRoute,
+];

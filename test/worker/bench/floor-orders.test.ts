@@ -1,0 +1,101 @@
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  COMPLETE_SQL,
+  completeBatch,
+  PLACE_SQL,
+  placeBatch,
+} from "../../bench/floor/floor-orders.ts";
+import { floorKeySql, OrderWalk, orderAnimalsSql } from "../../bench/order-animals.ts";
+import { createPet } from "../support/assertions.ts";
+import { seedKey } from "../support/keys.ts";
+import { api } from "../support/request.ts";
+
+const SEEDED = 10;
+
+beforeAll(async () => {
+  // As the bench seeds the floor's database: the animals first (ids 1 to N), then its key.
+  await env.DB.prepare(orderAnimalsSql(SEEDED)).run();
+  for (const statement of floorKeySql().split(";\n")) await env.DB.prepare(statement).run();
+});
+
+/** The real database, recording the SQL text of every batch the app sends. */
+function recordingD1(batches: string[][]): D1Database {
+  const prepared: string[] = [];
+  return {
+    prepare: (query: string) => {
+      prepared.push(query);
+      return env.DB.prepare(query);
+    },
+    batch: (statements: D1PreparedStatement[]) => {
+      batches.push(prepared.splice(0));
+      return env.DB.batch(statements);
+    },
+    exec: (query: string) => env.DB.exec(query),
+  } as unknown as D1Database;
+}
+
+describe("the order floor", () => {
+  it("sends the very statements the Worker sends for placeOrder and completeOrder", async () => {
+    const { key } = await seedKey();
+    const pet = await createPet(key, { name: "Measured", categoryId: 1 });
+    const batches: string[][] = [];
+    const bindings = { DB: recordingD1(batches) };
+    const placed = await api("/v1/store/orders", {
+      method: "POST",
+      key,
+      json: { petId: pet.id },
+      bindings,
+    });
+    const order = (await placed.json()) as { id: number };
+    expect(placed.status).toBe(201);
+    const completed = await api(`/v1/store/orders/${order.id}/complete`, {
+      method: "POST",
+      key,
+      bindings,
+    });
+    expect(completed.status).toBe(200);
+    await completed.json();
+    expect(batches).toEqual([[...PLACE_SQL], [...COMPLETE_SQL]]);
+  });
+
+  it("adopts a seeded animal: placed and pending, then completed and sold", async () => {
+    const [, placing, reading] = await env.DB.batch<{ id: number; status: string }>(
+      placeBatch(env.DB, 1, Date.now()),
+    );
+    const placed = placing?.results[0];
+    expect(placed).toMatchObject({ pet_id: 1, status: "placed" });
+    expect(reading?.results[0]?.status).toBe("pending");
+
+    const [, again] = await env.DB.batch(placeBatch(env.DB, 1, Date.now()));
+    expect(again?.results).toEqual([]);
+
+    const [, moving] = await env.DB.batch<{ status: string }>(
+      completeBatch(env.DB, placed?.id ?? 0, Date.now()),
+    );
+    expect(moving?.results[0]?.status).toBe("completed");
+    const sold = await env.DB.prepare("SELECT status FROM pets WHERE id = 1").first("status");
+    expect(sold).toBe("sold");
+  });
+});
+
+describe("the order walk", () => {
+  it("hands out the seeded animals once each, in order, and never more than are left", () => {
+    const walk = new OrderWalk(10);
+    expect(walk.requestBudget(2)).toBe(2 * (10 - 4));
+    expect([walk.nextPetId(), walk.nextPetId(), walk.nextPetId()]).toEqual([1, 2, 3]);
+    expect(walk.requestBudget(2)).toBe(2 * (7 - 4));
+    expect(walk.requestBudget(4)).toBe(0);
+    for (let i = 4; i <= 10; i++) expect(walk.nextPetId()).toBe(i);
+    expect(() => walk.nextPetId()).toThrow(/ran out/);
+  });
+
+  it("is seeded as the walk expects: ids 1 to N, all available", async () => {
+    const { results } = await env.DB.prepare(
+      "SELECT id FROM pets WHERE id <= ? AND name LIKE 'Bench adoptee %' ORDER BY id",
+    )
+      .bind(SEEDED)
+      .all<{ id: number }>();
+    expect(results.map((row) => row.id)).toEqual(Array.from({ length: SEEDED }, (_, i) => i + 1));
+  });
+});
