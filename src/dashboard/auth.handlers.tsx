@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { findAccountByEmail, hasPassword, insertAccount } from "../accounts/accounts.queries.ts";
+import { throttleAddress } from "./client-address.ts";
 import { parseSignIn, parseSignUp } from "./credential-forms.ts";
 import {
   CSRF_FIELD,
@@ -19,8 +20,8 @@ type Mode = "sign-up" | "sign-in";
 
 const ACCOUNT_PAGE = "/dashboard/account";
 
-function clientIp(c: DashboardContext): string {
-  return c.req.header("CF-Connecting-IP") ?? "unknown";
+function clientAddress(c: DashboardContext): string {
+  return throttleAddress(c.req.header("CF-Connecting-IP"));
 }
 
 async function renderForm(
@@ -69,7 +70,7 @@ export async function signUp(c: DashboardContext) {
     return renderForm(c, "sign-up", { email, errors: staleForm }, 403);
   const parsed = parseSignUp(form);
   if (!parsed.ok) return renderForm(c, "sign-up", { email, errors: parsed.errors }, 422);
-  const verdict = await throttleSignUp(c.var.services.limiter, clientIp(c));
+  const verdict = await throttleSignUp(c.var.services.limiter, clientAddress(c));
   if (!verdict.allowed) return throttled(c, "sign-up", email, verdict);
   const taken = {
     email: "An account with this email address already exists. Sign in instead.",
@@ -103,7 +104,7 @@ export async function signIn(c: DashboardContext) {
     return renderForm(c, "sign-in", { email, errors: staleForm }, 403);
   const parsed = parseSignIn(form);
   if (!parsed.ok) return renderForm(c, "sign-in", { email, errors: parsed.errors }, 422);
-  const verdict = await throttleSignIn(c.var.services.limiter, parsed.email, clientIp(c));
+  const verdict = await throttleSignIn(c.var.services.limiter, parsed.email, clientAddress(c));
   if (!verdict.allowed) return throttled(c, "sign-in", email, verdict);
   const account = await findAccountByEmail(c.var.services.db, parsed.email);
   // An unknown email, or an account whose owner has not set a password yet,

@@ -1,7 +1,7 @@
 import { guardStorage } from "../storage/storage-guard.ts";
 import type { Limits } from "./plans.ts";
 import { keylessLimits } from "./plans.ts";
-import type { HitResult, KeyPolicy, WindowReport } from "./rate-limit-types.ts";
+import type { Budget, HitResult, KeyPolicy, WindowReport } from "./rate-limit-types.ts";
 import type { RateLimiter } from "./rate-limiter.ts";
 
 /** The only way the rest of the Worker reaches the RateLimiter Durable Object. */
@@ -10,8 +10,8 @@ export interface RateLimitClient {
   hitKeyless(clientIp: string): Promise<HitResult>;
   applyPolicy(keyHash: string, policy: KeyPolicy): Promise<void>;
   usage(keyHash: string, limits: Limits): Promise<WindowReport[]>;
-  /** Counts one attempt against a named per-minute budget (e.g. `signin:<email>`), for throttling. */
-  hitNamed(name: string, limits: Pick<Limits, "perMinute">): Promise<HitResult>;
+  /** Counts one attempt against a named budget (a minute or an hour window), for throttling. */
+  hitNamed(name: string, budget: Budget): Promise<HitResult>;
 }
 
 type LimiterStub = DurableObjectStub<RateLimiter>;
@@ -36,6 +36,6 @@ export function rateLimitClient(namespace: Env["RATE_LIMITER"]): RateLimitClient
     applyPolicy: (keyHash, policy) =>
       call(keyLimiterName(keyHash), (limiter) => limiter.applyPolicy(policy)),
     usage: (keyHash, limits) => call(keyLimiterName(keyHash), (limiter) => limiter.usage(limits)),
-    hitNamed: (name, limits) => call(`named:${name}`, (limiter) => limiter.hitKeyless(limits)),
+    hitNamed: (name, budget) => call(`named:${name}`, (limiter) => limiter.hitBudget(budget)),
   };
 }

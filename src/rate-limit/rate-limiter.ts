@@ -1,27 +1,33 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Limits } from "./plans.ts";
-import { type HitResult, isDead, type KeyPolicy, type WindowReport } from "./rate-limit-types.ts";
+import {
+  type Budget,
+  type HitResult,
+  isDead,
+  type KeyPolicy,
+  type WindowReport,
+} from "./rate-limit-types.ts";
 import {
   BAN_MEMORY_MS,
   BAN_THRESHOLD,
   type BanState,
   currentWindow,
-  DAY_MS,
   isBanForgotten,
-  MINUTE_MS,
   nextBanDuration,
   secondsUntil,
+  WINDOW_LENGTHS,
   type WindowCount,
   type WindowName,
   windowEnd,
 } from "./windows.ts";
 
-interface LimiterState {
-  minute?: WindowCount;
-  day?: WindowCount;
+/** A key uses its minute and day windows; a throttle one minute or hour window. */
+type LimiterState = Partial<Record<WindowName, WindowCount>> & {
   ban?: BanState;
   policy?: KeyPolicy;
-}
+};
+
+const WINDOW_NAMES = Object.keys(WINDOW_LENGTHS) as WindowName[];
 
 interface ActiveWindow {
   name: WindowName;
@@ -33,9 +39,10 @@ interface ActiveWindow {
 const STATE_KEY = "state";
 
 /**
- * One instance per API key (named by the key's hash) or per client IP for
- * keyless traffic. All state is one small record: the two current windows,
- * the ban and the newest key policy seen, so storage per key stays constant.
+ * One instance per API key (named by the key's hash), per client IP for
+ * keyless traffic, or per throttled name (a sign-in's email and address, say).
+ * All state is one small record: the current windows, the ban and the newest
+ * key policy seen, so storage per key stays constant.
  * Every method mutates memory synchronously before persisting, so concurrent
  * requests are counted exactly; the output gate holds replies until the write
  * is durable.
@@ -63,6 +70,11 @@ export class RateLimiter extends DurableObject<Env> {
   /** Counts one request without a valid key against the caller's per-IP budget. */
   hitKeyless(limits: Pick<Limits, "perMinute">, now: number = Date.now()): HitResult {
     return this.#hit(this.#windows(limits, now), now, false);
+  }
+
+  /** Counts one attempt against a throttle's budget (per minute or per hour); never bans. */
+  hitBudget(budget: Budget, now: number = Date.now()): HitResult {
+    return this.#hit([this.#window(budget.per, budget.limit, now)], now, false);
   }
 
   /** Records a newer key policy (a revocation or a plan change) without counting a request. */
@@ -108,17 +120,17 @@ export class RateLimiter extends DurableObject<Env> {
   }
 
   #windows(limits: Pick<Limits, "perMinute"> & Partial<Limits>, now: number): ActiveWindow[] {
-    const minute = currentWindow(this.#state.minute, now, MINUTE_MS);
-    this.#state.minute = minute;
-    const windows: ActiveWindow[] = [
-      { name: "minute", length: MINUTE_MS, limit: limits.perMinute, count: minute },
-    ];
-    if (limits.perDay !== undefined) {
-      const day = currentWindow(this.#state.day, now, DAY_MS);
-      this.#state.day = day;
-      windows.push({ name: "day", length: DAY_MS, limit: limits.perDay, count: day });
-    }
+    const windows = [this.#window("minute", limits.perMinute, now)];
+    if (limits.perDay !== undefined) windows.push(this.#window("day", limits.perDay, now));
     return windows;
+  }
+
+  /** The window of this name that contains `now`, started afresh when the stored one has ended. */
+  #window(name: WindowName, limit: number, now: number): ActiveWindow {
+    const length = WINDOW_LENGTHS[name];
+    const count = currentWindow(this.#state[name], now, length);
+    this.#state[name] = count;
+    return { name, length, limit, count };
   }
 
   #hit(windows: ActiveWindow[], now: number, canBan: boolean): HitResult {
@@ -175,20 +187,23 @@ export class RateLimiter extends DurableObject<Env> {
 
 /** When everything but the policy will have gone stale, if anything but the policy is kept. */
 function staleAt(state: LimiterState): number | undefined {
-  const instants = [
-    state.minute && windowEnd(state.minute, MINUTE_MS),
-    state.day && windowEnd(state.day, DAY_MS),
-    state.ban && state.ban.until + BAN_MEMORY_MS,
-  ].filter((instant) => instant !== undefined);
-  return instants.length > 0 ? Math.max(...instants) : undefined;
+  const instants = WINDOW_NAMES.map((name) => {
+    const count = state[name];
+    return count && windowEnd(count, WINDOW_LENGTHS[name]);
+  });
+  instants.push(state.ban && state.ban.until + BAN_MEMORY_MS);
+  const known = instants.filter((instant) => instant !== undefined);
+  return known.length > 0 ? Math.max(...known) : undefined;
 }
 
 /** The state without windows that have ended or a ban too old to double the next one. */
 function withoutStale(state: LimiterState, now: number): LimiterState {
   const kept: LimiterState = {};
   if (state.policy) kept.policy = state.policy;
-  if (state.minute && now < windowEnd(state.minute, MINUTE_MS)) kept.minute = state.minute;
-  if (state.day && now < windowEnd(state.day, DAY_MS)) kept.day = state.day;
+  for (const name of WINDOW_NAMES) {
+    const count = state[name];
+    if (count && now < windowEnd(count, WINDOW_LENGTHS[name])) kept[name] = count;
+  }
   if (state.ban && !isBanForgotten(state.ban, now)) kept.ban = state.ban;
   return kept;
 }

@@ -26,9 +26,14 @@ export interface Page {
  */
 export class DashboardBrowser {
   readonly cookies = new Map<string, string>();
-  readonly ip = `198.51.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
+  /** The client address it sends: its own, unless the test names one. */
+  readonly ip: string;
   /** The CSRF token of the last page that carried one. */
   csrf = "";
+
+  constructor(ip = `198.51.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`) {
+    this.ip = ip;
+  }
 
   async request(path: string, init: RequestInit = {}): Promise<Page> {
     const headers = new Headers(init.headers);
