@@ -13,6 +13,7 @@ th,td{text-align:left;padding:.4rem;border-bottom:1px solid #eee;vertical-align:
 td form{display:inline;margin-right:.4rem}
 td button{margin-top:0}
 .error{color:#a40000;margin:.25rem 0}
+.hint{color:#555;margin:.1rem 0;font-size:.9rem}
 .notice{background:#eef6ee;border:1px solid #9c9;padding:.6rem}
 .new-key{background:#fffbe6;border:1px solid #e6c200;padding:.8rem;margin:1rem 0}
 .new-key input{font-family:ui-monospace,monospace;font-size:1rem;width:100%;max-width:30rem;padding:.4rem}
