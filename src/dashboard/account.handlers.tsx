@@ -37,7 +37,7 @@ async function renderAccount(
   const keys = await listAccountKeys(db, account.id);
   const [usage, csrf] = await Promise.all([
     accountUsage(limiter, keys),
-    csrfToken(c.env.SESSION_SECRET, c.get("session").nonce),
+    csrfToken(c.env.SESSION_SECRET, c.get("session").id),
   ]);
   const page = (
     <AccountPage

@@ -13,6 +13,7 @@ import type { DashboardEnv } from "./dashboard-env.ts";
 import { type CredentialsFormState, CredentialsPage } from "./pages/credentials-page.tsx";
 import { hashPassword, verifyAgainstDecoy, verifyPassword } from "./passwords.ts";
 import { endSession, readSession, startSession } from "./session.ts";
+import { setSignedOutNotice, takeSignedOutNotice } from "./signed-out-notice.ts";
 import { type ThrottleVerdict, throttleSignIn, throttleSignUp } from "./throttle.ts";
 
 type DashboardContext = Context<DashboardEnv>;
@@ -54,7 +55,7 @@ function throttled(c: DashboardContext, mode: Mode, email: string, verdict: Thro
 const staleForm = { form: "This form had expired. Please try again." };
 
 async function signedIn(c: DashboardContext): Promise<boolean> {
-  return (await readSession(c, c.env.SESSION_SECRET)).state === "valid";
+  return (await readSession(c, c.var.services.db)).state === "valid";
 }
 
 export async function showSignUp(c: DashboardContext) {
@@ -64,7 +65,7 @@ export async function showSignUp(c: DashboardContext) {
 
 /** Validation → throttle → create (on Free) → session. */
 export async function signUp(c: DashboardContext) {
-  const form = await c.req.parseBody();
+  const form = c.get("form");
   const email = typeof form.email === "string" ? form.email : "";
   if (!(await hasValidFormToken(c, form)))
     return renderForm(c, "sign-up", { email, errors: staleForm }, 403);
@@ -81,24 +82,18 @@ export async function signUp(c: DashboardContext) {
   }
   const account = await insertAccount(db, parsed.email, await hashPassword(parsed.password));
   if (!account) return renderForm(c, "sign-up", { email, errors: taken }, 409);
-  await startSession(c, c.env.SESSION_SECRET, account.id);
+  await startSession(c, db, account.id);
   return c.redirect(ACCOUNT_PAGE, 303);
 }
 
 export async function showSignIn(c: DashboardContext) {
   if (await signedIn(c)) return c.redirect(ACCOUNT_PAGE, 303);
-  const notice =
-    c.req.query("expired") !== undefined
-      ? "Your session has expired. Please sign in again."
-      : c.req.query("signed-out") !== undefined
-        ? "You have signed out."
-        : undefined;
-  return renderForm(c, "sign-in", { notice });
+  return renderForm(c, "sign-in", { notice: takeSignedOutNotice(c) });
 }
 
 /** Throttle → check the password (in the same time whether or not the account exists) → session. */
 export async function signIn(c: DashboardContext) {
-  const form = await c.req.parseBody();
+  const form = c.get("form");
   const email = typeof form.email === "string" ? form.email : "";
   if (!(await hasValidFormToken(c, form)))
     return renderForm(c, "sign-in", { email, errors: staleForm }, 403);
@@ -117,12 +112,13 @@ export async function signIn(c: DashboardContext) {
     const wrong = { password: "The email address or password is incorrect." };
     return renderForm(c, "sign-in", { email, errors: wrong }, 400);
   }
-  await startSession(c, c.env.SESSION_SECRET, account.id);
+  await startSession(c, c.var.services.db, account.id);
   return c.redirect(ACCOUNT_PAGE, 303);
 }
 
-/** Runs behind the session guard and its CSRF check. */
-export function signOut(c: DashboardContext) {
-  endSession(c);
-  return c.redirect("/dashboard/sign-in?signed-out=1", 303);
+/** Runs behind the session guard and its CSRF check: the session ends in D1, not only in the browser. */
+export async function signOut(c: DashboardContext) {
+  await endSession(c, c.var.services.db, c.get("session").id);
+  setSignedOutNotice(c, "signed-out");
+  return c.redirect("/dashboard/sign-in", 303);
 }

@@ -1,16 +1,14 @@
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { csrf } from "hono/csrf";
 import { createKey, revokeKey, rollKey, showAccount } from "./account.handlers.tsx";
 import { showSignIn, showSignUp, signIn, signOut, signUp } from "./auth.handlers.tsx";
 import type { DashboardEnv } from "./dashboard-env.ts";
 import { handleDashboardError } from "./dashboard-errors.tsx";
 import { dashboardHeaders } from "./dashboard-headers.ts";
+import { formBody } from "./form-body.ts";
 import { acceptInviteForm, showInvite } from "./invite.handlers.tsx";
-import { messageResponse, notFoundPage } from "./message-responses.tsx";
+import { notFoundPage } from "./message-responses.tsx";
 import { requireCsrfToken, requireSession } from "./require-session.ts";
-
-const FORM_MAX_BYTES = 16 * 1024;
 
 /**
  * The account dashboard: server-rendered HTML forms, no scripts, no API key.
@@ -19,17 +17,7 @@ const FORM_MAX_BYTES = 16 * 1024;
 export function dashboardRoutes(): Hono<DashboardEnv> {
   const dashboard = new Hono<DashboardEnv>();
   dashboard.use(dashboardHeaders(), csrf());
-  dashboard.post(
-    "*",
-    bodyLimit({
-      maxSize: FORM_MAX_BYTES,
-      onError: (c) =>
-        messageResponse(c, 413, {
-          title: "Form too large",
-          message: "That form was too large to accept.",
-        }),
-    }),
-  );
+  dashboard.post("*", formBody());
 
   dashboard.get("/", (c) => c.redirect("/dashboard/account", 303));
   dashboard.get("/sign-up", showSignUp);

@@ -254,12 +254,10 @@ describe("sign-in and sign-out", () => {
     await browser.newAccount();
     const page = await browser.post("/dashboard/sign-out");
     expect(page.status).toBe(303);
-    expect(page.location).toBe("/dashboard/sign-in?signed-out=1");
+    expect(page.location).toBe("/dashboard/sign-in");
     expect(browser.cookies.has("ps_session")).toBe(false);
     expect((await browser.get("/dashboard/account")).location).toBe("/dashboard/sign-in");
-    expect((await browser.get("/dashboard/sign-in?signed-out=1")).html).toContain(
-      "You have signed out.",
-    );
+    expect((await browser.get("/dashboard/sign-in")).html).toContain("You have signed out.");
   });
 });
 
@@ -277,9 +275,9 @@ describe("sessions", () => {
     vi.setSystemTime(start.getTime() + SESSION_TTL_MS);
     const expired = await browser.get("/dashboard/account");
     expect(expired.status).toBe(303);
-    expect(expired.location).toBe("/dashboard/sign-in?expired=1");
+    expect(expired.location).toBe("/dashboard/sign-in");
     expect(browser.cookies.has("ps_session")).toBe(false);
-    const signIn = await browser.get("/dashboard/sign-in?expired=1");
+    const signIn = await browser.get("/dashboard/sign-in");
     expect(signIn.html).toContain("Your session has expired. Please sign in again.");
   });
 
@@ -297,7 +295,7 @@ describe("sessions", () => {
       headers: { Origin: ORIGIN, Cookie: cookie },
     });
     expect(page.status).toBe(303);
-    expect(page.location).toBe("/dashboard/sign-in?expired=1");
+    expect(page.location).toBe("/dashboard/sign-in");
   });
 
   it("refuses a tampered cookie", async () => {
