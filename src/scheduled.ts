@@ -1,5 +1,6 @@
 import { publishLaggingKeys } from "./accounts/account-changes.ts";
 import { deleteExpiredInvites } from "./accounts/invites.queries.ts";
+import { deleteExpiredNotices } from "./dashboard/notices.queries.ts";
 import { deleteExpiredSessions } from "./dashboard/sessions.queries.ts";
 import { log } from "./logging.ts";
 import { deleteExpiredIdempotencyKeys } from "./pets/idempotency.queries.ts";
@@ -17,6 +18,7 @@ export async function runScheduledTasks(services: Services, now: number): Promis
     idempotencyKeysRemoved: () => deleteExpiredIdempotencyKeys(services.db, now),
     invitesRemoved: () => deleteExpiredInvites(services.db, now),
     sessionsRemoved: () => deleteExpiredSessions(services.db, now),
+    noticesRemoved: () => deleteExpiredNotices(services.db, now),
   };
   const names = Object.keys(tasks);
   const outcomes = await Promise.allSettled(Object.values(tasks).map((task) => task()));
