@@ -3,6 +3,7 @@ import type { Limits } from "./plans.ts";
 import { keylessLimits } from "./plans.ts";
 import type { Budget, HitResult, KeyPolicy, WindowReport } from "./rate-limit-types.ts";
 import type { RateLimiter } from "./rate-limiter.ts";
+import type { HourCount } from "./usage-history.ts";
 
 /** The only way the rest of the Worker reaches the RateLimiter Durable Object. */
 export interface RateLimitClient {
@@ -10,6 +11,8 @@ export interface RateLimitClient {
   hitKeyless(clientIp: string): Promise<HitResult>;
   applyPolicy(keyHash: string, policy: KeyPolicy): Promise<void>;
   usage(keyHash: string, limits: Limits): Promise<WindowReport[]>;
+  /** The key's admitted requests per UTC hour over the last 30 days, in one call. */
+  usageHistory(keyHash: string): Promise<HourCount[]>;
   /** Counts one attempt against a named budget (a minute or an hour window), for throttling. */
   hitNamed(name: string, budget: Budget): Promise<HitResult>;
 }
@@ -36,6 +39,7 @@ export function rateLimitClient(namespace: Env["RATE_LIMITER"]): RateLimitClient
     applyPolicy: (keyHash, policy) =>
       call(keyLimiterName(keyHash), (limiter) => limiter.applyPolicy(policy)),
     usage: (keyHash, limits) => call(keyLimiterName(keyHash), (limiter) => limiter.usage(limits)),
+    usageHistory: (keyHash) => call(keyLimiterName(keyHash), (limiter) => limiter.usageHistory()),
     hitNamed: (name, budget) => call(`named:${name}`, (limiter) => limiter.hitBudget(budget)),
   };
 }

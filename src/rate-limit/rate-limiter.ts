@@ -7,6 +7,7 @@ import {
   type KeyPolicy,
   type WindowReport,
 } from "./rate-limit-types.ts";
+import { type HourCount, UsageHistory } from "./usage-history.ts";
 import {
   BAN_MEMORY_MS,
   BAN_THRESHOLD,
@@ -41,8 +42,9 @@ const STATE_KEY = "state";
 /**
  * One instance per API key (named by the key's hash), per client IP for
  * keyless traffic, or per throttled name (a sign-in's email and address, say).
- * All state is one small record: the current windows, the ban and the newest
- * key policy seen, so storage per key stays constant.
+ * Its state is one small record: the current windows, the ban and the newest
+ * key policy seen. A key's object also keeps its usage history, one row per
+ * hour for 30 days, so storage per key stays bounded.
  * Every method mutates memory synchronously before persisting, so concurrent
  * requests are counted exactly; the output gate holds replies until the write
  * is durable.
@@ -50,9 +52,11 @@ const STATE_KEY = "state";
 export class RateLimiter extends DurableObject<Env> {
   #state: LimiterState = {};
   #cleanupScheduled = false;
+  #history: UsageHistory;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    this.#history = new UsageHistory(ctx.storage.sql);
     void ctx.blockConcurrencyWhile(async () => {
       this.#state = (await ctx.storage.get<LimiterState>(STATE_KEY)) ?? {};
       this.#cleanupScheduled = (await ctx.storage.getAlarm()) !== null;
@@ -64,7 +68,9 @@ export class RateLimiter extends DurableObject<Env> {
     const effective = this.#adoptPolicy(policy);
     const windows = this.#windows(effective.limits, now);
     if (isDead(effective, now)) return { outcome: "revoked", windows: reports(windows) };
-    return this.#hit(windows, now, true);
+    const result = this.#hit(windows, now, true);
+    if (result.outcome === "allowed") this.#history.count(now);
+    return result;
   }
 
   /** Counts one request without a valid key against the caller's per-IP budget. */
@@ -87,12 +93,20 @@ export class RateLimiter extends DurableObject<Env> {
     return reports(this.#windows(limits, now));
   }
 
+  /** The key's admitted requests per UTC hour over the last 30 days, oldest first. */
+  usageHistory(now: number = Date.now()): HourCount[] {
+    return this.#history.hours(now);
+  }
+
   /** Drops what has gone stale; an object left with nothing (a quiet client IP) is deleted. */
   override async alarm(): Promise<void> {
+    const now = Date.now();
     this.#cleanupScheduled = false;
-    this.#state = withoutStale(this.#state, Date.now());
-    if (Object.keys(this.#state).length === 0) {
+    this.#state = withoutStale(this.#state, now);
+    this.#history.trim(now);
+    if (Object.keys(this.#state).length === 0 && this.#history.trimAt() === undefined) {
       await this.ctx.storage.deleteAll();
+      this.#history = new UsageHistory(this.ctx.storage.sql);
       return;
     }
     await this.ctx.storage.put(STATE_KEY, this.#state);
@@ -176,9 +190,13 @@ export class RateLimiter extends DurableObject<Env> {
     if (!this.#cleanupScheduled) this.#scheduleCleanup();
   }
 
-  /** Wakes when the last window and the ban memory have passed, so idle objects shrink to their policy. */
+  /**
+   * Wakes when the last window and the ban memory have passed, so idle
+   * objects shrink to their policy, or earlier when the oldest day of usage
+   * history falls out of the 30 days.
+   */
   #scheduleCleanup(): void {
-    const at = staleAt(this.#state);
+    const at = earliest(staleAt(this.#state), this.#history.trimAt());
     if (at === undefined) return;
     this.#cleanupScheduled = true;
     void this.ctx.storage.setAlarm(at);
