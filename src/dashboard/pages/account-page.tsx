@@ -5,9 +5,10 @@ import { limitsOf, type Plan } from "../../rate-limit/plans.ts";
 import { CSRF_FIELD } from "../csrf.ts";
 import type { Notice } from "../notices.ts";
 import { AccountNotices } from "./account-notices.tsx";
-import { formatCount, nounFor } from "./format.ts";
+import { formatCount } from "./format.ts";
 import { KeyTable } from "./key-table.tsx";
 import { Layout } from "./layout.tsx";
+import { AccountUsageSection, KeyUsageSection } from "./usage-section.tsx";
 
 export interface AccountPageProps {
   account: Pick<Account, "email" | "plan" | "perMinute" | "perDay">;
@@ -46,13 +47,7 @@ export function AccountPage(props: AccountPageProps) {
         change plans, contact us.
       </p>
 
-      <h2>Usage</h2>
-      <p>
-        This minute: <strong data-testid="usage-minute">{formatCount(usage.minute)}</strong>{" "}
-        {nounFor(usage.minute, "request")}. Today (UTC):{" "}
-        <strong data-testid="usage-day">{formatCount(usage.day)}</strong>{" "}
-        {nounFor(usage.day, "request")}. Totals over all your keys.
-      </p>
+      <AccountUsageSection usage={usage} />
 
       <h2>API keys</h2>
       <form method="post" action="/dashboard/keys">
@@ -68,6 +63,7 @@ export function AccountPage(props: AccountPageProps) {
         Rolling a key makes a new one and keeps the old one working for 24 hours, so you can swap it
         without downtime. Revoking a key refuses it from the next request on.
       </p>
+      <KeyUsageSection keys={keys} usage={usage.byKey} />
     </Layout>
   );
 }

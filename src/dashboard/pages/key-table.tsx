@@ -55,9 +55,11 @@ export function KeyTable({ keys, usage, csrf, now }: KeyTableProps) {
               <td data-label="Key">
                 <code>…{key.lastFour}</code>
               </td>
-              <td data-label="Created">{formatUtc(key.createdAt)}</td>
+              <td data-label="Created" class="nowrap">
+                {formatUtc(key.createdAt)}
+              </td>
               <td data-label="Status">{keyStatus(key, now)}</td>
-              <td data-label="Requests today">
+              <td data-label="Requests today" class="nowrap">
                 {today ? `${formatCount(today.used)} of ${formatCount(today.limit)}` : "—"}
               </td>
               <td data-label="Actions">

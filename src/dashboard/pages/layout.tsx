@@ -1,6 +1,8 @@
+import { raw } from "hono/html";
 import type { Child } from "hono/jsx";
 import { CSRF_FIELD } from "../csrf.ts";
 
+/** Our own constant, emitted verbatim: escaped as text, a child selector (">") or a quoted string would break. */
 const STYLES = `
 :root{--ink:#1b1b1b;--muted:#595959;--line:#d9d9d9;--accent:#1d4ed8;--danger:#b42318;--paper:#fff}
 *{box-sizing:border-box}
@@ -20,7 +22,7 @@ button:focus-visible,.button:focus-visible,input:focus-visible{outline:3px solid
 .secondary{background:var(--paper);color:var(--accent)}
 .danger{border-color:var(--danger);background:var(--danger);color:#fff}
 .secondary.danger{background:var(--paper);color:var(--danger)}
-main form>button[type=submit],main form>div+button{margin-top:1rem}
+form div+button{margin-top:1rem}
 .actions{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem}
 .muted{color:var(--muted)}
 .hint{color:var(--muted);margin:.1rem 0 .3rem;font-size:.9rem}
@@ -28,12 +30,28 @@ main form>button[type=submit],main form>div+button{margin-top:1rem}
 .notice{background:#eef6ee;border:1px solid #9c9;border-radius:4px;padding:.6rem .8rem}
 .new-key{background:#fffbe6;border:1px solid #e6c200;border-radius:4px;padding:.8rem;margin:1rem 0}
 .new-key label{margin-top:0}
-.copy-row{display:flex;gap:.5rem;align-items:stretch;max-width:36rem}
-.copy-row input{font-family:ui-monospace,monospace;max-width:none;flex:1;min-width:0}
+.copy-row{display:flex;flex-wrap:wrap;gap:.5rem;align-items:stretch;max-width:36rem}
+.copy-row input{font-family:ui-monospace,monospace;max-width:none;flex:1 1 20rem;min-width:0}
 code{font-family:ui-monospace,monospace;white-space:nowrap}
 table{border-collapse:collapse;width:100%}
 th,td{text-align:left;padding:.5rem;border-bottom:1px solid var(--line);vertical-align:middle}
-th{font-size:.9rem;color:var(--muted);font-weight:600}
+th{font-size:.9rem;color:var(--muted);font-weight:600;white-space:nowrap}
+.nowrap{white-space:nowrap}
+td .actions{flex-wrap:nowrap}
+.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(19rem,1fr));gap:1rem 2rem;margin:1rem 0}
+.chart{margin:0}
+.chart figcaption{font-weight:600}
+.chart svg{display:block;width:100%;height:auto}
+.chart p{margin:.25rem 0;font-size:.9rem}
+.chart text{font-size:12px;fill:#595959}
+.chart .axis-title{font-size:11px}
+.chart .tick line{stroke:#e3e3e3}
+.chart .axis{stroke:#8c8c8c}
+.chart .bar{fill:var(--accent)}
+.numbers{font-size:.9rem;max-width:24rem}
+.numbers td,.numbers th{padding:.2rem .5rem}
+summary{cursor:pointer}
+.key-usage{border-top:1px solid var(--line);padding:.5rem 0}
 .facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}
 .facts dt{font-weight:600}
 .facts dd{margin:0}
@@ -61,7 +79,7 @@ export function Layout({ title, signedIn, children }: LayoutProps) {
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{`${title} · Pet Store dashboard`}</title>
-        <style>{STYLES}</style>
+        <style>{raw(STYLES)}</style>
       </head>
       <body>
         <header>
