@@ -2,7 +2,7 @@ import { HISTORY_DAYS, type HourCount } from "../rate-limit/usage-history.ts";
 import { DAY_MS, HOUR_MS, windowStart } from "../rate-limit/windows.ts";
 
 /** The hours the short chart shows: the current UTC hour and the 23 before it. */
-export const HOURS_SHOWN = 24;
+const HOURS_SHOWN = 24;
 
 export interface UsagePoint {
   /** Unix milliseconds at which the hour or day starts. */

@@ -17,8 +17,6 @@ export interface Session {
   id: string;
   /** The cookie's token itself, which D1 never holds: the key to this session's notices derives from it. */
   token: string;
-  accountId: number;
-  expiresAt: number;
 }
 
 export type SessionLookup =
@@ -36,28 +34,21 @@ export const cookieOptions = {
 } as const;
 
 /** Signs the browser in with a fresh token, ending the session its cookie named before, if any. */
-export async function startSession(c: Context, db: Database, accountId: number): Promise<Session> {
+export async function startSession(c: Context, db: Database, accountId: number): Promise<void> {
   const previous = getCookie(c, SESSION_COOKIE);
   const token = randomToken(32);
   const now = Date.now();
-  const session: Session = {
-    id: await sha256Hex(token),
-    token,
-    accountId,
-    expiresAt: now + SESSION_TTL_MS,
-  };
   await insertSession(
     db,
     {
-      tokenHash: session.id,
+      tokenHash: await sha256Hex(token),
       accountId,
       createdAt: new Date(now),
-      expiresAt: new Date(session.expiresAt),
+      expiresAt: new Date(now + SESSION_TTL_MS),
     },
     previous && TOKEN_PATTERN.test(previous) ? await sha256Hex(previous) : undefined,
   );
   setCookie(c, SESSION_COOKIE, token, { ...cookieOptions, maxAge: SESSION_TTL_MS / 1000 });
-  return session;
 }
 
 /** The session the request's cookie names; its end in D1 counts, not the cookie's. */
@@ -68,13 +59,8 @@ export async function readSession(c: Context, db: Database): Promise<SessionLook
   const id = await sha256Hex(token);
   const found = await findSession(db, id);
   if (!found) return { state: "unknown" };
-  const expiresAt = found.session.expiresAt.getTime();
-  if (expiresAt <= Date.now()) return { state: "expired", id };
-  return {
-    state: "valid",
-    session: { id, token, accountId: found.account.id, expiresAt },
-    account: found.account,
-  };
+  if (found.session.expiresAt.getTime() <= Date.now()) return { state: "expired", id };
+  return { state: "valid", session: { id, token }, account: found.account };
 }
 
 /** Ends the named session in D1, if one is named, and clears the browser's cookie. */

@@ -7,7 +7,7 @@ import { cookieOptions } from "./session.ts";
  * to keep it with, so a short-lived cookie carries which of these it is: the
  * address cannot, or anyone could link to a page that says it.
  */
-export const SIGNED_OUT_NOTICES = {
+const SIGNED_OUT_NOTICES = {
   "signed-out": "You have signed out.",
   expired: "Your session has expired. Please sign in again.",
 } as const;

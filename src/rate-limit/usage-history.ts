@@ -11,7 +11,7 @@ export interface HourCount {
 }
 
 /** The first instant still kept at `now`: midnight UTC, 29 days before today's. */
-export function historyStart(now: number): number {
+function historyStart(now: number): number {
   return windowStart(now, DAY_MS) - (HISTORY_DAYS - 1) * DAY_MS;
 }
 

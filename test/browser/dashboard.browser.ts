@@ -120,7 +120,7 @@ test("sign up, create and copy a key, use it, chart it, roll it, revoke it, sign
   const bar = page.locator(`[data-testid="chart-account-hourly"] rect.bar[data-start="${hour}"]`);
   assert.equal(await bar.getAttribute("data-count"), "1");
   assert.equal(await page.locator('[data-testid="chart-account-hourly"] rect.bar').count(), 1);
-  await page.locator(`details[data-key-last-four="${key.slice(-4)}"] > summary`).click();
+  await page.locator(`details[data-usage-of="${key.slice(-4)}"] > summary`).click();
   await screenshots(page, "usage");
 
   // Roll: a new key shown once, the old one working through its grace period.

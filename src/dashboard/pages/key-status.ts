@@ -2,7 +2,7 @@ import type { KeyRow } from "../../keys/keys.queries.ts";
 import { formatUtc } from "./format.ts";
 
 /** Active keys can be rolled and revoked; rolling ones (in their grace period) only revoked; ended ones neither. */
-export type KeyState = "active" | "rolling" | "ended";
+type KeyState = "active" | "rolling" | "ended";
 
 export function keyState(key: KeyRow, now: Date): KeyState {
   if (key.revokedAt) return "ended";

@@ -56,7 +56,7 @@ export function KeyUsageSection({ keys, usage }: { keys: KeyRow[]; usage: Map<st
         const keyUsage = usage.get(key.hash);
         const total = monthTotal(keyUsage);
         return (
-          <details class="key-usage" data-key-last-four={key.lastFour}>
+          <details class="key-usage" data-usage-of={key.lastFour}>
             <summary>
               <code>…{key.lastFour}</code>: {formatQuantity(total, "request")} in the last 30 days
             </summary>

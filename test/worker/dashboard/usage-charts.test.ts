@@ -101,7 +101,7 @@ describe("usage charts on the account page", MANY_REQUESTS, () => {
     expect(bars(chart(page, "account-hourly"))).toEqual({ "2031-03-10T08:00:00.000Z": 3 });
     const own = (key: string) =>
       new RegExp(
-        `<details class="key-usage" data-key-last-four="${key.slice(-4)}">[\\s\\S]*?</details>\\s*(?=<details class="key-usage"|</section>)`,
+        `<details class="key-usage" data-usage-of="${key.slice(-4)}">[\\s\\S]*?</details>\\s*(?=<details class="key-usage"|</section>)`,
       ).exec(page.html)?.[0] ?? "";
     expect(own(first)).toContain("2 requests in the last 30 days");
     expect(own(second)).toContain("1 request in the last 30 days");
