@@ -59,7 +59,7 @@ summary{cursor:pointer}
 table.keys thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}
 table.keys,table.keys tbody,table.keys tr,table.keys td{display:block;width:100%}
 table.keys tr{border:1px solid var(--line);border-radius:6px;padding:.5rem .75rem;margin-bottom:.75rem}
-table.keys td{display:flex;gap:.75rem;border:0;padding:.2rem 0}
+table.keys td{display:flex;gap:.75rem;border:0;padding:.2rem 0;white-space:normal}
 table.keys td::before{content:attr(data-label);flex:0 0 8rem;font-weight:600;color:var(--muted)}
 }
 `;
