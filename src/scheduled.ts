@@ -1,5 +1,7 @@
 import { publishLaggingKeys } from "./accounts/account-changes.ts";
 import { deleteExpiredInvites } from "./accounts/invites.queries.ts";
+import { deleteExpiredNotices } from "./dashboard/notices.queries.ts";
+import { deleteExpiredSessions } from "./dashboard/sessions.queries.ts";
 import { deleteExpiredIdempotencyRecords } from "./idempotency/idempotency.queries.ts";
 import { log } from "./logging.ts";
 import type { Services } from "./services.ts";
@@ -15,6 +17,8 @@ export async function runScheduledTasks(services: Services, now: number): Promis
     keysRepublished: () => publishLaggingKeys(services),
     idempotencyRecordsRemoved: () => deleteExpiredIdempotencyRecords(services.db, now),
     invitesRemoved: () => deleteExpiredInvites(services.db, now),
+    sessionsRemoved: () => deleteExpiredSessions(services.db, now),
+    noticesRemoved: () => deleteExpiredNotices(services.db, now),
   };
   const names = Object.keys(tasks);
   const outcomes = await Promise.allSettled(Object.values(tasks).map((task) => task()));

@@ -14,31 +14,29 @@ import {
 import { csrfToken } from "./csrf.ts";
 import type { DashboardEnv } from "./dashboard-env.ts";
 import { messageResponse } from "./message-responses.tsx";
+import { leaveNotice, type Notice, takeNotices } from "./notices.ts";
 import { AccountPage } from "./pages/account-page.tsx";
-import { formatUtc } from "./pages/format.ts";
+import { RevokePage } from "./pages/revoke-page.tsx";
 
 type DashboardContext = Context<DashboardEnv>;
 
-interface Extras {
-  newKey?: string;
-  notice?: string;
-  error?: string;
-}
+const ACCOUNT_PAGE = "/dashboard/account";
 
 const capReached = `You already have ${MAX_WORKING_KEYS} working keys, the most an account can have. Revoke a key first, then make another.`;
 
+function sessionCsrf(c: DashboardContext): Promise<string> {
+  return csrfToken(c.env.SESSION_SECRET, c.get("session").id);
+}
+
 async function renderAccount(
   c: DashboardContext,
-  extras: Extras = {},
-  status: 200 | 201 | 409 = 200,
+  extras: { notices?: Notice[]; error?: string },
+  status: 200 | 409,
 ) {
   const { db, limiter } = c.var.services;
   const account = c.get("account");
   const keys = await listAccountKeys(db, account.id);
-  const [usage, csrf] = await Promise.all([
-    accountUsage(limiter, keys),
-    csrfToken(c.env.SESSION_SECRET, c.get("session").nonce),
-  ]);
+  const [usage, csrf] = await Promise.all([accountUsage(limiter, keys), sessionCsrf(c)]);
   const page = (
     <AccountPage
       account={account}
@@ -52,20 +50,18 @@ async function renderAccount(
   return c.html(page, status);
 }
 
-export function showAccount(c: DashboardContext) {
-  const revoked = c.req.query("revoked");
-  const notice =
-    revoked && /^[0-9A-Za-z]{4}$/.test(revoked)
-      ? `The key ending …${revoked} is revoked: requests with it are refused from now on.`
-      : undefined;
-  return renderAccount(c, { notice });
+/** The one page that shows notices: each is deleted as it is shown, so a reload shows none. */
+export async function showAccount(c: DashboardContext) {
+  const notices = await takeNotices(c.var.services.db, c.get("session"));
+  return renderAccount(c, { notices }, 200);
 }
 
-/** The response is the only place the new key ever appears in full. */
+/** Post/Redirect/Get: the new key reaches the account page through a one-time notice. */
 export async function createKey(c: DashboardContext) {
   const created = await createAccountKey(c.var.services, c.get("account"));
   if (!created.ok) return renderAccount(c, { error: capReached }, 409);
-  return renderAccount(c, { newKey: created.key }, 201);
+  await leaveNotice(c.var.services.db, c.get("session"), { kind: "key-created", key: created.key });
+  return c.redirect(ACCOUNT_PAGE, 303);
 }
 
 /** The key named in the address, if it is one of this account's; other accounts' keys are not found. */
@@ -79,15 +75,34 @@ function keyNotFound(c: DashboardContext) {
   return messageResponse(c, 404, {
     title: "Key not found",
     message: "Your account has no such key.",
-    link: { href: "/dashboard/account", text: "Back to your account" },
+    link: { href: ACCOUNT_PAGE, text: "Back to your account" },
   });
+}
+
+/** Asks before revoking: the page's form is the only thing that posts the revocation. */
+export async function confirmRevoke(c: DashboardContext) {
+  const key = await ownKey(c);
+  if (!key) return keyNotFound(c);
+  const page = (
+    <RevokePage
+      email={c.get("account").email}
+      keyRow={key}
+      csrf={await sessionCsrf(c)}
+      now={new Date()}
+    />
+  );
+  return c.html(page);
 }
 
 export async function revokeKey(c: DashboardContext) {
   const key = await ownKey(c);
   if (!key) return keyNotFound(c);
   await revokeAccountKey(c.var.services, key.hash);
-  return c.redirect(`/dashboard/account?revoked=${key.lastFour}`, 303);
+  await leaveNotice(c.var.services.db, c.get("session"), {
+    kind: "key-revoked",
+    lastFour: key.lastFour,
+  });
+  return c.redirect(ACCOUNT_PAGE, 303);
 }
 
 export async function rollKey(c: DashboardContext) {
@@ -101,6 +116,11 @@ export async function rollKey(c: DashboardContext) {
         : `The key ending …${rolled.old.lastFour} cannot be rolled: it is already revoked or rolled.`;
     return renderAccount(c, { error }, 409);
   }
-  const notice = `The old key ending …${rolled.old.lastFour} keeps working until ${formatUtc(rolled.graceEndsAt)}, then is refused. Switch your clients to the new key before then.`;
-  return renderAccount(c, { newKey: rolled.key, notice }, 201);
+  await leaveNotice(c.var.services.db, c.get("session"), {
+    kind: "key-rolled",
+    key: rolled.key,
+    oldLastFour: rolled.old.lastFour,
+    graceEndsAt: rolled.graceEndsAt.getTime(),
+  });
+  return c.redirect(ACCOUNT_PAGE, 303);
 }

@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { findAccountByEmail, hasPassword, insertAccount } from "../accounts/accounts.queries.ts";
+import { throttleAddress } from "./client-address.ts";
 import { parseSignIn, parseSignUp } from "./credential-forms.ts";
 import {
   CSRF_FIELD,
@@ -12,6 +13,7 @@ import type { DashboardEnv } from "./dashboard-env.ts";
 import { type CredentialsFormState, CredentialsPage } from "./pages/credentials-page.tsx";
 import { hashPassword, verifyAgainstDecoy, verifyPassword } from "./passwords.ts";
 import { endSession, readSession, startSession } from "./session.ts";
+import { setSignedOutNotice, takeSignedOutNotice } from "./signed-out-notice.ts";
 import { type ThrottleVerdict, throttleSignIn, throttleSignUp } from "./throttle.ts";
 
 type DashboardContext = Context<DashboardEnv>;
@@ -19,8 +21,8 @@ type Mode = "sign-up" | "sign-in";
 
 const ACCOUNT_PAGE = "/dashboard/account";
 
-function clientIp(c: DashboardContext): string {
-  return c.req.header("CF-Connecting-IP") ?? "unknown";
+function clientAddress(c: DashboardContext): string {
+  return throttleAddress(c.req.header("CF-Connecting-IP"));
 }
 
 async function renderForm(
@@ -53,7 +55,7 @@ function throttled(c: DashboardContext, mode: Mode, email: string, verdict: Thro
 const staleForm = { form: "This form had expired. Please try again." };
 
 async function signedIn(c: DashboardContext): Promise<boolean> {
-  return (await readSession(c, c.env.SESSION_SECRET)).state === "valid";
+  return (await readSession(c, c.var.services.db)).state === "valid";
 }
 
 export async function showSignUp(c: DashboardContext) {
@@ -63,13 +65,13 @@ export async function showSignUp(c: DashboardContext) {
 
 /** Validation → throttle → create (on Free) → session. */
 export async function signUp(c: DashboardContext) {
-  const form = await c.req.parseBody();
+  const form = c.get("form");
   const email = typeof form.email === "string" ? form.email : "";
   if (!(await hasValidFormToken(c, form)))
     return renderForm(c, "sign-up", { email, errors: staleForm }, 403);
   const parsed = parseSignUp(form);
   if (!parsed.ok) return renderForm(c, "sign-up", { email, errors: parsed.errors }, 422);
-  const verdict = await throttleSignUp(c.var.services.limiter, clientIp(c));
+  const verdict = await throttleSignUp(c.var.services.limiter, clientAddress(c));
   if (!verdict.allowed) return throttled(c, "sign-up", email, verdict);
   const taken = {
     email: "An account with this email address already exists. Sign in instead.",
@@ -80,30 +82,24 @@ export async function signUp(c: DashboardContext) {
   }
   const account = await insertAccount(db, parsed.email, await hashPassword(parsed.password));
   if (!account) return renderForm(c, "sign-up", { email, errors: taken }, 409);
-  await startSession(c, c.env.SESSION_SECRET, account.id);
+  await startSession(c, db, account.id);
   return c.redirect(ACCOUNT_PAGE, 303);
 }
 
 export async function showSignIn(c: DashboardContext) {
   if (await signedIn(c)) return c.redirect(ACCOUNT_PAGE, 303);
-  const notice =
-    c.req.query("expired") !== undefined
-      ? "Your session has expired. Please sign in again."
-      : c.req.query("signed-out") !== undefined
-        ? "You have signed out."
-        : undefined;
-  return renderForm(c, "sign-in", { notice });
+  return renderForm(c, "sign-in", { notice: takeSignedOutNotice(c) });
 }
 
 /** Throttle → check the password (in the same time whether or not the account exists) → session. */
 export async function signIn(c: DashboardContext) {
-  const form = await c.req.parseBody();
+  const form = c.get("form");
   const email = typeof form.email === "string" ? form.email : "";
   if (!(await hasValidFormToken(c, form)))
     return renderForm(c, "sign-in", { email, errors: staleForm }, 403);
   const parsed = parseSignIn(form);
   if (!parsed.ok) return renderForm(c, "sign-in", { email, errors: parsed.errors }, 422);
-  const verdict = await throttleSignIn(c.var.services.limiter, parsed.email, clientIp(c));
+  const verdict = await throttleSignIn(c.var.services.limiter, parsed.email, clientAddress(c));
   if (!verdict.allowed) return throttled(c, "sign-in", email, verdict);
   const account = await findAccountByEmail(c.var.services.db, parsed.email);
   // An unknown email, or an account whose owner has not set a password yet,
@@ -116,12 +112,13 @@ export async function signIn(c: DashboardContext) {
     const wrong = { password: "The email address or password is incorrect." };
     return renderForm(c, "sign-in", { email, errors: wrong }, 400);
   }
-  await startSession(c, c.env.SESSION_SECRET, account.id);
+  await startSession(c, c.var.services.db, account.id);
   return c.redirect(ACCOUNT_PAGE, 303);
 }
 
-/** Runs behind the session guard and its CSRF check. */
-export function signOut(c: DashboardContext) {
-  endSession(c);
-  return c.redirect("/dashboard/sign-in?signed-out=1", 303);
+/** Runs behind the session guard and its CSRF check: the session ends in D1, not only in the browser. */
+export async function signOut(c: DashboardContext) {
+  await endSession(c, c.var.services.db, c.get("session").id);
+  setSignedOutNotice(c, "signed-out");
+  return c.redirect("/dashboard/sign-in", 303);
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { normaliseEmail } from "../accounts/accounts.queries.ts";
+import { isCommonPassword } from "./common-passwords/common-passwords.ts";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./passwords.ts";
 
 export interface CredentialErrors {
@@ -14,11 +15,24 @@ export type CredentialsResult =
 
 const enterEmail = "Enter your email address.";
 
-/** What a new password must be, on sign-up and when an invite sets one. */
+/**
+ * What a new password must be, on sign-up and when an invite sets one. The
+ * field shows the first rule that fails, so the order is the order a person
+ * fixes them in.
+ */
 const NewPasswordSchema = z
   .string({ error: "Choose a password." })
   .min(PASSWORD_MIN_LENGTH, `Use a password of at least ${PASSWORD_MIN_LENGTH} characters.`)
-  .max(PASSWORD_MAX_LENGTH, `Use a password of at most ${PASSWORD_MAX_LENGTH} characters.`);
+  .max(PASSWORD_MAX_LENGTH, `Use a password of at most ${PASSWORD_MAX_LENGTH} characters.`)
+  .refine((password) => !/^\s*$/u.test(password), "Use a password that is not only spaces.")
+  .refine(
+    (password) => new Set(password).size > 1,
+    "Use a password that is not one character repeated.",
+  )
+  .refine(
+    (password) => !isCommonPassword(password),
+    "That password is on a list of the most common ones, which attackers try first. Choose another.",
+  );
 
 const SignUpSchema = z.object({
   email: z

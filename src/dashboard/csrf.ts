@@ -11,9 +11,9 @@ const PRE_SESSION_COOKIE = "ps_csrf";
 const PURPOSE = "csrf";
 
 /**
- * Synchroniser tokens without storage: a token is the HMAC of a nonce the
- * browser holds in an HttpOnly cookie (the session's, or the pre-session one),
- * so another site can neither read nor forge it.
+ * Synchroniser tokens without storage: a token is the HMAC of what the
+ * browser's HttpOnly cookie names (its session's id, or the pre-session
+ * nonce), so another site can neither read nor forge it.
  */
 export function csrfToken(secret: string | undefined, nonce: string): Promise<string> {
   return sign(secret, PURPOSE, nonce);

@@ -2,10 +2,11 @@ import type { Account } from "../accounts/accounts.queries.ts";
 import type { AppEnv } from "../env.ts";
 import type { Session } from "./session.ts";
 
-/** The app's bindings plus what the session guard finds out about the signed-in person. */
+/** The app's bindings plus what the dashboard's middleware finds out: the posted form, who is signed in. */
 export interface DashboardEnv {
   Bindings: AppEnv["Bindings"];
   Variables: AppEnv["Variables"] & {
+    form: Record<string, string | File>;
     session: Session;
     account: Account;
   };

@@ -51,7 +51,7 @@ export async function acceptInviteForm(c: DashboardContext) {
   const token = c.req.param("token") ?? "";
   const account = await accountOfInvite(db, token, Date.now());
   if (!account) return invalidInvite(c);
-  const form = await c.req.parseBody();
+  const form = c.get("form");
   const nonce = readPreSessionNonce(c);
   if (!nonce || !(await isValidCsrfToken(c.env.SESSION_SECRET, nonce, form[CSRF_FIELD]))) {
     return renderInvite(c, account.email, "This form had expired. Please try again.", 403);
@@ -60,6 +60,6 @@ export async function acceptInviteForm(c: DashboardContext) {
   if (!parsed.ok) return renderInvite(c, account.email, parsed.error, 422);
   const accepted = await acceptInvite(db, token, await hashPassword(parsed.password), Date.now());
   if (!accepted) return invalidInvite(c);
-  await startSession(c, c.env.SESSION_SECRET, accepted.id);
+  await startSession(c, db, accepted.id);
   return c.redirect("/dashboard/account", 303);
 }

@@ -8,6 +8,8 @@ import { fromBase64Url, toBase64Url } from "../utils/base64url.ts";
 export const PBKDF2_ITERATIONS = 100_000;
 export const PASSWORD_MIN_LENGTH = 12;
 export const PASSWORD_MAX_LENGTH = 1_000;
+/** What the forms that set a password say it needs. */
+export const NEW_PASSWORD_HINT = `At least ${PASSWORD_MIN_LENGTH} characters, and not a common password: a few unrelated words make a good one.`;
 const SALT_BYTES = 16;
 const HASH_BITS = 256;
 const SCHEME = "pbkdf2-sha256";

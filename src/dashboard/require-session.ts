@@ -1,38 +1,35 @@
 import type { MiddlewareHandler } from "hono";
-import { findAccountById } from "../accounts/accounts.queries.ts";
 import { CSRF_FIELD, isValidCsrfToken } from "./csrf.ts";
 import type { DashboardEnv } from "./dashboard-env.ts";
 import { forbiddenFormPage } from "./message-responses.tsx";
 import { endSession, readSession } from "./session.ts";
+import { setSignedOutNotice } from "./signed-out-notice.ts";
 
 /** Pages for signed-in people: anyone else is sent to sign in (told why, if their session ran out). */
 export function requireSession(): MiddlewareHandler<DashboardEnv> {
   return async function requireSession(c, next) {
-    const lookup = await readSession(c, c.env.SESSION_SECRET);
-    const account =
-      lookup.state === "valid"
-        ? await findAccountById(c.var.services.db, lookup.session.accountId)
-        : undefined;
-    if (lookup.state !== "valid" || !account) {
-      if (lookup.state !== "absent") endSession(c);
-      const target =
-        lookup.state === "expired" ? "/dashboard/sign-in?expired=1" : "/dashboard/sign-in";
-      return c.redirect(target, 303);
+    const { db } = c.var.services;
+    const lookup = await readSession(c, db);
+    if (lookup.state === "valid") {
+      c.set("session", lookup.session);
+      c.set("account", lookup.account);
+      return next();
     }
-    c.set("session", lookup.session);
-    c.set("account", account);
-    await next();
+    if (lookup.state !== "absent") {
+      await endSession(c, db, lookup.state === "expired" ? lookup.id : undefined);
+    }
+    if (lookup.state === "expired") setSignedOutNotice(c, "expired");
+    return c.redirect("/dashboard/sign-in", 303);
   };
 }
 
-/** Every signed-in form post must carry the token derived from this session's nonce. */
+/** Every signed-in form post must carry the token derived from this session. */
 export function requireCsrfToken(): MiddlewareHandler<DashboardEnv> {
   return async function requireCsrfToken(c, next) {
-    const form = await c.req.parseBody();
     const valid = await isValidCsrfToken(
       c.env.SESSION_SECRET,
-      c.get("session").nonce,
-      form[CSRF_FIELD],
+      c.get("session").id,
+      c.get("form")[CSRF_FIELD],
     );
     if (!valid) return forbiddenFormPage(c);
     await next();

@@ -1,22 +1,29 @@
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import type { Account } from "../accounts/accounts.queries.ts";
+import type { Database } from "../db/database.ts";
 import { randomToken } from "../utils/base64url.ts";
-import { sign, verify } from "./hmac.ts";
+import { sha256Hex } from "../utils/sha256.ts";
+import { deleteSession, findSession, insertSession } from "./sessions.queries.ts";
 
 export const SESSION_COOKIE = "ps_session";
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
-const PURPOSE = "session";
+/** 32 random bytes, base64url: the whole cookie value. */
+const TOKEN_PATTERN = /^[\w-]{43}$/;
 
-/** A signed-in browser: who, until when, and a random nonce its CSRF tokens derive from. */
+/** A signed-in browser, as the request that carries its cookie knows it. */
 export interface Session {
-  accountId: number;
-  expiresAt: number;
-  nonce: string;
+  /** SHA-256 of the cookie's token: the session's name in D1, and what its CSRF tokens derive from. */
+  id: string;
+  /** The cookie's token itself, which D1 never holds: the key to this session's notices derives from it. */
+  token: string;
 }
 
 export type SessionLookup =
-  | { state: "valid"; session: Session }
-  | { state: "expired" }
+  | { state: "valid"; session: Session; account: Account }
+  | { state: "expired"; id: string }
+  /** A cookie that names no session: signed out, removed, or never made here. */
+  | { state: "unknown" }
   | { state: "absent" };
 
 export const cookieOptions = {
@@ -26,38 +33,38 @@ export const cookieOptions = {
   sameSite: "Lax",
 } as const;
 
-function payloadOf(session: Session): string {
-  return `${session.accountId}.${session.expiresAt}.${session.nonce}`;
+/** Signs the browser in with a fresh token, ending the session its cookie named before, if any. */
+export async function startSession(c: Context, db: Database, accountId: number): Promise<void> {
+  const previous = getCookie(c, SESSION_COOKIE);
+  const token = randomToken(32);
+  const now = Date.now();
+  await insertSession(
+    db,
+    {
+      tokenHash: await sha256Hex(token),
+      accountId,
+      createdAt: new Date(now),
+      expiresAt: new Date(now + SESSION_TTL_MS),
+    },
+    previous && TOKEN_PATTERN.test(previous) ? await sha256Hex(previous) : undefined,
+  );
+  setCookie(c, SESSION_COOKIE, token, { ...cookieOptions, maxAge: SESSION_TTL_MS / 1000 });
 }
 
-/** Signs the browser in: `<account>.<expires ms>.<nonce>.<HMAC-SHA256>` in an HttpOnly cookie. */
-export async function startSession(c: Context, secret: string | undefined, accountId: number) {
-  const session: Session = {
-    accountId,
-    expiresAt: Date.now() + SESSION_TTL_MS,
-    nonce: randomToken(18),
-  };
-  const payload = payloadOf(session);
-  const signature = await sign(secret, PURPOSE, payload);
-  setCookie(c, SESSION_COOKIE, `${payload}.${signature}`, {
-    ...cookieOptions,
-    maxAge: SESSION_TTL_MS / 1000,
-  });
-  return session;
+/** The session the request's cookie names; its end in D1 counts, not the cookie's. */
+export async function readSession(c: Context, db: Database): Promise<SessionLookup> {
+  const token = getCookie(c, SESSION_COOKIE);
+  if (token === undefined) return { state: "absent" };
+  if (!TOKEN_PATTERN.test(token)) return { state: "unknown" };
+  const id = await sha256Hex(token);
+  const found = await findSession(db, id);
+  if (!found) return { state: "unknown" };
+  if (found.session.expiresAt.getTime() <= Date.now()) return { state: "expired", id };
+  return { state: "valid", session: { id, token }, account: found.account };
 }
 
-export function endSession(c: Context): void {
+/** Ends the named session in D1, if one is named, and clears the browser's cookie. */
+export async function endSession(c: Context, db: Database, id: string | undefined): Promise<void> {
+  if (id !== undefined) await deleteSession(db, id);
   deleteCookie(c, SESSION_COOKIE, cookieOptions);
-}
-
-/** The session in the request's cookie; the expiry inside the signed value counts, not the cookie's. */
-export async function readSession(c: Context, secret: string | undefined): Promise<SessionLookup> {
-  const value = getCookie(c, SESSION_COOKIE);
-  const match = value ? /^(\d{1,15})\.(\d{1,15})\.([\w-]{1,64})\.([\w-]{1,64})$/.exec(value) : null;
-  if (!match) return { state: "absent" };
-  const [, accountId = "", expiresAt = "", nonce = "", signature = ""] = match;
-  const session: Session = { accountId: Number(accountId), expiresAt: Number(expiresAt), nonce };
-  if (!(await verify(secret, PURPOSE, payloadOf(session), signature))) return { state: "absent" };
-  if (session.expiresAt <= Date.now()) return { state: "expired" };
-  return { state: "valid", session };
 }

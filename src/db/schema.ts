@@ -182,3 +182,43 @@ export const orders = sqliteTable(
       .where(sql`${table.status} = 'placed'`),
   ],
 );
+
+/**
+ * Signed-in dashboard browsers. The cookie holds a random token and this
+ * table only its SHA-256, so no copy of the table signs anyone in or opens a
+ * notice; signing out deletes the row, so a replayed cookie names nothing.
+ */
+export const dashboardSessions = sqliteTable(
+  "dashboard_sessions",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    accountId: integer("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  // Serves the scheduled removal of ended sessions.
+  (table) => [index("dashboard_sessions_expires_at_idx").on(table.expiresAt)],
+);
+
+/**
+ * One-time messages for a session's next page, above all a new key: sealed
+ * with a key derived from the session's cookie token (which D1 does not hold),
+ * deleted when shown and after a few minutes, and gone with their session.
+ */
+export const sessionNotices = sqliteTable(
+  "session_notices",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    sessionHash: text("session_hash")
+      .notNull()
+      .references(() => dashboardSessions.tokenHash, { onDelete: "cascade" }),
+    sealed: text("sealed").notNull(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (table) => [
+    index("session_notices_session_idx").on(table.sessionHash),
+    index("session_notices_expires_at_idx").on(table.expiresAt),
+  ],
+);

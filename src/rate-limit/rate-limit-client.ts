@@ -2,8 +2,9 @@ import { guardStorage, STORAGE_TIMEOUT_MS } from "../storage/storage-guard.ts";
 import { coalescedHit } from "./coalesced-hits.ts";
 import type { Limits } from "./plans.ts";
 import { keylessLimits } from "./plans.ts";
-import type { HitResult, KeyPolicy, WindowReport } from "./rate-limit-types.ts";
+import type { Budget, HitResult, KeyPolicy, WindowReport } from "./rate-limit-types.ts";
 import type { RateLimiter } from "./rate-limiter.ts";
+import type { HourCount } from "./usage-history.ts";
 
 /** The only way the rest of the Worker reaches the RateLimiter Durable Object. */
 export interface RateLimitClient {
@@ -13,8 +14,10 @@ export interface RateLimitClient {
   peekKeyless(clientIp: string): Promise<HitResult>;
   applyPolicy(keyHash: string, policy: KeyPolicy): Promise<void>;
   usage(keyHash: string, limits: Limits): Promise<WindowReport[]>;
-  /** Counts one attempt against a named per-minute budget (e.g. `signin:<email>`), for throttling. */
-  hitNamed(name: string, limits: Pick<Limits, "perMinute">): Promise<HitResult>;
+  /** The key's admitted requests per UTC hour over the last 30 days, in one call. */
+  usageHistory(keyHash: string): Promise<HourCount[]>;
+  /** Counts one attempt against a named budget (a minute or an hour window), for throttling. */
+  hitNamed(name: string, budget: Budget): Promise<HitResult>;
 }
 
 type LimiterStub = DurableObjectStub<RateLimiter>;
@@ -52,6 +55,7 @@ export function rateLimitClient(namespace: Env["RATE_LIMITER"]): RateLimitClient
     applyPolicy: (keyHash, policy) =>
       call(keyLimiterName(keyHash), (limiter) => limiter.applyPolicy(policy)),
     usage: (keyHash, limits) => call(keyLimiterName(keyHash), (limiter) => limiter.usage(limits)),
-    hitNamed: (name, limits) => call(`named:${name}`, (limiter) => limiter.hitKeyless(limits)),
+    usageHistory: (keyHash) => call(keyLimiterName(keyHash), (limiter) => limiter.usageHistory()),
+    hitNamed: (name, budget) => call(`named:${name}`, (limiter) => limiter.hitBudget(budget)),
   };
 }

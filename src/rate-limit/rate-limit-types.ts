@@ -10,6 +10,12 @@ export interface KeyPolicy {
   version: number;
 }
 
+/** A throttle's allowance: `limit` attempts per UTC minute or per UTC hour. */
+export interface Budget {
+  limit: number;
+  per: Extract<WindowName, "minute" | "hour">;
+}
+
 export interface WindowReport {
   name: WindowName;
   limit: number;

@@ -1,27 +1,34 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Limits } from "./plans.ts";
-import { type HitResult, isDead, type KeyPolicy, type WindowReport } from "./rate-limit-types.ts";
+import {
+  type Budget,
+  type HitResult,
+  isDead,
+  type KeyPolicy,
+  type WindowReport,
+} from "./rate-limit-types.ts";
+import { type HourCount, UsageHistory } from "./usage-history.ts";
 import {
   BAN_MEMORY_MS,
   BAN_THRESHOLD,
   type BanState,
   currentWindow,
-  DAY_MS,
   isBanForgotten,
-  MINUTE_MS,
   nextBanDuration,
   secondsUntil,
+  WINDOW_LENGTHS,
   type WindowCount,
   type WindowName,
   windowEnd,
 } from "./windows.ts";
 
-interface LimiterState {
-  minute?: WindowCount;
-  day?: WindowCount;
+/** A key uses its minute and day windows; a throttle one minute or hour window. */
+type LimiterState = Partial<Record<WindowName, WindowCount>> & {
   ban?: BanState;
   policy?: KeyPolicy;
-}
+};
+
+const WINDOW_NAMES = Object.keys(WINDOW_LENGTHS) as WindowName[];
 
 interface ActiveWindow {
   name: WindowName;
@@ -33,9 +40,11 @@ interface ActiveWindow {
 const STATE_KEY = "state";
 
 /**
- * One instance per API key (named by the key's hash) or per client IP for
- * keyless traffic. All state is one small record: the two current windows,
- * the ban and the newest key policy seen, so storage per key stays constant.
+ * One instance per API key (named by the key's hash), per client IP for
+ * keyless traffic, or per throttled name (a sign-in's email and address, say).
+ * Its state is one small record: the current windows, the ban and the newest
+ * key policy seen. A key's object also keeps its usage history, one row per
+ * hour for 30 days, so storage per key stays bounded.
  * Every method mutates memory synchronously before persisting, so concurrent
  * requests are counted exactly; the output gate holds replies until the write
  * is durable.
@@ -43,9 +52,11 @@ const STATE_KEY = "state";
 export class RateLimiter extends DurableObject<Env> {
   #state: LimiterState = {};
   #cleanupScheduled = false;
+  #history: UsageHistory;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    this.#history = new UsageHistory(ctx.storage.sql);
     void ctx.blockConcurrencyWhile(async () => {
       this.#state = (await ctx.storage.get<LimiterState>(STATE_KEY)) ?? {};
       this.#cleanupScheduled = (await ctx.storage.getAlarm()) !== null;
@@ -57,7 +68,9 @@ export class RateLimiter extends DurableObject<Env> {
     const effective = this.#adoptPolicy(policy);
     const windows = this.#windows(effective.limits, now);
     if (isDead(effective, now)) return { outcome: "revoked", windows: reports(windows) };
-    return this.#hit(windows, now, true);
+    const result = this.#hit(windows, now, true);
+    if (result.outcome === "allowed") this.#history.count(now);
+    return result;
   }
 
   /**
@@ -73,6 +86,11 @@ export class RateLimiter extends DurableObject<Env> {
     return this.#hit(this.#windows(limits, now), now, false);
   }
 
+  /** Counts one attempt against a throttle's budget (per minute or per hour); never bans. */
+  hitBudget(budget: Budget, now: number = Date.now()): HitResult {
+    return this.#hit([this.#window(budget.per, budget.limit, now)], now, false);
+  }
+
   /** Records a newer key policy (a revocation or a plan change) without counting a request. */
   applyPolicy(policy: KeyPolicy): void {
     this.#adoptPolicy(policy);
@@ -86,12 +104,20 @@ export class RateLimiter extends DurableObject<Env> {
     return reports(this.#windows(limits, now));
   }
 
+  /** The key's admitted requests per UTC hour over the last 30 days, oldest first. */
+  usageHistory(now: number = Date.now()): HourCount[] {
+    return this.#history.hours(now);
+  }
+
   /** Drops what has gone stale; an object left with nothing (a quiet client IP) is deleted. */
   override async alarm(): Promise<void> {
+    const now = Date.now();
     this.#cleanupScheduled = false;
-    this.#state = withoutStale(this.#state, Date.now());
-    if (Object.keys(this.#state).length === 0) {
+    this.#state = withoutStale(this.#state, now);
+    this.#history.trim(now);
+    if (Object.keys(this.#state).length === 0 && this.#history.trimAt() === undefined) {
       await this.ctx.storage.deleteAll();
+      this.#history = new UsageHistory(this.ctx.storage.sql);
       return;
     }
     await this.ctx.storage.put(STATE_KEY, this.#state);
@@ -119,17 +145,17 @@ export class RateLimiter extends DurableObject<Env> {
   }
 
   #windows(limits: Pick<Limits, "perMinute"> & Partial<Limits>, now: number): ActiveWindow[] {
-    const minute = currentWindow(this.#state.minute, now, MINUTE_MS);
-    this.#state.minute = minute;
-    const windows: ActiveWindow[] = [
-      { name: "minute", length: MINUTE_MS, limit: limits.perMinute, count: minute },
-    ];
-    if (limits.perDay !== undefined) {
-      const day = currentWindow(this.#state.day, now, DAY_MS);
-      this.#state.day = day;
-      windows.push({ name: "day", length: DAY_MS, limit: limits.perDay, count: day });
-    }
+    const windows = [this.#window("minute", limits.perMinute, now)];
+    if (limits.perDay !== undefined) windows.push(this.#window("day", limits.perDay, now));
     return windows;
+  }
+
+  /** The window of this name that contains `now`, started afresh when the stored one has ended. */
+  #window(name: WindowName, limit: number, now: number): ActiveWindow {
+    const length = WINDOW_LENGTHS[name];
+    const count = currentWindow(this.#state[name], now, length);
+    this.#state[name] = count;
+    return { name, length, limit, count };
   }
 
   #hit(windows: ActiveWindow[], now: number, canBan: boolean): HitResult {
@@ -175,9 +201,13 @@ export class RateLimiter extends DurableObject<Env> {
     if (!this.#cleanupScheduled) this.#scheduleCleanup();
   }
 
-  /** Wakes when the last window and the ban memory have passed, so idle objects shrink to their policy. */
+  /**
+   * Wakes when the last window and the ban memory have passed, so idle
+   * objects shrink to their policy, or earlier when the oldest day of usage
+   * history falls out of the 30 days.
+   */
   #scheduleCleanup(): void {
-    const at = staleAt(this.#state);
+    const at = earliest(staleAt(this.#state), this.#history.trimAt());
     if (at === undefined) return;
     this.#cleanupScheduled = true;
     void this.ctx.storage.setAlarm(at);
@@ -186,20 +216,23 @@ export class RateLimiter extends DurableObject<Env> {
 
 /** When everything but the policy will have gone stale, if anything but the policy is kept. */
 function staleAt(state: LimiterState): number | undefined {
-  const instants = [
-    state.minute && windowEnd(state.minute, MINUTE_MS),
-    state.day && windowEnd(state.day, DAY_MS),
-    state.ban && state.ban.until + BAN_MEMORY_MS,
-  ].filter((instant) => instant !== undefined);
-  return instants.length > 0 ? Math.max(...instants) : undefined;
+  const instants = WINDOW_NAMES.map((name) => {
+    const count = state[name];
+    return count && windowEnd(count, WINDOW_LENGTHS[name]);
+  });
+  instants.push(state.ban && state.ban.until + BAN_MEMORY_MS);
+  const known = instants.filter((instant) => instant !== undefined);
+  return known.length > 0 ? Math.max(...known) : undefined;
 }
 
 /** The state without windows that have ended or a ban too old to double the next one. */
 function withoutStale(state: LimiterState, now: number): LimiterState {
   const kept: LimiterState = {};
   if (state.policy) kept.policy = state.policy;
-  if (state.minute && now < windowEnd(state.minute, MINUTE_MS)) kept.minute = state.minute;
-  if (state.day && now < windowEnd(state.day, DAY_MS)) kept.day = state.day;
+  for (const name of WINDOW_NAMES) {
+    const count = state[name];
+    if (count && now < windowEnd(count, WINDOW_LENGTHS[name])) kept[name] = count;
+  }
   if (state.ban && !isBanForgotten(state.ban, now)) kept.ban = state.ban;
   return kept;
 }

@@ -1,10 +1,12 @@
 /**
  * Pure window and ban arithmetic, kept apart from storage so it reads as the
- * rules themselves: two fixed UTC windows (minute and day), and bans that start
- * at one minute and double within 24 hours, up to a day.
+ * rules themselves: fixed UTC windows (a key's minute and day, a throttle's
+ * minute or hour), and bans that start at one minute and double within 24
+ * hours, up to a day.
  */
 
 export const MINUTE_MS = 60_000;
+export const HOUR_MS = 3_600_000;
 export const DAY_MS = 86_400_000;
 export const BAN_THRESHOLD = 10;
 export const FIRST_BAN_MS = MINUTE_MS;
@@ -12,7 +14,13 @@ export const MAX_BAN_MS = DAY_MS;
 /** A ban that starts within this long of the previous one's end doubles it. */
 export const BAN_MEMORY_MS = DAY_MS;
 
-export type WindowName = "minute" | "day";
+export type WindowName = "minute" | "hour" | "day";
+
+export const WINDOW_LENGTHS: Record<WindowName, number> = {
+  minute: MINUTE_MS,
+  hour: HOUR_MS,
+  day: DAY_MS,
+};
 
 export interface WindowCount {
   start: number;

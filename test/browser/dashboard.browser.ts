@@ -1,7 +1,9 @@
 /**
- * The dashboard in a real browser (headless Chromium, JavaScript off):
- * sign up, create a key, use it, revoke it, sign out.
- * Run with `npm run test:browser`; screenshots land in .screenshots/.
+ * The dashboard in a real browser (headless Chromium): sign up, create a key
+ * and copy it, reload, use the key, see it in the usage chart, roll it,
+ * revoke it through the confirmation page, sign out and replay the old
+ * cookie; then the same without JavaScript. Run with `npm run test:browser`;
+ * screenshots of each page at 1280 and 390 px wide land in .screenshots/.
  */
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
@@ -13,6 +15,8 @@ import { startWorker, type WorkerServer } from "./worker-server.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
 const SCREENSHOTS = path.resolve(import.meta.dirname, "../../.screenshots");
+const WIDTHS = [1280, 390];
+const PASSWORD = "a long enough password";
 
 if (!existsSync(CHROMIUM)) {
   console.error(
@@ -55,42 +59,120 @@ async function petsStatus(key: string): Promise<number> {
   return response.status;
 }
 
-async function screenshot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: path.join(SCREENSHOTS, `dashboard-${name}.png`), fullPage: true });
+/** The page as it is, at each width, without loading it again. */
+async function screenshots(page: Page, name: string): Promise<void> {
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({
+      path: path.join(SCREENSHOTS, `dashboard-${name}-${width}.png`),
+      fullPage: true,
+    });
+  }
+  await page.setViewportSize({ width: WIDTHS[0] ?? 1280, height: 900 });
 }
 
-test("sign up, create a key, use it, revoke it, sign out", async () => {
-  const context = await browser.newContext({ javaScriptEnabled: false });
-  const page = await context.newPage();
-  const email = `browser-${Date.now()}@example.com`;
-
+async function signUp(page: Page, email: string): Promise<void> {
   await page.goto(`${server.origin}/dashboard/sign-up`);
   await page.getByLabel("Email").fill(email);
-  await page.getByLabel(/^Password/).fill("a long enough password");
+  await page.getByLabel("Password").fill(PASSWORD);
   await page.getByRole("button", { name: "Create account" }).click();
   await page.waitForURL(`${server.origin}/dashboard/account`);
-  assert.equal(await page.getByTestId("plan").textContent(), "Free");
-  await screenshot(page, "account-new");
+}
 
+const keyRow = (page: Page, key: string) =>
+  page.locator(`tr[data-key-last-four="${key.slice(-4)}"]`);
+
+test("sign up, create and copy a key, use it, chart it, roll it, revoke it, sign out", async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.origin });
+  const page = await context.newPage();
+  const account = `${server.origin}/dashboard/account`;
+
+  await page.goto(`${server.origin}/dashboard/sign-up`);
+  await screenshots(page, "sign-up");
+  await signUp(page, `browser-${Date.now()}@example.com`);
+  assert.equal(await page.getByTestId("plan").textContent(), "Free");
+  await screenshots(page, "account-new");
+
+  // Create: the post answers 303, so the address is the account page's and a reload repeats nothing.
   await page.getByRole("button", { name: "Create a key" }).click();
+  await page.waitForURL(account);
   const key = await page.getByTestId("new-key").inputValue();
   assert.match(key, /^ps_test_[0-9A-Za-z]{32}$/);
-  await screenshot(page, "key-created");
+  await page.getByRole("button", { name: "Copy" }).click();
+  await page.getByText("Copied to the clipboard.").waitFor();
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), key);
+  await screenshots(page, "key-created");
+
+  await page.reload();
+  assert.equal(await page.getByTestId("new-key").count(), 0, "the key is shown only once");
+  assert.equal(await page.locator("tr[data-key-last-four]").count(), 1, "a reload makes no key");
+  await page.goBack();
+  await page.goForward();
+  assert.equal(await page.getByTestId("new-key").count(), 0);
+  assert.equal(await page.locator("tr[data-key-last-four]").count(), 1);
+
+  // Use the key; the chart of the last 24 hours gets a bar for this hour.
+  assert.equal(await petsStatus(key), 200);
+  await page.reload();
+  assert.equal(await page.getByTestId("usage-day").textContent(), "1");
+  const hour = `${new Date().toISOString().slice(0, 13)}:00:00.000Z`;
+  const bar = page.locator(`[data-testid="chart-account-hourly"] rect.bar[data-start="${hour}"]`);
+  assert.equal(await bar.getAttribute("data-count"), "1");
+  assert.equal(await page.locator('[data-testid="chart-account-hourly"] rect.bar').count(), 1);
+  await page.locator(`details[data-usage-of="${key.slice(-4)}"] > summary`).click();
+  await screenshots(page, "usage");
+
+  // Roll: a new key shown once, the old one working through its grace period.
+  await keyRow(page, key).getByRole("button", { name: "Roll" }).click();
+  await page.waitForURL(account);
+  const rolled = await page.getByTestId("new-key").inputValue();
+  assert.notEqual(rolled, key);
+  assert.match((await page.locator(".notice").textContent()) ?? "", /keeps working until/);
+  await screenshots(page, "key-rolled");
+  assert.equal(await petsStatus(rolled), 200);
   assert.equal(await petsStatus(key), 200);
 
-  await page.goto(`${server.origin}/dashboard/account`);
-  assert.equal(await page.getByTestId("new-key").count(), 0, "the key is shown only once");
-  assert.match((await page.getByTestId("usage-day").textContent()) ?? "", /^1$/);
-  const row = page.locator(`tr[data-key-last-four="${key.slice(-4)}"]`);
-  await row.getByRole("button", { name: "Revoke" }).click();
-  await page.waitForURL(/\/dashboard\/account\?revoked=/);
+  // Revoke asks first; only the confirmation's button revokes.
+  await keyRow(page, key).getByRole("link", { name: "Revoke" }).click();
+  await page.waitForURL(/\/dashboard\/keys\/[0-9a-f]{64}\/revoke$/);
+  await screenshots(page, "revoke-confirm");
+  assert.equal(await petsStatus(key), 200);
+  await page.getByRole("button", { name: `Revoke the key ending …${key.slice(-4)}` }).click();
+  await page.waitForURL(account);
   assert.match((await page.locator(".notice").textContent()) ?? "", /is revoked/);
-  await screenshot(page, "key-revoked");
+  await screenshots(page, "key-revoked");
   assert.equal(await petsStatus(key), 401);
+  assert.equal(await petsStatus(rolled), 200);
 
+  // Sign out ends the session: the old cookie, put back, is signed out.
+  const [session] = (await context.cookies()).filter((cookie) => cookie.name === "ps_session");
+  assert.ok(session);
   await page.getByRole("button", { name: "Sign out" }).click();
-  await page.waitForURL(`${server.origin}/dashboard/sign-in?signed-out=1`);
-  await page.goto(`${server.origin}/dashboard/account`);
+  await page.waitForURL(`${server.origin}/dashboard/sign-in`);
+  assert.equal(await page.locator(".notice").textContent(), "You have signed out.");
+  await screenshots(page, "signed-out");
+  await context.addCookies([session]);
+  await page.goto(account);
   assert.equal(new URL(page.url()).pathname, "/dashboard/sign-in");
+  await context.close();
+});
+
+test("without JavaScript: the key is shown, the copy button hidden, revoking still asks", async () => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await signUp(page, `no-script-${Date.now()}@example.com`);
+  await page.getByRole("button", { name: "Create a key" }).click();
+  await page.waitForURL(`${server.origin}/dashboard/account`);
+  const key = await page.getByTestId("new-key").inputValue();
+  assert.match(key, /^ps_test_[0-9A-Za-z]{32}$/);
+  assert.equal(await page.getByRole("button", { name: "Copy" }).isVisible(), false);
+
+  await keyRow(page, key).getByRole("link", { name: "Revoke" }).click();
+  await page.getByRole("button", { name: /^Revoke the key ending/ }).click();
+  await page.waitForURL(`${server.origin}/dashboard/account`);
+  assert.equal(await petsStatus(key), 401);
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.waitForURL(`${server.origin}/dashboard/sign-in`);
   await context.close();
 });

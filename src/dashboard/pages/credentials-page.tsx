@@ -1,5 +1,5 @@
 import { CSRF_FIELD } from "../csrf.ts";
-import { PASSWORD_MIN_LENGTH } from "../passwords.ts";
+import { NEW_PASSWORD_HINT } from "../passwords.ts";
 import { FormField } from "./form-field.tsx";
 import { Layout } from "./layout.tsx";
 
@@ -18,7 +18,8 @@ const copy = {
   "sign-up": {
     title: "Create an account",
     button: "Create account",
-    passwordLabel: `Password (at least ${PASSWORD_MIN_LENGTH} characters)`,
+    passwordLabel: "Password",
+    passwordHint: NEW_PASSWORD_HINT,
     passwordAutocomplete: "new-password",
     other: { text: "Already have an account?", href: "/dashboard/sign-in", link: "Sign in" },
   },
@@ -26,6 +27,7 @@ const copy = {
     title: "Sign in",
     button: "Sign in",
     passwordLabel: "Password",
+    passwordHint: undefined,
     passwordAutocomplete: "current-password",
     other: { text: "No account yet?", href: "/dashboard/sign-up", link: "Create one" },
   },
@@ -53,6 +55,7 @@ export function CredentialsPage({ mode, csrf, email, errors = {}, notice }: Cred
           name="password"
           type="password"
           autocomplete={text.passwordAutocomplete}
+          hint={text.passwordHint}
           error={errors.password}
         />
         <button type="submit">{text.button}</button>

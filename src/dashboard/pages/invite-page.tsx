@@ -1,5 +1,5 @@
 import { CSRF_FIELD } from "../csrf.ts";
-import { PASSWORD_MIN_LENGTH } from "../passwords.ts";
+import { NEW_PASSWORD_HINT } from "../passwords.ts";
 import { FormField } from "./form-field.tsx";
 import { Layout } from "./layout.tsx";
 
@@ -22,7 +22,8 @@ export function InvitePage({ csrf, email, action, error }: InvitePageProps) {
       <form method="post" action={action}>
         <input type="hidden" name={CSRF_FIELD} value={csrf} />
         <FormField
-          label={`Password (at least ${PASSWORD_MIN_LENGTH} characters)`}
+          label="Password"
+          hint={NEW_PASSWORD_HINT}
           name="password"
           type="password"
           autocomplete="new-password"

@@ -1,22 +1,67 @@
+import { raw } from "hono/html";
 import type { Child } from "hono/jsx";
 import { CSRF_FIELD } from "../csrf.ts";
 
+/** Our own constant, emitted verbatim: escaped as text, a child selector (">") or a quoted string would break. */
 const STYLES = `
-body{font-family:system-ui,sans-serif;max-width:52rem;margin:0 auto;padding:1rem;line-height:1.5;color:#1b1b1b}
-header{display:flex;justify-content:space-between;align-items:center;border-bottom:1px solid #ddd;margin-bottom:1rem}
-header form{display:inline}
+:root{--ink:#1b1b1b;--muted:#595959;--line:#d9d9d9;--accent:#1d4ed8;--danger:#b42318;--paper:#fff}
+*{box-sizing:border-box}
+body{font-family:system-ui,sans-serif;max-width:60rem;margin:0 auto;padding:0 1rem 2rem;line-height:1.5;color:var(--ink);background:var(--paper)}
+[hidden]{display:none!important}
+header{display:flex;flex-wrap:wrap;gap:.5rem 1rem;justify-content:space-between;align-items:center;border-bottom:1px solid var(--line);padding:.75rem 0;margin-bottom:1rem}
+header p{margin:0}
+.who{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem;color:var(--muted);overflow-wrap:anywhere}
+h1{font-size:1.6rem;margin:.5rem 0 1rem}
+h2{font-size:1.2rem;margin:1.75rem 0 .5rem}
+form{margin:0}
 label{display:block;font-weight:600;margin-top:.75rem}
-input[type=email],input[type=password]{display:block;width:100%;max-width:24rem;padding:.4rem;font-size:1rem}
-button{padding:.4rem .9rem;font-size:1rem;margin-top:.75rem;cursor:pointer}
+input[type=email],input[type=password],input[type=text]{display:block;width:100%;max-width:24rem;padding:.45rem .5rem;font:inherit;border:1px solid #8c8c8c;border-radius:4px}
+button,.button{display:inline-block;padding:.45rem .9rem;font:inherit;font-size:.95rem;line-height:1.25;border:1px solid var(--accent);border-radius:4px;background:var(--accent);color:#fff;text-decoration:none;cursor:pointer;white-space:nowrap}
+button:hover,.button:hover{filter:brightness(1.1)}
+button:focus-visible,.button:focus-visible,input:focus-visible{outline:3px solid #93b4f5;outline-offset:1px}
+.secondary{background:var(--paper);color:var(--accent)}
+.danger{border-color:var(--danger);background:var(--danger);color:#fff}
+.secondary.danger{background:var(--paper);color:var(--danger)}
+form div+button{margin-top:1rem}
+.actions{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem}
+.muted{color:var(--muted)}
+.hint{color:var(--muted);margin:.1rem 0 .3rem;font-size:.9rem}
+.error{color:var(--danger);margin:.25rem 0}
+.notice{background:#eef6ee;border:1px solid #9c9;border-radius:4px;padding:.6rem .8rem}
+.new-key{background:#fffbe6;border:1px solid #e6c200;border-radius:4px;padding:.8rem;margin:1rem 0}
+.new-key label{margin-top:0}
+.copy-row{display:flex;flex-wrap:wrap;gap:.5rem;align-items:stretch;max-width:36rem}
+.copy-row input{font-family:ui-monospace,monospace;max-width:none;flex:1 1 20rem;min-width:0}
+code{font-family:ui-monospace,monospace;white-space:nowrap}
 table{border-collapse:collapse;width:100%}
-th,td{text-align:left;padding:.4rem;border-bottom:1px solid #eee;vertical-align:top}
-td form{display:inline;margin-right:.4rem}
-td button{margin-top:0}
-.error{color:#a40000;margin:.25rem 0}
-.notice{background:#eef6ee;border:1px solid #9c9;padding:.6rem}
-.new-key{background:#fffbe6;border:1px solid #e6c200;padding:.8rem;margin:1rem 0}
-.new-key input{font-family:ui-monospace,monospace;font-size:1rem;width:100%;max-width:30rem;padding:.4rem}
-code{font-family:ui-monospace,monospace}
+th,td{text-align:left;padding:.5rem;border-bottom:1px solid var(--line);vertical-align:middle}
+th{font-size:.9rem;color:var(--muted);font-weight:600;white-space:nowrap}
+.nowrap{white-space:nowrap}
+td .actions{flex-wrap:nowrap}
+.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(19rem,1fr));gap:1rem 2rem;margin:1rem 0}
+.chart{margin:0}
+.chart figcaption{font-weight:600}
+.chart svg{display:block;width:100%;height:auto}
+.chart p{margin:.25rem 0;font-size:.9rem}
+.chart text{font-size:12px;fill:#595959}
+.chart .axis-title{font-size:11px}
+.chart .tick line{stroke:#e3e3e3}
+.chart .axis{stroke:#8c8c8c}
+.chart .bar{fill:var(--accent)}
+.numbers{font-size:.9rem;max-width:24rem}
+.numbers td,.numbers th{padding:.2rem .5rem}
+summary{cursor:pointer}
+.key-usage{border-top:1px solid var(--line);padding:.5rem 0}
+.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}
+.facts dt{font-weight:600}
+.facts dd{margin:0}
+@media (max-width:40rem){
+table.keys thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}
+table.keys,table.keys tbody,table.keys tr,table.keys td{display:block;width:100%}
+table.keys tr{border:1px solid var(--line);border-radius:6px;padding:.5rem .75rem;margin-bottom:.75rem}
+table.keys td{display:flex;gap:.75rem;border:0;padding:.2rem 0;white-space:normal}
+table.keys td::before{content:attr(data-label);flex:0 0 8rem;font-weight:600;color:var(--muted)}
+}
 `;
 
 export interface LayoutProps {
@@ -26,7 +71,7 @@ export interface LayoutProps {
   children?: Child;
 }
 
-/** Every dashboard page: plain HTML and one inline style sheet, no scripts. */
+/** Every dashboard page: plain HTML and one inline style sheet; a page that needs a script adds it. */
 export function Layout({ title, signedIn, children }: LayoutProps) {
   return (
     <html lang="en">
@@ -34,7 +79,7 @@ export function Layout({ title, signedIn, children }: LayoutProps) {
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{`${title} · Pet Store dashboard`}</title>
-        <style>{STYLES}</style>
+        <style>{raw(STYLES)}</style>
       </head>
       <body>
         <header>
@@ -42,11 +87,13 @@ export function Layout({ title, signedIn, children }: LayoutProps) {
             <strong>Pet Store dashboard</strong>
           </p>
           {signedIn && (
-            <div>
-              {signedIn.email}{" "}
+            <div class="who">
+              <span>{signedIn.email}</span>
               <form method="post" action="/dashboard/sign-out">
                 <input type="hidden" name={CSRF_FIELD} value={signedIn.csrf} />
-                <button type="submit">Sign out</button>
+                <button type="submit" class="secondary">
+                  Sign out
+                </button>
               </form>
             </div>
           )}

@@ -83,7 +83,8 @@ describe("alarm clean-up", MANY_REQUESTS, () => {
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     const policy = testPolicy(planLimits.free, record.version);
     expect(await storedState(stub)).toEqual({ state: { policy } });
-    expect(await scheduledAlarm(stub)).toBeNull();
+    // What is left to wake for: the day's usage history leaving the 30 days.
+    expect(await scheduledAlarm(stub)).toBe(Date.parse("2030-07-15T00:00:00Z"));
   });
 
   it("keeps the windows still running when the alarm fires on a busy key", async () => {
@@ -118,7 +119,7 @@ describe("alarm clean-up", MANY_REQUESTS, () => {
     vi.setSystemTime(new Date(banEnds + 86_400_000));
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     expect(await storedState(stub)).toEqual({ state: { policy } });
-    expect(await scheduledAlarm(stub)).toBeNull();
+    expect(await scheduledAlarm(stub)).toBe(Date.parse("2030-07-15T00:00:00Z"));
   });
 
   it("deletes a client IP's object entirely once its minute is over", async () => {

@@ -26,9 +26,14 @@ export interface Page {
  */
 export class DashboardBrowser {
   readonly cookies = new Map<string, string>();
-  readonly ip = `198.51.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
+  /** The client address it sends: its own, unless the test names one. */
+  readonly ip: string;
   /** The CSRF token of the last page that carried one. */
   csrf = "";
+
+  constructor(ip = `198.51.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`) {
+    this.ip = ip;
+  }
 
   async request(path: string, init: RequestInit = {}): Promise<Page> {
     const headers = new Headers(init.headers);
@@ -82,10 +87,12 @@ export class DashboardBrowser {
     return this.get("/dashboard/account");
   }
 
-  /** Creates a key and returns it as the page shows it, once. */
+  /** Creates a key (post, then the page the 303 leads to) and returns it as that page shows it, once. */
   async createKey(): Promise<{ key: string; page: Page }> {
-    const page = await this.post("/dashboard/keys");
-    expect(page.status, page.html).toBe(201);
+    const created = await this.post("/dashboard/keys");
+    expect(created.status, created.html).toBe(303);
+    expect(created.location).toBe("/dashboard/account");
+    const page = await this.get("/dashboard/account");
     const keys = keysIn(page.html);
     expect(keys).toHaveLength(1);
     return { key: keys[0] ?? "", page };

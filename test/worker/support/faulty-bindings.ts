@@ -47,8 +47,10 @@ export function failingLimiter(): Env["RATE_LIMITER"] {
   const stub = {
     hitKey: unreachable,
     hitKeyless: unreachable,
+    hitBudget: unreachable,
     applyPolicy: unreachable,
     usage: unreachable,
+    usageHistory: unreachable,
   };
   return {
     idFromName: (name: string) => env.RATE_LIMITER.idFromName(name),
