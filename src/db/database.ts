@@ -3,14 +3,26 @@ import * as schema from "./schema.ts";
 
 export type Database = DrizzleD1Database<typeof schema>;
 
-const instances = new WeakMap<D1Database, Database>();
+/** `build(source)` made once per source object (held weakly), then handed out again. */
+function oncePer<S extends object, T>(build: (source: S) => T): (source: S) => T {
+  const made = new WeakMap<S, T>();
+  return (source) => {
+    let value = made.get(source);
+    if (value === undefined) {
+      value = build(source);
+      made.set(source, value);
+    }
+    return value;
+  };
+}
 
 /** One Drizzle instance per D1 binding object, so requests do not rebuild it. */
-export function database(d1: D1Database): Database {
-  let db = instances.get(d1);
-  if (!db) {
-    db = drizzle(d1, { schema });
-    instances.set(d1, db);
-  }
-  return db;
+export const database = oncePer((d1: D1Database): Database => drizzle(d1, { schema }));
+
+/**
+ * A resource's query shapes, prepared once per database, so a request only
+ * binds values.
+ */
+export function preparedQueries<T>(prepare: (db: Database) => T): (db: Database) => T {
+  return oncePer(prepare);
 }

@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, inArray, isNotNull, sql } from "drizzle-orm";
-import type { Database } from "../db/database.ts";
+import { type Database, preparedQueries } from "../db/database.ts";
 import { orders, pets } from "../db/schema.ts";
 import {
   type IdempotencyClaim,
@@ -70,16 +70,8 @@ function prepareQueries(db: Database) {
   };
 }
 
-const preparedQueries = new WeakMap<Database, ReturnType<typeof prepareQueries>>();
-
-function queriesFor(db: Database): ReturnType<typeof prepareQueries> {
-  let queries = preparedQueries.get(db);
-  if (!queries) {
-    queries = prepareQueries(db);
-    preparedQueries.set(db, queries);
-  }
-  return queries;
-}
+/** The orders' prepared queries for a database (exported so a test can read their query plans). */
+export const orderQueries = preparedQueries(prepareQueries);
 
 export interface OrderPageQuery {
   /** The caller's key: its account's orders are listed. */
@@ -96,7 +88,7 @@ export interface OrderPage {
 
 /** One page of the account's orders in ascending id order; one extra row tells whether another follows. */
 export async function listOrders(db: Database, query: OrderPageQuery): Promise<OrderPage> {
-  const { page, pageByStatus } = queriesFor(db);
+  const { page, pageByStatus } = orderQueries(db);
   const values = {
     apiKeyHash: query.apiKeyHash,
     afterId: query.afterId,
@@ -115,7 +107,7 @@ export async function findOrder(
   apiKeyHash: string,
   id: number,
 ): Promise<Order | undefined> {
-  const row = await guardStorage("D1", () => queriesFor(db).find.get({ apiKeyHash, id }));
+  const row = await guardStorage("D1", () => orderQueries(db).find.get({ apiKeyHash, id }));
   return row && toOrder(row);
 }
 

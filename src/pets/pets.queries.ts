@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, sql } from "drizzle-orm";
-import type { Database } from "../db/database.ts";
+import { type Database, preparedQueries } from "../db/database.ts";
 import { pets } from "../db/schema.ts";
 import {
   type IdempotencyClaim,
@@ -56,16 +56,8 @@ function prepareQueries(db: Database) {
   };
 }
 
-const preparedQueries = new WeakMap<Database, ReturnType<typeof prepareQueries>>();
-
-function queriesFor(db: Database): ReturnType<typeof prepareQueries> {
-  let queries = preparedQueries.get(db);
-  if (!queries) {
-    queries = prepareQueries(db);
-    preparedQueries.set(db, queries);
-  }
-  return queries;
-}
+/** The animals' prepared queries for a database (exported so a test can read their query plans). */
+export const petQueries = preparedQueries(prepareQueries);
 
 export interface PetPageQuery {
   limit: number;
@@ -80,7 +72,7 @@ export interface PetPage {
 
 /** One page in ascending id order; one extra row tells whether another page follows. */
 export async function listPets(db: Database, query: PetPageQuery): Promise<PetPage> {
-  const { page, pageByStatus } = queriesFor(db);
+  const { page, pageByStatus } = petQueries(db);
   const values = { afterId: query.afterId, status: query.status, limit: query.limit + 1 };
   const rows = await guardStorage("D1", () =>
     query.status ? pageByStatus.all(values) : page.all(values),
@@ -89,7 +81,7 @@ export async function listPets(db: Database, query: PetPageQuery): Promise<PetPa
 }
 
 export function findPet(db: Database, id: number): Promise<Pet | undefined> {
-  return guardStorage("D1", () => queriesFor(db).find.get({ id }));
+  return guardStorage("D1", () => petQueries(db).find.get({ id }));
 }
 
 function petValues(newPet: NewPet) {
@@ -102,7 +94,7 @@ function petValues(newPet: NewPet) {
 
 export async function insertPet(db: Database, newPet: NewPet): Promise<Pet> {
   const [pet] = await guardStorage("D1", () =>
-    queriesFor(db).insert.all({ ...petValues(newPet), createdAt: new Date() }),
+    petQueries(db).insert.all({ ...petValues(newPet), createdAt: new Date() }),
   );
   if (!pet) throw new Error("insert returned no row");
   return pet;
