@@ -13,8 +13,8 @@ import type { Services } from "./services.ts";
  * on the next run.
  */
 export async function runScheduledTasks(services: Services, now: number): Promise<void> {
-  const tasks: Record<string, () => Promise<number>> = {
-    keysRepublished: () => publishLaggingKeys(services),
+  const tasks: Record<string, () => Promise<unknown>> = {
+    keysPublished: () => publishLaggingKeys(services),
     idempotencyRecordsRemoved: () => deleteExpiredIdempotencyRecords(services.db, now),
     invitesRemoved: () => deleteExpiredInvites(services.db, now),
     sessionsRemoved: () => deleteExpiredSessions(services.db, now),

@@ -1,13 +1,13 @@
 import { FIRST_KEY_VERSION } from "../db/schema.ts";
 import { generateApiKey, hashApiKey, lastFourOf } from "../keys/key-format.ts";
 import { keyRecordOf, policyOf } from "../keys/key-projection.ts";
+import type { LegacyKeyRecord } from "../keys/key-record.ts";
 import {
   findKeyWithAccount,
   insertImportedKey,
   insertKeyUnderCap,
   type KeyLimits,
   type KeyWithAccount,
-  keysWithAccount,
   markKeySynced,
   revokeKeyOnce,
   rollKeyOnce,
@@ -36,18 +36,33 @@ import { type Account, findAccountByEmail, findOrCreateAccount } from "./account
 /** Limits that follow the account's plan. */
 export const FOLLOW_ACCOUNT: KeyLimits = { plan: null, perMinute: null, perDay: null };
 
-/** Pushes each key's row to KV and to its Durable Object, then records that both hold it. */
+/** How many times a publish follows a row that changed under it before leaving it to the scheduled job. */
+const PUBLISH_ROUNDS = 3;
+
+/**
+ * Pushes the key's row to KV and to its Durable Object, then records that
+ * both hold it. KV keeps whichever write lands last, so a publish of an older
+ * row can land after a newer one: the row is read again afterwards, and if it
+ * moved on meanwhile, its newer version is published too. So the publisher
+ * that finishes last always leaves the newest row in KV. (The Durable Object
+ * keeps the newest policy by version whatever the order.)
+ */
+async function publishKey(services: Services, row: KeyWithAccount, rounds: number): Promise<void> {
+  const record = keyRecordOf(row);
+  await Promise.all([
+    services.keys.save(row.hash, record),
+    services.limiter.applyPolicy(row.hash, policyOf(record)),
+  ]);
+  const current = await findKeyWithAccount(services.db, row.hash);
+  if (current && current.version > row.version && rounds > 1) {
+    return publishKey(services, current, rounds - 1);
+  }
+  await markKeySynced(services.db, row.hash, row.version);
+}
+
+/** Publishes each key's row (see `publishKey`); fails if any key's stores did not take it. */
 export async function publishKeys(services: Services, rows: KeyWithAccount[]): Promise<void> {
-  await Promise.all(
-    rows.map(async (row) => {
-      const record = keyRecordOf(row);
-      await Promise.all([
-        services.keys.save(row.hash, record),
-        services.limiter.applyPolicy(row.hash, policyOf(record)),
-      ]);
-      await markKeySynced(services.db, row.hash, row.version);
-    }),
-  );
+  await Promise.all(rows.map((row) => publishKey(services, row, PUBLISH_ROUNDS)));
 }
 
 /**
@@ -95,7 +110,9 @@ export async function revokeKey(
   services: Services,
   hash: string,
 ): Promise<KeyWithAccount | undefined> {
-  const row = await revokeKeyOnce(services.db, hash, Date.now());
+  const row = await withLegacyImported(services, hash, () =>
+    revokeKeyOnce(services.db, hash, Date.now()),
+  );
   if (row) await publishKeys(services, [row]);
   return row;
 }
@@ -138,7 +155,9 @@ export async function setKeyLimits(
   hash: string,
   limits: KeyLimits,
 ): Promise<KeyWithAccount | undefined> {
-  const row = await setKeyLimitsRow(services.db, hash, limits);
+  const row = await withLegacyImported(services, hash, () =>
+    setKeyLimitsRow(services.db, hash, limits),
+  );
   if (row) await publishKeys(services, [row]);
   return row;
 }
@@ -162,30 +181,21 @@ export async function setAccountPlan(
   return { account: { ...account, ...plan }, keys };
 }
 
-export interface ImportPage {
-  /** Keys that were only in KV and are now in D1. */
-  imported: number;
-  /** Keys D1 already held whose KV record was still in the old shape, now rewritten. */
-  rewritten: number;
-  /** Where the next page starts; undefined after the last. */
-  cursor: string | undefined;
-}
-
 /**
- * Brings keys the operator command once wrote only to KV into D1 (each with
- * the per-key plan it was given, under its account, made if missing), then
- * publishes them, so their KV records take today's shape. Idempotent: a key
- * D1 already holds keeps its row and is only republished. One page per call.
+ * Brings one key the operator command once wrote only to KV into D1, with
+ * the per-key plan it was given, under its account (made if missing), and
+ * publishes it, so its KV record takes today's shape. A key D1 already holds
+ * keeps its row and is only published again.
  */
-export async function importLegacyKeys(
+export async function importLegacyKey(
   services: Services,
-  cursor: string | undefined,
-): Promise<ImportPage> {
-  const page = await services.keys.listLegacy(cursor, 50);
-  let imported = 0;
-  const now = Date.now();
-  for (const { hash, legacy } of page.records) {
-    if (await findKeyWithAccount(services.db, hash)) continue;
+  hash: string,
+  legacy: LegacyKeyRecord,
+): Promise<{ row: KeyWithAccount; imported: boolean }> {
+  let row = await findKeyWithAccount(services.db, hash);
+  const imported = row === undefined;
+  if (!row) {
+    const now = Date.now();
     const { account } = await findOrCreateAccount(services.db, legacy.account);
     await insertImportedKey(services.db, {
       hash,
@@ -201,19 +211,62 @@ export async function importLegacyKeys(
       expiresAt: legacy.expiresAt === undefined ? null : Date.parse(legacy.expiresAt),
       version: Math.max(legacy.version + 1, FIRST_KEY_VERSION),
     });
-    imported += 1;
+    row = await findKeyWithAccount(services.db, hash);
+    if (!row) throw new Error("an imported key vanished");
   }
-  const rows = await keysWithAccount(
-    services.db,
-    page.records.map((record) => record.hash),
-  );
-  await publishKeys(services, rows);
-  return { imported, rewritten: rows.length - imported, cursor: page.cursor };
+  await publishKeys(services, [row]);
+  return { row, imported };
 }
 
-/** Scheduled: publishes keys whose KV record or Durable Object lags behind their row. */
-export async function publishLaggingKeys(services: Services, limit = 100): Promise<number> {
+/** A key D1 does not hold yet may still be one KV holds from before: bring it in first. */
+async function withLegacyImported<T>(
+  services: Services,
+  hash: string,
+  change: () => Promise<T | undefined>,
+): Promise<T | undefined> {
+  const changed = await change();
+  if (changed !== undefined) return changed;
+  const legacy = await services.keys.findLegacy(hash);
+  if (!legacy) return undefined;
+  await importLegacyKey(services, hash, legacy);
+  return change();
+}
+
+export interface ImportPage {
+  /** Keys that were only in KV and are now in D1. */
+  imported: number;
+  /** Keys D1 already held whose KV record was still in the old shape, now rewritten. */
+  rewritten: number;
+  /** Where the next page starts; undefined after the last. */
+  cursor: string | undefined;
+}
+
+/** The import of every such key, a page per call (`npm run key -- import` and `npm start` loop over it). */
+export async function importLegacyKeys(
+  services: Services,
+  cursor: string | undefined,
+): Promise<ImportPage> {
+  const page = await services.keys.listLegacy(cursor, 50);
+  let imported = 0;
+  for (const { hash, legacy } of page.records) {
+    if ((await importLegacyKey(services, hash, legacy)).imported) imported += 1;
+  }
+  return { imported, rewritten: page.records.length - imported, cursor: page.cursor };
+}
+
+/**
+ * Scheduled: publishes keys whose KV record or Durable Object lags behind
+ * their row, those that lag most first. One key that keeps failing does not
+ * hold up the others; it stays lagging for the next run.
+ */
+export async function publishLaggingKeys(
+  services: Services,
+  limit = 100,
+): Promise<{ published: number; failed: number }> {
   const lagging = await unsyncedKeys(services.db, limit);
-  await publishKeys(services, lagging);
-  return lagging.length;
+  const outcomes = await Promise.allSettled(
+    lagging.map((row) => publishKey(services, row, PUBLISH_ROUNDS)),
+  );
+  const failed = outcomes.filter((outcome) => outcome.status === "rejected").length;
+  return { published: outcomes.length - failed, failed };
 }

@@ -14,7 +14,7 @@ import {
 import { csrfToken } from "./csrf.ts";
 import type { DashboardEnv } from "./dashboard-env.ts";
 import { messageResponse } from "./message-responses.tsx";
-import { leaveNotice, type Notice, takeNotices } from "./notices.ts";
+import { leaveNotice, takeNotices } from "./notices.ts";
 import { AccountPage } from "./pages/account-page.tsx";
 import { RevokePage } from "./pages/revoke-page.tsx";
 
@@ -28,15 +28,24 @@ function sessionCsrf(c: DashboardContext): Promise<string> {
   return csrfToken(c.env.SESSION_SECRET, c.get("session").id);
 }
 
+/**
+ * The account page. Everything that can fail is read first and notices are
+ * taken last, so a failure on the way never deletes a new key unseen; usage
+ * the keys' objects cannot give is left out rather than failing the page.
+ */
 async function renderAccount(
   c: DashboardContext,
-  extras: { notices?: Notice[]; error?: string },
+  extras: { takeNotices?: boolean; error?: string },
   status: 200 | 409,
 ) {
   const { db, limiter } = c.var.services;
   const account = c.get("account");
   const keys = await listAccountKeys(db, account.id);
-  const [usage, csrf] = await Promise.all([accountUsage(limiter, keys), sessionCsrf(c)]);
+  const [usage, csrf] = await Promise.all([
+    accountUsage(limiter, keys).catch(() => undefined),
+    sessionCsrf(c),
+  ]);
+  const notices = extras.takeNotices ? await takeNotices(db, c.get("session")) : [];
   const page = (
     <AccountPage
       account={account}
@@ -44,16 +53,16 @@ async function renderAccount(
       keys={keys}
       usage={usage}
       now={new Date()}
-      {...extras}
+      notices={notices}
+      {...(extras.error ? { error: extras.error } : {})}
     />
   );
   return c.html(page, status);
 }
 
 /** The one page that shows notices: each is deleted as it is shown, so a reload shows none. */
-export async function showAccount(c: DashboardContext) {
-  const notices = await takeNotices(c.var.services.db, c.get("session"));
-  return renderAccount(c, { notices }, 200);
+export function showAccount(c: DashboardContext) {
+  return renderAccount(c, { takeNotices: true }, 200);
 }
 
 /** Post/Redirect/Get: the new key reaches the account page through a one-time notice. */

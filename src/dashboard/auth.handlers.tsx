@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { findAccountByEmail, hasPassword, insertAccount } from "../accounts/accounts.queries.ts";
-import { throttleAddress } from "./client-address.ts";
+import { clientAddress } from "../api/client-address.ts";
 import { parseSignIn, parseSignUp } from "./credential-forms.ts";
 import {
   CSRF_FIELD,
@@ -20,10 +20,6 @@ type DashboardContext = Context<DashboardEnv>;
 type Mode = "sign-up" | "sign-in";
 
 const ACCOUNT_PAGE = "/dashboard/account";
-
-function clientAddress(c: DashboardContext): string {
-  return throttleAddress(c.req.header("CF-Connecting-IP"));
-}
 
 async function renderForm(
   c: DashboardContext,

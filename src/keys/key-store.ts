@@ -11,26 +11,41 @@ import {
 } from "./key-record.ts";
 import { findKeyWithAccount } from "./keys.queries.ts";
 
+/** A key's record, and the old-shaped record it was read from while KV still holds one. */
+export interface FoundKey {
+  record: KeyRecord;
+  legacy?: LegacyKeyRecord;
+}
+
 /**
  * Per-isolate cache of key records, so a hot key costs no KV read. A record
  * may be older than this TTL (KV's own edge cache and propagation add to it);
  * revocations and plan changes reach requests at once through the key's
- * Durable Object, which keeps the newest policy. A null entry is a hash no
- * key has: guessing costs one D1 read per isolate and TTL, not one per request.
+ * Durable Object, which keeps the newest policy.
  */
-const cache = new ExpiringCache<string, KeyRecord | null>(1_000, 30_000);
+const known = new ExpiringCache<string, FoundKey>(1_000, 30_000);
 
-function parseStored(stored: unknown): KeyRecord | null {
+/**
+ * Hashes no key has, kept apart so they never push real keys out: a client
+ * that keeps sending one wrong key costs one KV and one D1 read per isolate
+ * and TTL. (Guesses that never repeat cost both each time; the IP budget
+ * refuses them with 429.)
+ */
+const unknown = new ExpiringCache<string, true>(1_000, 30_000);
+
+function parseStored(stored: unknown): FoundKey | null {
   const current = KeyRecordSchema.safeParse(stored);
-  if (current.success) return current.data;
+  if (current.success) return { record: current.data };
   const legacy = LegacyKeyRecordSchema.safeParse(stored);
-  return legacy.success ? keyRecordOfLegacy(legacy.data) : null;
+  return legacy.success ? { record: keyRecordOfLegacy(legacy.data), legacy: legacy.data } : null;
 }
 
 /** Where the hot path reads keys, and where the one module that changes keys writes them. */
 export interface KeyStore {
   /** The key's record: this isolate's cache, else KV, else its D1 row; null when no key has this hash. */
-  find(hash: string): Promise<KeyRecord | null>;
+  find(hash: string): Promise<FoundKey | null>;
+  /** KV's record of the key when it still has the shape from before D1 held keys. */
+  findLegacy(hash: string): Promise<LegacyKeyRecord | null>;
   /** Writes the KV record; only the module that changes keys calls this, with a record made from the row. */
   save(hash: string, record: KeyRecord): Promise<void>;
   /** Remembers in this isolate that the key is dead, as its Durable Object said. */
@@ -51,26 +66,33 @@ export function keyStore(kv: KVNamespace, db: Database): KeyStore {
   return {
     async find(hash) {
       const now = Date.now();
-      const cached = cache.get(hash, now);
-      if (cached !== undefined) return cached;
+      const cached = known.get(hash, now);
+      if (cached) return cached;
+      if (unknown.get(hash, now)) return null;
       const stored = await guardStorage("KV", () =>
         kv.get(keyRecordName(hash), { type: "json", cacheTtl: 60 }),
       );
-      let record = parseStored(stored);
+      let found = parseStored(stored);
       // A new key's record may not have reached this location yet, or KV cached its absence.
-      if (!record) {
+      if (!found) {
         const row = await findKeyWithAccount(db, hash);
-        record = row ? keyRecordOf(row) : null;
+        found = row ? { record: keyRecordOf(row) } : null;
       }
-      cache.set(hash, record, now);
-      return record;
+      if (found) known.set(hash, found, now);
+      else unknown.set(hash, true, now);
+      return found;
+    },
+    async findLegacy(hash) {
+      const stored = await guardStorage("KV", () => kv.get(keyRecordName(hash), "json"));
+      return parseStored(stored)?.legacy ?? null;
     },
     async save(hash, record) {
       await guardStorage("KV", () => kv.put(keyRecordName(hash), JSON.stringify(record)));
-      cache.delete(hash);
+      known.delete(hash);
+      unknown.delete(hash);
     },
     rememberDead(hash, record) {
-      cache.set(hash, { ...record, revoked: true }, Date.now());
+      known.set(hash, { record: { ...record, revoked: true } }, Date.now());
     },
     async listLegacy(cursor, limit) {
       const page = await guardStorage("KV", () =>

@@ -3,7 +3,6 @@ import {
   desc,
   eq,
   getTableColumns,
-  inArray,
   isNull,
   lt,
   type Placeholder,
@@ -335,14 +334,12 @@ export async function markKeySynced(db: Database, hash: string, version: number)
   );
 }
 
-/** Keys whose KV record or Durable Object may lag behind their row, oldest change first. */
+/** Keys whose KV record or Durable Object may lag behind their row, furthest behind first. */
 export function unsyncedKeys(db: Database, limit: number): Promise<KeyWithAccount[]> {
   return guardStorage("D1", () =>
-    selectWithAccount(db).where(lt(apiKeys.syncedVersion, apiKeys.version)).limit(limit),
+    selectWithAccount(db)
+      .where(lt(apiKeys.syncedVersion, apiKeys.version))
+      .orderBy(desc(sql`${apiKeys.version} - ${apiKeys.syncedVersion}`))
+      .limit(limit),
   );
-}
-
-export function keysWithAccount(db: Database, hashes: string[]): Promise<KeyWithAccount[]> {
-  if (hashes.length === 0) return Promise.resolve([]);
-  return guardStorage("D1", () => selectWithAccount(db).where(inArray(apiKeys.hash, hashes)));
 }

@@ -1,9 +1,11 @@
 import type { MiddlewareHandler } from "hono";
+import { importLegacyKey } from "../accounts/account-changes.ts";
 import type { AppEnv, Caller } from "../env.ts";
 import { ApiError, messages } from "../errors.ts";
 import { hashApiKey, isWellFormedKey } from "../keys/key-format.ts";
-import type { KeyStore } from "../keys/key-store.ts";
+import { keyRecordOf } from "../keys/key-projection.ts";
 import { isDead } from "../rate-limit/rate-limit-types.ts";
+import type { Services } from "../services.ts";
 
 const BEARER = /^Bearer(?:[ \t]+(.*))?$/i;
 
@@ -14,20 +16,25 @@ const BEARER = /^Bearer(?:[ \t]+(.*))?$/i;
  */
 export function authenticate(): MiddlewareHandler<AppEnv> {
   return async function authenticate(c, next) {
-    c.set("caller", await identify(c.req.header("Authorization"), c.var.services.keys));
+    c.set("caller", await identify(c.req.header("Authorization"), c.var.services));
     await next();
   };
 }
 
-async function identify(authorization: string | undefined, keys: KeyStore): Promise<Caller> {
+async function identify(authorization: string | undefined, services: Services): Promise<Caller> {
   // Another scheme (Basic …) or a bare "Bearer" carries no key, so the challenge
   // names no token error (RFC 6750 §3.1); anything after "Bearer " is a key sent.
   const token = authorization === undefined ? undefined : BEARER.exec(authorization)?.[1]?.trim();
   if (!token) return { kind: "anonymous", keySent: false };
   if (!isWellFormedKey(token)) return { kind: "anonymous", keySent: true };
   const hash = await hashApiKey(token);
-  const record = await keys.find(hash);
-  if (!record) return { kind: "anonymous", keySent: true };
+  const found = await services.keys.find(hash);
+  if (!found) return { kind: "anonymous", keySent: true };
+  // A key from before D1 held keys joins D1 on its first use, so it owns
+  // orders and takes part in every change like any other key.
+  const record = found.legacy
+    ? keyRecordOf((await importLegacyKey(services, hash, found.legacy)).row)
+    : found.record;
   const key = { hash, lastFour: record.lastFour, record };
   return isDead(record, Date.now()) ? { kind: "dead", key } : { kind: "key", key };
 }

@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from "hono";
+import { clientAddress } from "../api/client-address.ts";
 import type { AppEnv, Caller } from "../env.ts";
 import { ApiError, messages } from "../errors.ts";
 import { policyOf } from "../keys/key-projection.ts";
@@ -42,7 +43,7 @@ async function charge(
  */
 export function rateLimit(): MiddlewareHandler<AppEnv> {
   return async function rateLimit(c, next) {
-    const clientIp = c.req.header("CF-Connecting-IP") ?? "unknown";
+    const clientIp = clientAddress(c);
     const { caller, result } = await charge(c.var.services, c.get("caller"), clientIp);
     c.set("caller", caller);
     const headers = rateLimitHeaders(result);

@@ -20,7 +20,6 @@ export function requestContext(): MiddlewareHandler<AppEnv> {
       requestId,
       method: c.req.method,
       route: c.req.routePath,
-      path: c.req.path,
       status,
       durationMs: Math.round((performance.now() - started) * 100) / 100,
       key: caller && caller.kind !== "anonymous" ? `…${caller.key.lastFour}` : undefined,

@@ -1,12 +1,16 @@
 import type { MiddlewareHandler } from "hono";
 
+/** Path prefixes whose replies are per-caller: the API, and the operator's (keys, invite links). */
+const UNCACHEABLE = ["/v1", "/admin"];
+
 /** API replies are per-caller and must never be cached or sniffed into another type. */
 export function apiResponseHeaders(): MiddlewareHandler {
   return async function apiResponseHeaders(c, next) {
     await next();
     c.res.headers.set("X-Content-Type-Options", "nosniff");
-    // "/v1" itself too: it is answered (401 or 404) like any path under it.
-    if (c.req.path === "/v1" || c.req.path.startsWith("/v1/")) {
+    // The prefix itself too: "/v1" is answered (401 or 404) like any path under it.
+    const path = c.req.path;
+    if (UNCACHEABLE.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))) {
       c.res.headers.set("Cache-Control", "no-store");
     }
   };

@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { clientAddress } from "../api/client-address.ts";
 import type { AppEnv } from "../env.ts";
 import { methodNotAllowed } from "../middleware/method-not-allowed.ts";
 import { rateLimitHeaders } from "../rate-limit/rate-limit-headers.ts";
@@ -56,7 +57,7 @@ function referencePolicy(document: OpenApiDocument): string {
 export function openapiRoutes(): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
   routes.get(OPENAPI_PATH, async (c) => {
-    const clientIp = c.req.header("CF-Connecting-IP") ?? "unknown";
+    const clientIp = clientAddress(c);
     const budget = await c.var.services.limiter.peekKeyless(clientIp).catch(() => undefined);
     if (budget) {
       for (const [name, value] of Object.entries(rateLimitHeaders(budget))) c.header(name, value);

@@ -65,20 +65,26 @@ export class RateLimiter extends DurableObject<Env> {
 
   /** Counts one request of an API key against its minute and day windows. */
   hitKey(policy: KeyPolicy, now: number = Date.now()): HitResult {
-    const effective = this.#adoptPolicy(policy);
-    const windows = this.#windows(effective.limits, now);
-    if (isDead(effective, now)) return { outcome: "revoked", windows: reports(windows) };
-    const result = this.#hit(windows, now, true);
-    if (result.outcome === "allowed") this.#history.count(now);
+    const [result] = this.hitKeyMany(policy, 1, now);
+    if (!result) throw new Error("no decision for the request");
     return result;
   }
 
   /**
    * Counts `count` requests of the key that reached one isolate together,
-   * each decided in turn exactly as if it had come alone.
+   * each decided in turn exactly as if it had come alone; the usage history
+   * takes the admitted ones in one write.
    */
   hitKeyMany(policy: KeyPolicy, count: number, now: number = Date.now()): HitResult[] {
-    return Array.from({ length: count }, () => this.hitKey(policy, now));
+    const effective = this.#adoptPolicy(policy);
+    const results = Array.from({ length: count }, (): HitResult => {
+      const windows = this.#windows(effective.limits, now);
+      if (isDead(effective, now)) return { outcome: "revoked", windows: reports(windows) };
+      return this.#hit(windows, now, true);
+    });
+    const admitted = results.filter((result) => result.outcome === "allowed").length;
+    if (admitted > 0) this.#history.count(now, admitted);
+    return results;
   }
 
   /** Counts one request without a valid key against the caller's per-IP budget. */

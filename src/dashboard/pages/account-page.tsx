@@ -14,7 +14,8 @@ export interface AccountPageProps {
   account: Pick<Account, "email" | "plan" | "perMinute" | "perDay">;
   csrf: string;
   keys: KeyRow[];
-  usage: AccountUsage;
+  /** Undefined when the keys' Durable Objects could not be asked: the page still shows the keys. */
+  usage: AccountUsage | undefined;
   now: Date;
   /** What the last form did; a new key appears in full only here, once. */
   notices?: Notice[];
@@ -47,7 +48,14 @@ export function AccountPage(props: AccountPageProps) {
         change plans, contact us.
       </p>
 
-      <AccountUsageSection usage={usage} />
+      {usage ? (
+        <AccountUsageSection usage={usage} />
+      ) : (
+        <section aria-labelledby="usage-heading">
+          <h2 id="usage-heading">Usage</h2>
+          <p class="error">Usage cannot be shown just now; reload in a moment.</p>
+        </section>
+      )}
 
       <h2>API keys</h2>
       <form method="post" action="/dashboard/keys">
@@ -57,13 +65,13 @@ export function AccountPage(props: AccountPageProps) {
       {keys.length === 0 ? (
         <p>You have no keys yet.</p>
       ) : (
-        <KeyTable keys={keys} usage={usage.byKey} csrf={csrf} now={now} />
+        <KeyTable keys={keys} usage={usage?.byKey ?? new Map()} csrf={csrf} now={now} />
       )}
       <p class="muted">
         Rolling a key makes a new one and keeps the old one working for 24 hours, so you can swap it
         without downtime. Revoking a key refuses it from the next request on.
       </p>
-      <KeyUsageSection keys={keys} usage={usage.byKey} />
+      {usage && <KeyUsageSection keys={keys} usage={usage.byKey} />}
     </Layout>
   );
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createApp } from "../../../src/app.ts";
 import { generateApiKey, hashApiKey, keyRecordName } from "../../../src/keys/key-format.ts";
 import { KeyRecordSchema, type LegacyKeyRecord } from "../../../src/keys/key-record.ts";
+import { createPet } from "../support/assertions.ts";
 import { DashboardBrowser, keysIn, uniqueEmail } from "../support/dashboard-browser.ts";
 import { seedKey } from "../support/keys.ts";
 import { api, jsonOf } from "../support/request.ts";
@@ -67,6 +68,13 @@ describe("operator endpoints — happy path", () => {
       perMinute: 60,
     });
     expect(await probe(made.key)).toEqual({ status: 200, limit: "60" });
+  });
+
+  it("answers with no-store: a new key and an invite link must never sit in a cache", async () => {
+    const response = await admin("/keys", { json: {} });
+    expect(response.status).toBe(201);
+    expect(response.headers.get("Cache-Control")).toBe("no-store");
+    await response.body?.cancel();
   });
 
   it("makes the named account when it is new, and a key without a plan follows the account's", async () => {
@@ -214,18 +222,15 @@ describe("importing keys that exist only in KV", () => {
     return imported;
   }
 
-  it("keeps every legacy key working before, during and after, with its own plan", async () => {
+  it("imports every legacy key with its own plan, and none stops working", async () => {
     const pro = await legacyKey();
     const enterprise = await legacyKey({
       plan: "enterprise",
       limits: { perMinute: 5, perDay: 50 },
     });
     const revoked = await legacyKey({ revoked: true });
-    expect(await probe(pro.key)).toEqual({ status: 200, limit: "300" });
-    expect(await probe(enterprise.key)).toEqual({ status: 200, limit: "5" });
-    expect((await probe(revoked.key)).status).toBe(401);
 
-    expect(await importAll()).toBeGreaterThanOrEqual(3);
+    expect(await importAll()).toBe(3);
     const record = KeyRecordSchema.parse(await env.API_KEYS.get(keyRecordName(pro.hash), "json"));
     expect(record.limits).toEqual({ perMinute: 300, perDay: 10_000 });
     const listed = await adminJson<{ keys: KeySummary[] }>("/keys?account=legacy%40example.com");
@@ -239,6 +244,28 @@ describe("importing keys that exist only in KV", () => {
     // Idempotent: a second run imports nothing and changes nothing that works.
     expect(await importAll()).toBe(0);
     expect(await probe(pro.key)).toEqual({ status: 200, limit: "300" });
+  });
+
+  it("brings a legacy key into D1 on its first request, so it can order an animal", async () => {
+    const legacy = await legacyKey({ account: "first-use@example.com" });
+    expect(await probe(legacy.key)).toEqual({ status: 200, limit: "300" });
+    const listed = await adminJson<{ keys: KeySummary[] }>("/keys?account=first-use%40example.com");
+    expect(listed.keys.map((key) => key.hash)).toEqual([legacy.hash]);
+    const pet = await createPet(legacy.key, { name: "Adopted", categoryId: 9 });
+    const order = await api("/v1/store/orders", {
+      method: "POST",
+      key: legacy.key,
+      json: { petId: pet.id },
+    });
+    expect(order.status).toBe(201);
+    await order.body?.cancel();
+  });
+
+  it("revokes a legacy key D1 has not seen yet: the operator's revoke brings it in first", async () => {
+    const legacy = await legacyKey({ account: "revoke-first@example.com" });
+    const revoked = await adminJson<KeySummary>(`/keys/${legacy.hash}/revoke`, { method: "POST" });
+    expect(revoked.status).toBe("revoked");
+    expect((await probe(legacy.key)).status).toBe(401);
   });
 
   it("rewrites the old-shaped record of a key D1 already holds without touching its row", async () => {

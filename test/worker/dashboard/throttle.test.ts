@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { throttleAddress } from "../../../src/dashboard/client-address.ts";
+import { throttleAddress } from "../../../src/api/client-address.ts";
 import { DashboardBrowser, PASSWORD, uniqueEmail } from "../support/dashboard-browser.ts";
 import { setClock } from "../support/limiters.ts";
 import { MANY_REQUESTS } from "../support/request.ts";

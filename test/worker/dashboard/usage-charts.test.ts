@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DashboardBrowser, type Page, uniqueEmail } from "../support/dashboard-browser.ts";
-import { failingLimiter } from "../support/faulty-bindings.ts";
+import { failingD1, failingLimiter } from "../support/faulty-bindings.ts";
 import { setClock } from "../support/limiters.ts";
+import { captureLogs } from "../support/logs.ts";
 import { api, MANY_REQUESTS, ORIGIN, sendInTurn, tally } from "../support/request.ts";
 
 afterEach(() => {
@@ -138,19 +139,42 @@ describe("usage charts on the account page", MANY_REQUESTS, () => {
 });
 
 describe("when usage cannot be read", () => {
-  it("the account page answers 503, not 500", async () => {
-    const browser = new DashboardBrowser();
-    await browser.newAccount();
-    await browser.createKey();
-    const response = await api("/dashboard/account", {
+  captureLogs();
+  /** The browser's account page, from an app whose given bindings fail. */
+  function accountPageWith(browser: DashboardBrowser, bindings: Partial<Env>) {
+    return api("/dashboard/account", {
       headers: {
-        Cookie: `ps_session=${browser.cookies.get("ps_session")}`,
+        Cookie: [...browser.cookies].map(([name, value]) => `${name}=${value}`).join("; "),
         Origin: ORIGIN,
       },
-      bindings: { RATE_LIMITER: failingLimiter() },
+      bindings,
     });
+  }
+
+  it("the account page still shows the keys, and the new key once, and says usage is unavailable", async () => {
+    const browser = new DashboardBrowser();
+    await browser.newAccount();
+    const created = await browser.post("/dashboard/keys");
+    expect(created.status).toBe(303);
+    const response = await accountPageWith(browser, { RATE_LIMITER: failingLimiter() });
+    const html = await response.text();
+    expect(response.status).toBe(200);
+    expect(html).toContain("Usage cannot be shown just now");
+    expect(html).toMatch(/ps_test_[0-9A-Za-z]{32}/);
+    expect(html).toMatch(/data-key-last-four="/);
+    const again = await browser.get("/dashboard/account");
+    expect(again.html).not.toMatch(/ps_test_[0-9A-Za-z]{32}/);
+  });
+
+  it("a database that cannot answer gives a 503 page, not a 500, and keeps the new key for later", async () => {
+    const browser = new DashboardBrowser();
+    await browser.newAccount();
+    await browser.post("/dashboard/keys");
+    const response = await accountPageWith(browser, { DB: failingD1() });
     const html = await response.text();
     expect(response.status).toBe(503);
     expect(html).toContain("Briefly unavailable");
+    const later = await browser.get("/dashboard/account");
+    expect(later.html).toMatch(/ps_test_[0-9A-Za-z]{32}/);
   });
 });

@@ -1,5 +1,6 @@
 import { createScheduledController, env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { publishKeys } from "../../../src/accounts/account-changes.ts";
 import worker from "../../../src/index.ts";
 import { generateApiKey, keyRecordName } from "../../../src/keys/key-format.ts";
 import { policyOf } from "../../../src/keys/key-projection.ts";
@@ -14,7 +15,7 @@ import {
   uniqueEmail,
 } from "../support/dashboard-browser.ts";
 import { failingKV, failingLimiter } from "../support/faulty-bindings.ts";
-import { seedKey } from "../support/keys.ts";
+import { seedKey, testServices } from "../support/keys.ts";
 import { setClock } from "../support/limiters.ts";
 import { captureLogs, storageFailure } from "../support/logs.ts";
 import { api, MANY_REQUESTS, sendInTurn, tally } from "../support/request.ts";
@@ -248,6 +249,18 @@ describe("the cap of working keys holds under concurrency", MANY_REQUESTS, () =>
       .bind(owner.hash)
       .all<{ keys: number }>();
     expect(results[0]?.keys).toBe(2);
+  });
+});
+
+describe("publishing is last-writer-safe", () => {
+  it("a late publish of an older row still leaves KV with the newest row", async () => {
+    const { hash, row } = await seedKey();
+    expect((await adminPost(`/keys/${hash}/revoke`)).status).toBe(200);
+    // The publish that read the row before the revocation lands last.
+    await publishKeys(testServices(), [row]);
+    const record = KeyRecordSchema.parse(await env.API_KEYS.get(keyRecordName(hash), "json"));
+    expect(record.revoked).toBe(true);
+    expect(record.version).toBeGreaterThan(row.version);
   });
 });
 

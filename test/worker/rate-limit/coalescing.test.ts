@@ -100,6 +100,31 @@ describe("coalescing one key's limiter calls in an isolate", () => {
   });
 });
 
+describe("a call that answers too late", () => {
+  it("fails every request in it instead of sending them again, and the line moves on", async () => {
+    const object = countingObject();
+    const late = countingObject(200);
+    let calls = 0;
+    const send: SendBatch = (p, count) => {
+      calls += 1;
+      // The second call (the first sender is alone) is the batch that is lost.
+      return calls === 2 ? late.send(p, count) : object.send(p, count);
+    };
+    const first = coalescedHit("stranded", policy, send, 50);
+    const lostPair = [
+      coalescedHit("stranded", policy, send, 50),
+      coalescedHit("stranded", policy, send, 50),
+    ];
+    await first;
+    const outcomes = await Promise.allSettled(lostPair);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(["rejected", "rejected"]);
+    await expect(coalescedHit("stranded", policy, send, 50)).resolves.toMatchObject({
+      outcome: "allowed",
+    });
+    expect(object.counted()).toBe(2);
+  });
+});
+
 describe("through the Worker", MANY_REQUESTS, () => {
   it("a key revoked while its requests wait in line is refused from the next call on", async () => {
     const { key, hash } = await seedKey({

@@ -25,6 +25,18 @@ describe("the keyless budget per client IP", MANY_REQUESTS, () => {
     expect(refused && header(refused, "RateLimit")).toBe('"minute";r=0;t=55');
   });
 
+  it("counts an IPv6 client by its /64, so fresh addresses in it share one budget", async () => {
+    const replies = [];
+    for (let host = 1; host <= 61; host += 1) {
+      replies.push(
+        await send("/v1/pets", { headers: fromIp(`2001:db8:77:1::${host.toString(16)}`) }),
+      );
+    }
+    expect(tally(replies)).toEqual({ 401: 60, rate_limited: 1 });
+    const elsewhere = await send("/v1/pets", { headers: fromIp("2001:db8:77:2::1") });
+    expect(elsewhere.status).toBe(401);
+  });
+
   it("shares one budget between missing, malformed and unknown keys", async () => {
     const headers = fromIp("203.0.113.2");
     await sendInTurn(20, "/v1/pets", { headers });

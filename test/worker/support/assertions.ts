@@ -115,6 +115,7 @@ export async function createPet(
  * than one shared by the whole file.
  */
 export function freshIp(): string {
-  const bytes = crypto.getRandomValues(new Uint16Array(4));
-  return `2001:db8::${Array.from(bytes, (part) => part.toString(16)).join(":")}`;
+  // Budgets count an IPv6 client by its /64, so the random part is the network's.
+  const groups = crypto.getRandomValues(new Uint16Array(2));
+  return `2001:db8:${Array.from(groups, (group) => group.toString(16)).join(":")}::1`;
 }

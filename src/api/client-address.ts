@@ -1,3 +1,5 @@
+import type { Context } from "hono";
+
 /**
  * The address a throttle counts against: the client's IPv4 address as sent,
  * or the /64 prefix of its IPv6 address, since one subscriber usually holds
@@ -23,4 +25,9 @@ function ipv6Prefix64(ip: string): string | undefined {
   if (!groups.every((group) => /^[0-9a-f]{1,4}$/.test(group))) return undefined;
   const prefix = groups.slice(0, 4).map((group) => Number.parseInt(group, 16).toString(16));
   return `${prefix.join(":")}::/64`;
+}
+
+/** The address the request's budgets count against (keyless requests, sign-in and sign-up). */
+export function clientAddress(c: Context): string {
+  return throttleAddress(c.req.header("CF-Connecting-IP"));
 }
