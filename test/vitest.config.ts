@@ -18,7 +18,7 @@ export default defineConfig({
               bindings: {
                 TEST_MIGRATIONS: await readD1Migrations(path.join(root, "migrations")),
                 LOG_LEVEL: "warn",
-                ADMIN_TOKEN: "test-admin-token",
+                ADMIN_TOKEN: "test-admin-token-of-at-least-32-characters",
                 SESSION_SECRET: "test-session-secret-at-least-32-characters-long",
               },
             },

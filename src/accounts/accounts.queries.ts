@@ -16,10 +16,6 @@ export function findAccountByEmail(db: Database, email: string): Promise<Account
   return guardStorage("D1", () => db.select().from(accounts).where(byEmail(email)).get());
 }
 
-export function findAccountById(db: Database, id: number): Promise<Account | undefined> {
-  return guardStorage("D1", () => db.select().from(accounts).where(eq(accounts.id, id)).get());
-}
-
 /** Whether the account's owner can sign in: an operator-made account has no password until its invite is used. */
 export function hasPassword(account: Account): boolean {
   return account.passwordHash !== "";

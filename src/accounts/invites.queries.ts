@@ -1,6 +1,6 @@
-import { and, eq, gt, sql } from "drizzle-orm";
+import { and, eq, gt, lte, sql } from "drizzle-orm";
 import type { Database } from "../db/database.ts";
-import { accountInvites, accounts } from "../db/schema.ts";
+import { accountInvites, accounts, dashboardSessions } from "../db/schema.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
 import type { Account } from "./accounts.queries.ts";
 
@@ -37,8 +37,10 @@ export function findInvitedAccount(
 }
 
 /**
- * Sets the password through a still-valid invite and uses the invite up, in
- * one transaction: of two concurrent uses, only the first sets a password.
+ * Sets the password through a still-valid invite, ends the account's other
+ * sessions (an invite may reset a password someone else knew) and uses the
+ * invite up, in one transaction: of two concurrent uses, only the first
+ * sets a password.
  */
 export async function redeemInvite(
   db: Database,
@@ -62,6 +64,15 @@ export async function redeemInvite(
           ),
         )
         .returning(),
+      // A new password ends every session signed in with the old one.
+      db
+        .delete(dashboardSessions)
+        .where(
+          eq(
+            dashboardSessions.accountId,
+            sql`(SELECT ${accountInvites.accountId} FROM ${accountInvites} WHERE ${valid})`,
+          ),
+        ),
       db.delete(accountInvites).where(eq(accountInvites.tokenHash, tokenHash)),
     ]),
   );
@@ -71,7 +82,7 @@ export async function redeemInvite(
 /** Scheduled: invites past their expiry are removed. */
 export async function deleteExpiredInvites(db: Database, now: number): Promise<number> {
   const result = await guardStorage("D1", () =>
-    db.delete(accountInvites).where(sql`${accountInvites.expiresAt} <= ${now}`),
+    db.delete(accountInvites).where(lte(accountInvites.expiresAt, new Date(now))),
   );
   return result.meta.changes;
 }

@@ -1,5 +1,5 @@
 import type { Database } from "../db/database.ts";
-import { randomToken } from "../utils/base64url.ts";
+import { isSecretToken, newSecretToken } from "../utils/base64url.ts";
 import { sha256Hex } from "../utils/sha256.ts";
 import { type Account, findOrCreateAccount } from "./accounts.queries.ts";
 import { findInvitedAccount, redeemInvite, saveInvite } from "./invites.queries.ts";
@@ -9,8 +9,6 @@ export const INVITE_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** Where an invite link points, below the dashboard; the token is the rest of the path. */
 export const INVITE_PATH = "/dashboard/invite/";
-
-const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 export interface Invite {
   account: Account;
@@ -27,7 +25,7 @@ export interface Invite {
  */
 export async function inviteAccount(db: Database, email: string, now: number): Promise<Invite> {
   const { account, created } = await findOrCreateAccount(db, email);
-  const token = randomToken(32);
+  const token = newSecretToken();
   const expiresAt = new Date(now + INVITE_TTL_MS);
   await saveInvite(db, { tokenHash: await sha256Hex(token), accountId: account.id, expiresAt });
   return { account, accountCreated: created, token, expiresAt };
@@ -39,7 +37,7 @@ export async function accountOfInvite(
   token: string,
   now: number,
 ): Promise<Account | undefined> {
-  if (!TOKEN_PATTERN.test(token)) return undefined;
+  if (!isSecretToken(token)) return undefined;
   return findInvitedAccount(db, await sha256Hex(token), now);
 }
 
@@ -50,6 +48,6 @@ export async function acceptInvite(
   passwordHash: string,
   now: number,
 ): Promise<Account | undefined> {
-  if (!TOKEN_PATTERN.test(token)) return undefined;
+  if (!isSecretToken(token)) return undefined;
   return redeemInvite(db, await sha256Hex(token), passwordHash, now);
 }

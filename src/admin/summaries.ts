@@ -1,16 +1,11 @@
 import { type Account, hasPassword } from "../accounts/accounts.queries.ts";
 import { effectiveLimits } from "../keys/key-projection.ts";
+import { keyStateOf } from "../keys/key-state.ts";
 import type { KeyWithAccount } from "../keys/keys.queries.ts";
 import { limitsOf } from "../rate-limit/plans.ts";
 import type { AccountSummary, KeySummary } from "./admin.schemas.ts";
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
-
-function statusOf(row: KeyWithAccount, now: number): KeySummary["status"] {
-  if (row.revokedAt) return "revoked";
-  if (row.expiresAt) return row.expiresAt.getTime() > now ? "rolled" : "expired";
-  return "active";
-}
 
 /** A key as the operator sees it: never the key itself, only its hash and last four. */
 export function keySummary(row: KeyWithAccount, now = Date.now()): KeySummary {
@@ -20,7 +15,7 @@ export function keySummary(row: KeyWithAccount, now = Date.now()): KeySummary {
     lastFour: row.lastFour,
     account: row.account.email,
     createdAt: row.createdAt.toISOString(),
-    status: statusOf(row, now),
+    status: keyStateOf(row, now),
     revokedAt: iso(row.revokedAt),
     expiresAt: iso(row.expiresAt),
     limitsFrom: row.plan ? "key" : "account",

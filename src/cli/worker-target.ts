@@ -12,6 +12,8 @@ export const targetOptions = {
   help: { type: "boolean", short: "h" },
 } as const;
 
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
+
 export const targetHelp = `  --url URL                 talk to the Worker at URL (its origin) instead of the local one
   --env staging|production  talk to that environment's Worker (STAGING_URL / PRODUCTION_URL
                             in wrangler.toml), with ADMIN_TOKEN from the environment
@@ -47,6 +49,10 @@ export function targetOf(values: TargetValues): Target {
     const url = URL.canParse(values.url) ? new URL(values.url) : undefined;
     if (url?.protocol !== "http:" && url?.protocol !== "https:") {
       throw new UsageError(`--url must be an http(s) URL, got "${values.url}"`);
+    }
+    // The operator token travels with every call: in the clear only to this machine.
+    if (url.protocol === "http:" && !LOOPBACK.has(url.hostname)) {
+      throw new UsageError(`--url must use https unless it is this machine, got "${values.url}"`);
     }
     return { kind: "url", origin: url.origin };
   }

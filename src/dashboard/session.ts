@@ -2,14 +2,12 @@ import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { Account } from "../accounts/accounts.queries.ts";
 import type { Database } from "../db/database.ts";
-import { randomToken } from "../utils/base64url.ts";
+import { isSecretToken, newSecretToken } from "../utils/base64url.ts";
 import { sha256Hex } from "../utils/sha256.ts";
 import { deleteSession, findSession, insertSession } from "./sessions.queries.ts";
 
 export const SESSION_COOKIE = "ps_session";
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
-/** 32 random bytes, base64url: the whole cookie value. */
-const TOKEN_PATTERN = /^[\w-]{43}$/;
 
 /** A signed-in browser, as the request that carries its cookie knows it. */
 export interface Session {
@@ -36,7 +34,7 @@ export const cookieOptions = {
 /** Signs the browser in with a fresh token, ending the session its cookie named before, if any. */
 export async function startSession(c: Context, db: Database, accountId: number): Promise<void> {
   const previous = getCookie(c, SESSION_COOKIE);
-  const token = randomToken(32);
+  const token = newSecretToken();
   const now = Date.now();
   await insertSession(
     db,
@@ -46,7 +44,7 @@ export async function startSession(c: Context, db: Database, accountId: number):
       createdAt: new Date(now),
       expiresAt: new Date(now + SESSION_TTL_MS),
     },
-    previous && TOKEN_PATTERN.test(previous) ? await sha256Hex(previous) : undefined,
+    previous && isSecretToken(previous) ? await sha256Hex(previous) : undefined,
   );
   setCookie(c, SESSION_COOKIE, token, { ...cookieOptions, maxAge: SESSION_TTL_MS / 1000 });
 }
@@ -55,7 +53,7 @@ export async function startSession(c: Context, db: Database, accountId: number):
 export async function readSession(c: Context, db: Database): Promise<SessionLookup> {
   const token = getCookie(c, SESSION_COOKIE);
   if (token === undefined) return { state: "absent" };
-  if (!TOKEN_PATTERN.test(token)) return { state: "unknown" };
+  if (!isSecretToken(token)) return { state: "unknown" };
   const id = await sha256Hex(token);
   const found = await findSession(db, id);
   if (!found) return { state: "unknown" };

@@ -16,6 +16,16 @@ export function fromBase64Url(text: string): Uint8Array<ArrayBuffer> | null {
   }
 }
 
+/** A random secret for a cookie or a link: 32 bytes, 43 characters of base64url. */
+export function newSecretToken(): string {
+  return randomToken(32);
+}
+
+/** Whether the text could be a token `newSecretToken` made; anything else is not looked up. */
+export function isSecretToken(text: string): boolean {
+  return /^[A-Za-z0-9_-]{43}$/.test(text);
+}
+
 export function randomToken(byteLength: number): string {
   return toBase64Url(crypto.getRandomValues(new Uint8Array(byteLength)));
 }

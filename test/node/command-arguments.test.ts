@@ -79,6 +79,12 @@ describe("bad arguments: exit 2 with a one-line reason on stderr, nothing on std
     ["import with an argument", "key", ["import", "all"], /unexpected argument "all"/],
     ["--url that is not a URL", "key", ["revoke", someKey, "--url", "localhost"], /--url must be/],
     [
+      "--url in the clear to another machine",
+      "key",
+      ["revoke", someKey, "--url", "http://api.example.com"],
+      /--url must use https unless it is this machine/,
+    ],
+    [
       "--persist-to with --env",
       "key",
       ["revoke", someKey, "--env", "staging", "--persist-to", "x"],

@@ -1,20 +1,22 @@
+import { keyStateOf } from "../../keys/key-state.ts";
 import type { KeyRow } from "../../keys/keys.queries.ts";
 import { formatUtc } from "./format.ts";
 
-/** Active keys can be rolled and revoked; rolling ones (in their grace period) only revoked; ended ones neither. */
-type KeyState = "active" | "rolling" | "ended";
-
-export function keyState(key: KeyRow, now: Date): KeyState {
-  if (key.revokedAt) return "ended";
-  if (key.expiresAt) return key.expiresAt > now ? "rolling" : "ended";
-  return "active";
+/** What a person can still do with a key: roll and revoke an active one, only revoke a rolled one. */
+export function keyActions(key: KeyRow, now: Date): { roll: boolean; revoke: boolean } {
+  const state = keyStateOf(key, now.getTime());
+  return { roll: state === "active", revoke: state === "active" || state === "rolled" };
 }
 
 export function keyStatus(key: KeyRow, now: Date): string {
-  if (key.revokedAt) return `Revoked ${formatUtc(key.revokedAt)}`;
-  if (key.expiresAt && key.expiresAt > now) {
-    return `Rolled: works until ${formatUtc(key.expiresAt)}, then refused`;
+  switch (keyStateOf(key, now.getTime())) {
+    case "revoked":
+      return `Revoked ${formatUtc(key.revokedAt ?? now)}`;
+    case "rolled":
+      return `Rolled: works until ${formatUtc(key.expiresAt ?? now)}, then refused`;
+    case "expired":
+      return `Expired ${formatUtc(key.expiresAt ?? now)}`;
+    case "active":
+      return "Active";
   }
-  if (key.expiresAt) return `Expired ${formatUtc(key.expiresAt)}`;
-  return "Active";
 }

@@ -2,7 +2,7 @@ import type { KeyUsage } from "../../accounts/account-usage.ts";
 import type { KeyRow } from "../../keys/keys.queries.ts";
 import { CSRF_FIELD } from "../csrf.ts";
 import { formatCount, formatUtc } from "./format.ts";
-import { keyState, keyStatus } from "./key-status.ts";
+import { keyActions, keyStatus } from "./key-status.ts";
 
 export interface KeyTableProps {
   keys: KeyRow[];
@@ -12,11 +12,11 @@ export interface KeyTableProps {
 }
 
 function KeyActions({ keyRow, csrf, now }: { keyRow: KeyRow; csrf: string; now: Date }) {
-  const state = keyState(keyRow, now);
-  if (state === "ended") return <span class="muted">None</span>;
+  const actions = keyActions(keyRow, now);
+  if (!actions.revoke) return <span class="muted">None</span>;
   return (
     <div class="actions">
-      {state === "active" && (
+      {actions.roll && (
         <form method="post" action={`/dashboard/keys/${keyRow.hash}/roll`}>
           <input type="hidden" name={CSRF_FIELD} value={csrf} />
           <button type="submit" class="secondary">

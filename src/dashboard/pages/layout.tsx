@@ -3,7 +3,7 @@ import type { Child } from "hono/jsx";
 import { CSRF_FIELD } from "../csrf.ts";
 
 /** Our own constant, emitted verbatim: escaped as text, a child selector (">") or a quoted string would break. */
-const STYLES = `
+export const STYLES = `
 :root{--ink:#1b1b1b;--muted:#595959;--line:#d9d9d9;--accent:#1d4ed8;--danger:#b42318;--paper:#fff}
 *{box-sizing:border-box}
 body{font-family:system-ui,sans-serif;max-width:60rem;margin:0 auto;padding:0 1rem 2rem;line-height:1.5;color:var(--ink);background:var(--paper)}

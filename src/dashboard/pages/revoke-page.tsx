@@ -1,7 +1,7 @@
 import type { KeyRow } from "../../keys/keys.queries.ts";
 import { CSRF_FIELD } from "../csrf.ts";
 import { formatUtc } from "./format.ts";
-import { keyState, keyStatus } from "./key-status.ts";
+import { keyActions, keyStatus } from "./key-status.ts";
 import { Layout } from "./layout.tsx";
 
 export interface RevokePageProps {
@@ -14,7 +14,7 @@ export interface RevokePageProps {
 /** Asks before a revocation, which cannot be undone; without scripts, like every dashboard page. */
 export function RevokePage({ email, keyRow, csrf, now }: RevokePageProps) {
   const name = `…${keyRow.lastFour}`;
-  if (keyState(keyRow, now) === "ended") {
+  if (!keyActions(keyRow, now).revoke) {
     return (
       <Layout title="This key no longer works" signedIn={{ email, csrf }}>
         <p>

@@ -1,5 +1,5 @@
 import { env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createApp } from "../../../src/app.ts";
 import { generateApiKey, hashApiKey, keyRecordName } from "../../../src/keys/key-format.ts";
 import { KeyRecordSchema, type LegacyKeyRecord } from "../../../src/keys/key-record.ts";
@@ -8,7 +8,7 @@ import { DashboardBrowser, keysIn, uniqueEmail } from "../support/dashboard-brow
 import { seedKey } from "../support/keys.ts";
 import { api, jsonOf } from "../support/request.ts";
 
-const ADMIN_TOKEN = "test-admin-token";
+const ADMIN_TOKEN = "test-admin-token-of-at-least-32-characters";
 
 interface KeySummary {
   hash: string;
@@ -359,6 +359,26 @@ describe("operator endpoints — auth", () => {
     const response = await admin(`/keys/${hash}/revoke`, { method: "POST", token: key });
     expect(response.status).toBe(401);
     await response.body?.cancel();
+  });
+
+  it("does not exist (404) where the configured ADMIN_TOKEN is too short to be safe", async () => {
+    const logs: string[] = [];
+    const spy = vi.spyOn(console, "error").mockImplementation((line) => {
+      logs.push(String(line));
+    });
+    const response = await createApp().request(
+      "/admin/keys",
+      {
+        method: "POST",
+        headers: { Authorization: "Bearer short", "Content-Type": "application/json" },
+        body: JSON.stringify({ plan: "free" }),
+      },
+      { ...env, ADMIN_TOKEN: "short" },
+    );
+    spy.mockRestore();
+    expect(response.status).toBe(404);
+    await response.body?.cancel();
+    expect(logs.join("\n")).toContain("ADMIN_TOKEN is too short");
   });
 
   it("does not exist (404) where no ADMIN_TOKEN is configured", async () => {

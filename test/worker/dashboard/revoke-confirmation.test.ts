@@ -67,6 +67,23 @@ describe("revoking asks first", () => {
   });
 });
 
+describe("the pages' style sheet", () => {
+  it("is the one the CSP names by its hash; no other inline style may apply", async () => {
+    const browser = new DashboardBrowser();
+    const page = await browser.get("/dashboard/sign-in");
+    const styles = /<style>([\s\S]*?)<\/style>/.exec(page.html)?.[1] ?? "";
+    const digest = new Uint8Array(
+      await crypto.subtle.digest("SHA-256", new TextEncoder().encode(styles)),
+    );
+    const hash = btoa(String.fromCharCode(...digest));
+    const csp = page.response.headers.get("Content-Security-Policy") ?? "";
+    expect(csp.split(";").map((directive) => directive.trim())).toContain(
+      `style-src 'sha256-${hash}'`,
+    );
+    expect(csp).not.toContain("unsafe-inline");
+  });
+});
+
 describe("the copy button", () => {
   it("is the one script a page may run, served here and named alone by the CSP", async () => {
     const browser = new DashboardBrowser();

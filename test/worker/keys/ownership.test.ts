@@ -20,7 +20,7 @@ import { setClock } from "../support/limiters.ts";
 import { captureLogs, storageFailure } from "../support/logs.ts";
 import { api, MANY_REQUESTS, sendInTurn, tally } from "../support/request.ts";
 
-const ADMIN = { Authorization: "Bearer test-admin-token" };
+const ADMIN = { Authorization: "Bearer test-admin-token-of-at-least-32-characters" };
 /** Longer than the isolate's key cache keeps a record. */
 const CACHE_EXPIRED_MS = 31_000;
 
