@@ -4,16 +4,22 @@
  * prints the medians, also written to .bench/ as JSON for comparing runs.
  * Options: --rounds 3 --duration 6 --warmup 3 --connections 16.
  */
-import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { buildReferenceAssets } from "../../src/cli/reference-assets.ts";
-import { buildTargets, type LoadSettings, load, measure, probe, type Sample } from "./measure.ts";
-import { formatTable, type Report, summarise, writeReport } from "./report.ts";
+import { buildTargets, type LoadSettings, probe } from "./measure.ts";
+import {
+  formatTable,
+  gitRevision,
+  machine,
+  type Report,
+  summarise,
+  writeReport,
+} from "./report.ts";
+import { measureRounds } from "./rounds.ts";
 import { applyMigrations, createBenchKey, seedPets } from "./seed.ts";
 import {
   bundle,
@@ -51,16 +57,6 @@ if (budget > 240) throw new Error(`${budget} s of load would not fit the time li
 const t0 = performance.now();
 const log = (message: string) =>
   process.stderr.write(`[bench ${((performance.now() - t0) / 1000).toFixed(0)}s] ${message}\n`);
-
-function gitRevision(): string | null {
-  try {
-    const head = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT }).toString();
-    const dirty = execFileSync("git", ["status", "--porcelain"], { cwd: ROOT }).length > 0;
-    return `${head.trim()}${dirty ? "-dirty" : ""}`;
-  } catch {
-    return null;
-  }
-}
 
 const startedAt = new Date().toISOString();
 const benchDir = path.join(ROOT, ".bench");
@@ -120,31 +116,13 @@ async function main(): Promise<void> {
     const targets = buildTargets(floor.origin, api.origin, key);
     for (const target of targets) await probe(target);
 
-    const samples: Sample[] = [];
-    for (let round = 0; round < rounds; round++) {
-      // Rotate the order each round so no target always runs first or last.
-      const order = targets.map((_, i) => targets[(i + round) % targets.length]);
-      for (const target of order) {
-        if (!target) continue;
-        const warmup = round === 0 ? warmupSeconds : Math.min(1, warmupSeconds);
-        await load(target, { ...settings, durationSeconds: warmup });
-        const sample = await measure(target, settings, round + 1);
-        samples.push(sample);
-        log(
-          `round ${round + 1}/${rounds} ${target.label}: ${sample.requestsPerSecond.toFixed(0)} req/s, ` +
-            `p50 ${sample.p50Ms} ms, p99 ${sample.p99Ms} ms` +
-            (sample.unexpected + sample.errors > 0
-              ? `, ${sample.unexpected} unexpected, ${sample.errors} errors`
-              : ""),
-        );
-      }
-    }
+    const samples = await measureRounds(targets, { ...settings, rounds, warmupSeconds }, log);
 
     const report: Report = {
       startedAt,
       finishedAt: new Date().toISOString(),
       settings: { ...settings, rounds, warmupSeconds },
-      machine: { node: process.version, cpus: os.cpus().length, loadAverage: os.loadavg() },
+      machine: machine(),
       git: gitRevision(),
       rows: summarise(targets, samples),
       samples,
