@@ -1,7 +1,22 @@
 import autocannon from "autocannon";
 import { newPetBody, SEED_PETS } from "./seed.ts";
 
-export type FloorName = "read" | "create";
+/** The DO + D1 floors of the default run, and the validation + D1 floors of the scale run. */
+export type FloorName =
+  | "read"
+  | "create"
+  | "no-auth-list"
+  | "no-auth-get"
+  | "no-auth-create"
+  | "no-auth-mix";
+
+/** One request of a target whose every request differs (the mix). */
+export interface VariedRequest {
+  method: "GET" | "POST";
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
 
 export interface Target {
   id: string;
@@ -13,17 +28,27 @@ export interface Target {
   origin: string;
   method: "GET" | "POST";
   path: string;
-  expectStatus: number;
+  /** The success status, or each one a mix of requests may answer. */
+  expectStatus: number | number[];
   headers?: Record<string, string>;
   body?: string;
   /** A different path per request (e.g. walking through the seeded ids). */
   pathFor?: (n: number) => string;
+  /**
+   * A whole different request each call, continuing across loads (the mix);
+   * method, path, headers and body above are then only what `probe` sends.
+   */
+  nextRequest?: () => VariedRequest;
 }
 
 export interface LoadSettings {
   connections: number;
   durationSeconds: number;
+  /** Stop after this many requests instead of after the duration. */
+  requests?: number;
 }
+
+const expectedStatuses = (target: Target): number[] => [target.expectStatus].flat();
 
 export interface Sample {
   target: string;
@@ -119,7 +144,7 @@ export function buildTargets(floorOrigin: string, apiOrigin: string, key: string
 /** One fixed-concurrency, fixed-duration autocannon run against one target. */
 export async function load(target: Target, settings: LoadSettings): Promise<autocannon.Result> {
   let n = 0;
-  const pathFor = target.pathFor;
+  const { pathFor, nextRequest } = target;
   const request: autocannon.Request = {
     method: target.method,
     path: target.path,
@@ -128,11 +153,21 @@ export async function load(target: Target, settings: LoadSettings): Promise<auto
     ...(pathFor
       ? { setupRequest: (req: autocannon.Request) => ({ ...req, path: pathFor(n++) }) }
       : {}),
+    ...(nextRequest
+      ? {
+          setupRequest: (req: autocannon.Request) => ({
+            ...req,
+            body: undefined,
+            ...nextRequest(),
+          }),
+        }
+      : {}),
   };
   return autocannon({
     url: target.origin,
     connections: settings.connections,
     duration: settings.durationSeconds,
+    ...(settings.requests === undefined ? {} : { amount: settings.requests }),
     requests: [request],
     timeout: 10,
   });
@@ -147,7 +182,7 @@ export async function probe(target: Target): Promise<void> {
     signal: AbortSignal.timeout(10_000),
   });
   const text = await response.text();
-  if (response.status !== target.expectStatus) {
+  if (!expectedStatuses(target).includes(response.status)) {
     throw new Error(
       `${target.label}: expected ${target.expectStatus}, got ${response.status}: ${text.slice(0, 300)}`,
     );
@@ -163,7 +198,10 @@ export async function measure(
   // Only the expected status counts as a success; anything else is reported.
   const byStatus = Object.entries(result.statusCodeStats ?? {});
   const responses = byStatus.reduce((sum, [, stats]) => sum + (stats.count ?? 0), 0);
-  const expected = byStatus.find(([status]) => status === String(target.expectStatus));
+  const statuses = expectedStatuses(target);
+  const expected = byStatus
+    .filter(([status]) => statuses.includes(Number(status)))
+    .reduce((sum, [, stats]) => sum + (stats.count ?? 0), 0);
   return {
     target: target.id,
     round,
@@ -171,7 +209,7 @@ export async function measure(
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     requests: responses,
-    unexpected: responses - (expected?.[1].count ?? 0),
+    unexpected: responses - expected,
     errors: result.errors,
     timeouts: result.timeouts,
   };

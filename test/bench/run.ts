@@ -3,14 +3,20 @@
  * `wrangler dev`, loads each target with autocannon in interleaved rounds and
  * prints the medians, also written to .bench/ as JSON for comparing runs.
  * Options: --rounds 3 --duration 6 --warmup 3 --connections 16.
+ *
+ * `npm run bench -- --scale`: how the cost grows with the table and the
+ * number of keys, and what auth and limits cost against the same routes
+ * without them (see scale-run.ts); JSON and an SVG chart go to .bench/.
+ * Options as above (defaults --rounds 3 --duration 4 --warmup 1), plus
+ * --sizes 1000,100000,1000000 --keys 1,100,10000 for a smaller run.
  */
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { buildReferenceAssets } from "../../src/cli/reference-assets.ts";
-import { buildTargets, type LoadSettings, probe } from "./measure.ts";
+import { parseBenchOptions } from "./bench-options.ts";
+import { buildTargets, probe } from "./measure.ts";
 import {
   formatTable,
   gitRevision,
@@ -20,6 +26,7 @@ import {
   writeReport,
 } from "./report.ts";
 import { measureRounds } from "./rounds.ts";
+import { runScale } from "./scale-run.ts";
 import { applyMigrations, createBenchKey, seedPets } from "./seed.ts";
 import {
   bundle,
@@ -27,32 +34,11 @@ import {
   FLOOR_CONFIG,
   killAllNow,
   ROOT,
-  startDevServer,
+  startDevServers,
   stopAll,
 } from "./servers.ts";
 
-/** Hard stop for the whole run, whatever hangs. */
-const DEADLINE_MS = 290_000;
-
-const { values } = parseArgs({
-  options: {
-    rounds: { type: "string", default: "3" },
-    duration: { type: "string", default: "6" },
-    warmup: { type: "string", default: "3" },
-    connections: { type: "string", default: "16" },
-  },
-});
-const rounds = Number(values.rounds);
-const warmupSeconds = Number(values.warmup);
-const settings: LoadSettings = {
-  connections: Number(values.connections),
-  durationSeconds: Number(values.duration),
-};
-const budget = rounds * 7 * (settings.durationSeconds + warmupSeconds);
-if (![rounds, warmupSeconds, settings.connections, settings.durationSeconds].every((n) => n > 0)) {
-  throw new Error("--rounds, --duration, --warmup and --connections must be positive numbers");
-}
-if (budget > 240) throw new Error(`${budget} s of load would not fit the time limit; lower them`);
+const { settings, scale, deadlineMs } = parseBenchOptions(process.argv.slice(2));
 
 const t0 = performance.now();
 const log = (message: string) =>
@@ -63,12 +49,10 @@ const benchDir = path.join(ROOT, ".bench");
 /** This run's bundles, state and server logs; removed unless something failed. */
 const runDir = path.join(benchDir, `run-${startedAt.replace(/[:.]/g, "-")}`);
 
-async function main(): Promise<void> {
+async function runDefault(): Promise<void> {
   const apiState = path.join(runDir, "api-state");
   const floorState = path.join(runDir, "floor-state");
-  await mkdir(runDir, { recursive: true });
   const servers: DevServer[] = [];
-  let keepRunDir = true;
   try {
     log("bundling both Workers, applying migrations");
     await buildReferenceAssets(ROOT);
@@ -81,28 +65,27 @@ async function main(): Promise<void> {
     const adminToken = randomBytes(24).toString("base64url");
 
     log("starting wrangler dev for the API and the floor");
-    const starting = await Promise.allSettled([
-      startDevServer({
-        name: "api",
-        config: path.join(ROOT, "wrangler.toml"),
-        script: apiScript,
-        persistTo: apiState,
-        logFile: path.join(runDir, "api.log"),
-        readyPath: "/health",
-        vars: { LOG_LEVEL: "warn", ADMIN_TOKEN: adminToken },
-      }),
-      startDevServer({
-        name: "floor",
-        config: FLOOR_CONFIG,
-        script: floorScript,
-        persistTo: floorState,
-        logFile: path.join(runDir, "floor.log"),
-        readyPath: "/static",
-      }),
-    ]);
-    for (const result of starting) if (result.status === "fulfilled") servers.push(result.value);
-    const failed = starting.find((result) => result.status === "rejected");
-    if (failed) throw failed.reason;
+    servers.push(
+      ...(await startDevServers([
+        {
+          name: "api",
+          config: path.join(ROOT, "wrangler.toml"),
+          script: apiScript,
+          persistTo: apiState,
+          logFile: path.join(runDir, "api.log"),
+          readyPath: "/health",
+          vars: { LOG_LEVEL: "warn", ADMIN_TOKEN: adminToken },
+        },
+        {
+          name: "floor",
+          config: FLOOR_CONFIG,
+          script: floorScript,
+          persistTo: floorState,
+          logFile: path.join(runDir, "floor.log"),
+          readyPath: "/static",
+        },
+      ])),
+    );
     const [api, floor] = servers;
     if (!api || !floor) throw new Error("a server did not start");
 
@@ -115,13 +98,12 @@ async function main(): Promise<void> {
 
     const targets = buildTargets(floor.origin, api.origin, key);
     for (const target of targets) await probe(target);
-
-    const samples = await measureRounds(targets, { ...settings, rounds, warmupSeconds }, log);
+    const samples = await measureRounds(targets, settings, log);
 
     const report: Report = {
       startedAt,
       finishedAt: new Date().toISOString(),
-      settings: { ...settings, rounds, warmupSeconds },
+      settings,
       machine: machine(),
       git: gitRevision(),
       rows: summarise(targets, samples),
@@ -132,9 +114,20 @@ async function main(): Promise<void> {
     const bad = report.rows.some((row) => row.unexpectedResponses + row.errors > 0);
     if (bad)
       throw new Error("some requests failed or got an unexpected status; see the bad column");
-    keepRunDir = false;
   } finally {
     await stopAll(servers);
+  }
+}
+
+/** Either run, with this run's directory kept only when something failed. */
+async function main(): Promise<void> {
+  await mkdir(runDir, { recursive: true });
+  let keepRunDir = true;
+  try {
+    if (scale) await runScale(scale, { startedAt, benchDir, runDir, log });
+    else await runDefault();
+    keepRunDir = false;
+  } finally {
     if (keepRunDir) log(`logs and state kept in ${path.relative(ROOT, runDir)}`);
     else await rm(runDir, { recursive: true, force: true });
   }
@@ -150,10 +143,10 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 }
 process.once("exit", killAllNow);
 const deadline = setTimeout(() => {
-  log(`gave up after ${DEADLINE_MS / 1000} s`);
+  log(`gave up after ${deadlineMs / 1000} s`);
   killAllNow();
   process.exit(1);
-}, DEADLINE_MS);
+}, deadlineMs);
 deadline.unref();
 
 try {
