@@ -2,7 +2,15 @@ import autocannon from "autocannon";
 import { OrderWalk } from "./order-animals.ts";
 import { newPetBody, SEED_PETS } from "./seed.ts";
 
-export type FloorName = "read" | "create" | "order";
+/** The DO + D1 floors of the default run, and the validation + D1 floors of the scale run. */
+export type FloorName =
+  | "read"
+  | "create"
+  | "order"
+  | "no-auth-list"
+  | "no-auth-get"
+  | "no-auth-create"
+  | "no-auth-mix";
 
 /** What one unit of a flow keeps between its requests (the order a first step placed, say). */
 export type FlowContext = Record<string, unknown>;
@@ -26,6 +34,14 @@ export interface Flow {
   maxRequests(connections: number): number;
 }
 
+/** One request of a target whose every request differs (the mix). */
+export interface VariedRequest {
+  method: "GET" | "POST";
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
 export interface Target {
   id: string;
   label: string;
@@ -36,19 +52,29 @@ export interface Target {
   origin: string;
   method: "GET" | "POST";
   path: string;
-  expectStatus: number;
+  /** The success status, or each one a mix of requests may answer. */
+  expectStatus: number | number[];
   headers?: Record<string, string>;
   body?: string;
   /** A different path per request (e.g. walking through the seeded ids). */
   pathFor?: (n: number) => string;
   /** Several requests per unit instead of the one above, which is then its first. */
   flow?: Flow;
+  /**
+   * A whole different request each call, continuing across loads (the mix);
+   * method, path, headers and body above are then only what `probe` sends.
+   */
+  nextRequest?: () => VariedRequest;
 }
 
 export interface LoadSettings {
   connections: number;
   durationSeconds: number;
+  /** Stop after this many requests instead of after the duration. */
+  requests?: number;
 }
+
+const expectedStatuses = (target: Target): number[] => [target.expectStatus].flat();
 
 export interface Sample {
   target: string;
@@ -226,6 +252,7 @@ export async function load(target: Target, settings: LoadSettings): Promise<auto
     url: target.origin,
     connections: settings.connections,
     duration: settings.durationSeconds,
+    ...(settings.requests === undefined ? {} : { amount: settings.requests }),
     timeout: 10,
   };
   if (target.flow) {
@@ -240,7 +267,7 @@ export async function load(target: Target, settings: LoadSettings): Promise<auto
     });
   }
   let n = 0;
-  const pathFor = target.pathFor;
+  const { pathFor, nextRequest } = target;
   const request: autocannon.Request = {
     method: target.method,
     path: target.path,
@@ -248,6 +275,15 @@ export async function load(target: Target, settings: LoadSettings): Promise<auto
     ...(target.body ? { body: target.body } : {}),
     ...(pathFor
       ? { setupRequest: (req: autocannon.Request) => ({ ...req, path: pathFor(n++) }) }
+      : {}),
+    ...(nextRequest
+      ? {
+          setupRequest: (req: autocannon.Request) => ({
+            ...req,
+            body: undefined,
+            ...nextRequest(),
+          }),
+        }
       : {}),
   };
   return autocannon({ ...common, requests: [request] });
@@ -257,7 +293,7 @@ export async function load(target: Target, settings: LoadSettings): Promise<auto
 async function probeOne(
   target: Target,
   request: { method: string; path: string; body?: string | undefined },
-  expectStatus: number,
+  expected: number[],
 ): Promise<string> {
   const response = await fetch(`${target.origin}${request.path}`, {
     method: request.method,
@@ -266,9 +302,9 @@ async function probeOne(
     signal: AbortSignal.timeout(10_000),
   });
   const text = await response.text();
-  if (response.status !== expectStatus) {
+  if (!expected.includes(response.status)) {
     throw new Error(
-      `${target.label}: expected ${expectStatus}, got ${response.status}: ${text.slice(0, 300)}`,
+      `${target.label}: expected ${expected.join(" or ")}, got ${response.status}: ${text.slice(0, 300)}`,
     );
   }
   return text;
@@ -277,16 +313,14 @@ async function probeOne(
 /** Checks the target answers as expected once (a flow: each step), before load, so a wrong setup fails loudly. */
 export async function probe(target: Target): Promise<void> {
   if (!target.flow) {
-    await probeOne(target, target, target.expectStatus);
+    await probeOne(target, target, expectedStatuses(target));
     return;
   }
   const context: FlowContext = {};
   for (const step of target.flow.steps) {
-    const body = await probeOne(
-      target,
-      { method: step.method, ...step.request(context) },
+    const body = await probeOne(target, { method: step.method, ...step.request(context) }, [
       step.expectStatus,
-    );
+    ]);
     step.read?.(body, context);
   }
 }
@@ -298,14 +332,14 @@ export async function measure(
 ): Promise<Sample> {
   const result = await load(target, settings);
   // Only the expected statuses count as successes (a flow's: each step's); anything else is reported.
-  const expectedStatuses = new Set(
-    (target.flow?.steps ?? [target]).map((step) => String(step.expectStatus)),
+  const expected = new Set(
+    (target.flow?.steps.map((step) => step.expectStatus) ?? expectedStatuses(target)).map(String),
   );
   const byStatus = Object.entries(result.statusCodeStats ?? {});
   const count = (entries: typeof byStatus) =>
     entries.reduce((sum, [, stats]) => sum + (stats.count ?? 0), 0);
   const responses = count(byStatus);
-  const expected = count(byStatus.filter(([status]) => expectedStatuses.has(status)));
+  const admitted = count(byStatus.filter(([status]) => expected.has(status)));
   return {
     target: target.id,
     round,
@@ -313,7 +347,7 @@ export async function measure(
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     requests: responses,
-    unexpected: responses - expected,
+    unexpected: responses - admitted,
     errors: result.errors,
     timeouts: result.timeouts,
   };

@@ -3,17 +3,30 @@
  * `wrangler dev`, loads each target with autocannon in interleaved rounds and
  * prints the medians, also written to .bench/ as JSON for comparing runs.
  * Options: --rounds 3 --duration 6 --warmup 3 --connections 16.
+ *
+ * `npm run bench -- --scale`: how the cost grows with the table and the
+ * number of keys, and what auth and limits cost against the same routes
+ * without them (see scale-run.ts); JSON and an SVG chart go to .bench/.
+ * Options as above (defaults --rounds 3 --duration 4 --warmup 1), plus
+ * --sizes 1000,100000,1000000 --keys 1,100,10000 for a smaller run.
  */
-import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { buildReferenceAssets } from "../../src/cli/reference-assets.ts";
-import { buildTargets, type LoadSettings, load, measure, probe, type Sample } from "./measure.ts";
-import { formatTable, type Report, summarise, writeReport } from "./report.ts";
+import { parseBenchOptions } from "./bench-options.ts";
+import { buildTargets, probe } from "./measure.ts";
+import {
+  formatTable,
+  gitRevision,
+  machine,
+  type Report,
+  summarise,
+  writeReport,
+} from "./report.ts";
+import { measureRounds } from "./rounds.ts";
+import { runScale } from "./scale-run.ts";
 import { applyMigrations, createBenchKey, seedPets } from "./seed.ts";
 import { seedOrderAnimals } from "./seed-orders.ts";
 import {
@@ -22,64 +35,25 @@ import {
   FLOOR_CONFIG,
   killAllNow,
   ROOT,
-  startDevServer,
+  startDevServers,
   stopAll,
 } from "./servers.ts";
 
-/** Hard stop for the whole run, whatever hangs. */
-const DEADLINE_MS = 290_000;
-
-const { values } = parseArgs({
-  options: {
-    rounds: { type: "string", default: "3" },
-    duration: { type: "string", default: "6" },
-    warmup: { type: "string", default: "3" },
-    connections: { type: "string", default: "16" },
-  },
-});
-const rounds = Number(values.rounds);
-const warmupSeconds = Number(values.warmup);
-const settings: LoadSettings = {
-  connections: Number(values.connections),
-  durationSeconds: Number(values.duration),
-};
-// Every target: the first round with its full warm-up, later rounds with at most one second of it.
-const targetCount = buildTargets("", "", "").length;
-const budget =
-  targetCount *
-  (warmupSeconds +
-    settings.durationSeconds +
-    (rounds - 1) * (Math.min(1, warmupSeconds) + settings.durationSeconds));
-if (![rounds, warmupSeconds, settings.connections, settings.durationSeconds].every((n) => n > 0)) {
-  throw new Error("--rounds, --duration, --warmup and --connections must be positive numbers");
-}
-if (budget > 240) throw new Error(`${budget} s of load would not fit the time limit; lower them`);
+const { settings, scale, deadlineMs } = parseBenchOptions(process.argv.slice(2));
 
 const t0 = performance.now();
 const log = (message: string) =>
   process.stderr.write(`[bench ${((performance.now() - t0) / 1000).toFixed(0)}s] ${message}\n`);
-
-function gitRevision(): string | null {
-  try {
-    const head = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT }).toString();
-    const dirty = execFileSync("git", ["status", "--porcelain"], { cwd: ROOT }).length > 0;
-    return `${head.trim()}${dirty ? "-dirty" : ""}`;
-  } catch {
-    return null;
-  }
-}
 
 const startedAt = new Date().toISOString();
 const benchDir = path.join(ROOT, ".bench");
 /** This run's bundles, state and server logs; removed unless something failed. */
 const runDir = path.join(benchDir, `run-${startedAt.replace(/[:.]/g, "-")}`);
 
-async function main(): Promise<void> {
+async function runDefault(): Promise<void> {
   const apiState = path.join(runDir, "api-state");
   const floorState = path.join(runDir, "floor-state");
-  await mkdir(runDir, { recursive: true });
   const servers: DevServer[] = [];
-  let keepRunDir = true;
   try {
     log("bundling both Workers, applying migrations, seeding animals to order");
     await buildReferenceAssets(ROOT);
@@ -92,28 +66,27 @@ async function main(): Promise<void> {
     const adminToken = randomBytes(24).toString("base64url");
 
     log("starting wrangler dev for the API and the floor");
-    const starting = await Promise.allSettled([
-      startDevServer({
-        name: "api",
-        config: path.join(ROOT, "wrangler.toml"),
-        script: apiScript,
-        persistTo: apiState,
-        logFile: path.join(runDir, "api.log"),
-        readyPath: "/health",
-        vars: { LOG_LEVEL: "warn", ADMIN_TOKEN: adminToken },
-      }),
-      startDevServer({
-        name: "floor",
-        config: FLOOR_CONFIG,
-        script: floorScript,
-        persistTo: floorState,
-        logFile: path.join(runDir, "floor.log"),
-        readyPath: "/static",
-      }),
-    ]);
-    for (const result of starting) if (result.status === "fulfilled") servers.push(result.value);
-    const failed = starting.find((result) => result.status === "rejected");
-    if (failed) throw failed.reason;
+    servers.push(
+      ...(await startDevServers([
+        {
+          name: "api",
+          config: path.join(ROOT, "wrangler.toml"),
+          script: apiScript,
+          persistTo: apiState,
+          logFile: path.join(runDir, "api.log"),
+          readyPath: "/health",
+          vars: { LOG_LEVEL: "warn", ADMIN_TOKEN: adminToken },
+        },
+        {
+          name: "floor",
+          config: FLOOR_CONFIG,
+          script: floorScript,
+          persistTo: floorState,
+          logFile: path.join(runDir, "floor.log"),
+          readyPath: "/static",
+        },
+      ])),
+    );
     const [api, floor] = servers;
     if (!api || !floor) throw new Error("a server did not start");
 
@@ -126,32 +99,13 @@ async function main(): Promise<void> {
 
     const targets = buildTargets(floor.origin, api.origin, key);
     for (const target of targets) await probe(target);
-
-    const samples: Sample[] = [];
-    for (let round = 0; round < rounds; round++) {
-      // Rotate the order each round so no target always runs first or last.
-      const order = targets.map((_, i) => targets[(i + round) % targets.length]);
-      for (const target of order) {
-        if (!target) continue;
-        const warmup = round === 0 ? warmupSeconds : Math.min(1, warmupSeconds);
-        await load(target, { ...settings, durationSeconds: warmup });
-        const sample = await measure(target, settings, round + 1);
-        samples.push(sample);
-        log(
-          `round ${round + 1}/${rounds} ${target.label}: ${sample.requestsPerSecond.toFixed(0)} req/s, ` +
-            `p50 ${sample.p50Ms} ms, p99 ${sample.p99Ms} ms` +
-            (sample.unexpected + sample.errors > 0
-              ? `, ${sample.unexpected} unexpected, ${sample.errors} errors`
-              : ""),
-        );
-      }
-    }
+    const samples = await measureRounds(targets, settings, log);
 
     const report: Report = {
       startedAt,
       finishedAt: new Date().toISOString(),
-      settings: { ...settings, rounds, warmupSeconds },
-      machine: { node: process.version, cpus: os.cpus().length, loadAverage: os.loadavg() },
+      settings,
+      machine: machine(),
       git: gitRevision(),
       rows: summarise(targets, samples),
       samples,
@@ -161,9 +115,20 @@ async function main(): Promise<void> {
     const bad = report.rows.some((row) => row.unexpectedResponses + row.errors > 0);
     if (bad)
       throw new Error("some requests failed or got an unexpected status; see the bad column");
-    keepRunDir = false;
   } finally {
     await stopAll(servers);
+  }
+}
+
+/** Either run, with this run's directory kept only when something failed. */
+async function main(): Promise<void> {
+  await mkdir(runDir, { recursive: true });
+  let keepRunDir = true;
+  try {
+    if (scale) await runScale(scale, { startedAt, benchDir, runDir, log });
+    else await runDefault();
+    keepRunDir = false;
+  } finally {
     if (keepRunDir) log(`logs and state kept in ${path.relative(ROOT, runDir)}`);
     else await rm(runDir, { recursive: true, force: true });
   }
@@ -179,10 +144,10 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 }
 process.once("exit", killAllNow);
 const deadline = setTimeout(() => {
-  log(`gave up after ${DEADLINE_MS / 1000} s`);
+  log(`gave up after ${deadlineMs / 1000} s`);
   killAllNow();
   process.exit(1);
-}, DEADLINE_MS);
+}, deadlineMs);
 deadline.unref();
 
 try {

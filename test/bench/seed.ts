@@ -1,4 +1,5 @@
-import { FLOOR_CONFIG, wrangler } from "./servers.ts";
+import path from "node:path";
+import { FLOOR_CONFIG, ROOT, wrangler } from "./servers.ts";
 
 export const SEED_PETS = 500;
 const STATUSES = ["available", "pending", "sold"] as const;
@@ -14,12 +15,26 @@ export function newPetBody(index: number): string {
   });
 }
 
+/** Creates the tables in the isolated state of the Worker a wrangler config describes. */
+export async function applyMigrationsTo(config: string, persistTo: string): Promise<void> {
+  await wrangler([
+    "d1",
+    "migrations",
+    "apply",
+    "DB",
+    "--local",
+    "--persist-to",
+    persistTo,
+    "--config",
+    config,
+  ]);
+}
+
 /** Creates the pets table in both isolated states: the real Worker's and the floor's. */
 export async function applyMigrations(apiState: string, floorState: string): Promise<void> {
-  const apply = ["d1", "migrations", "apply", "DB", "--local", "--persist-to"];
   await Promise.all([
-    wrangler([...apply, apiState]),
-    wrangler([...apply, floorState, "--config", FLOOR_CONFIG]),
+    applyMigrationsTo(path.join(ROOT, "wrangler.toml"), apiState),
+    applyMigrationsTo(FLOOR_CONFIG, floorState),
   ]);
 }
 
@@ -27,12 +42,16 @@ export async function applyMigrations(apiState: string, floorState: string): Pro
  * Makes an Enterprise key with limits that will not bind through the API's
  * own admin endpoint, as the operator command does, and returns the key.
  */
-export async function createBenchKey(apiOrigin: string, adminToken: string): Promise<string> {
+export async function createBenchKey(
+  apiOrigin: string,
+  adminToken: string,
+  account = "bench@petstore.invalid",
+): Promise<string> {
   const response = await fetch(`${apiOrigin}/admin/keys`, {
     method: "POST",
     headers: { Authorization: `Bearer ${adminToken}`, "Content-Type": "application/json" },
     body: JSON.stringify({
-      account: "bench@petstore.invalid",
+      account,
       plan: "enterprise",
       ...BENCH_LIMITS,
     }),

@@ -6,6 +6,7 @@ import path from "node:path";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 export const FLOOR_CONFIG = path.join(ROOT, "test/bench/floor/wrangler.toml");
+export const NO_AUTH_CONFIG = path.join(ROOT, "test/bench/floor/no-auth.wrangler.toml");
 const WRANGLER = path.join(ROOT, "node_modules/wrangler/bin/wrangler.js");
 export const HOST = "127.0.0.1";
 
@@ -22,11 +23,18 @@ const wranglerEnv = {
 /** Every process this bench started, so any exit path can stop them. */
 const started = new Set<ChildProcess>();
 
+export interface WranglerOptions {
+  timeoutMs?: number;
+  /** "log" to get what a command prints as its result (`d1 execute --json`); warnings only by default. */
+  logLevel?: "warn" | "log";
+}
+
 /** Runs one wrangler command to completion (bounded), failing with its output. */
-export async function wrangler(args: string[], timeoutMs = 120_000): Promise<string> {
+export async function wrangler(args: string[], options: WranglerOptions = {}): Promise<string> {
+  const { timeoutMs = 120_000, logLevel = "warn" } = options;
   const child = spawn(process.execPath, [WRANGLER, ...args], {
     cwd: ROOT,
-    env: wranglerEnv,
+    env: { ...wranglerEnv, WRANGLER_LOG: logLevel },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });
@@ -76,6 +84,8 @@ export interface DevServer {
   name: string;
   origin: string;
   logFile: string;
+  /** The process group of its wrangler and the workerd it runs (the group leader's pid). */
+  processGroup: number;
   stop(): Promise<void>;
 }
 
@@ -125,6 +135,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     name: options.name,
     origin: `http://${HOST}:${port}`,
     logFile: options.logFile,
+    processGroup: child.pid ?? 0,
     stop: async () => {
       await stopProcess(child);
       started.delete(child);
@@ -138,6 +149,20 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     throw new Error(`${options.name} did not start: ${(error as Error).message}\n${tail}`);
   }
   return server;
+}
+
+/** Starts the servers side by side; if one fails, stops the others and throws its error. */
+export async function startDevServers(options: DevServerOptions[]): Promise<DevServer[]> {
+  const starting = await Promise.allSettled(options.map(startDevServer));
+  const servers = starting.flatMap((result) =>
+    result.status === "fulfilled" ? [result.value] : [],
+  );
+  const failed = starting.find((result) => result.status === "rejected");
+  if (failed) {
+    await stopAll(servers);
+    throw failed.reason;
+  }
+  return servers;
 }
 
 async function waitUntilReady(child: ChildProcess, url: string, timeoutMs = 60_000) {

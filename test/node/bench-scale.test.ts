@@ -1,0 +1,230 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { decodeCursor } from "../../src/api/cursor.ts";
+import type { Sample, Target } from "../bench/measure.ts";
+import { createMix, MIX_SHARES, type MixKind } from "../bench/mix.ts";
+import { growPetsSql, lastPageAfterId, statusOf } from "../bench/pets-table.ts";
+import { summarise } from "../bench/report.ts";
+import { type ScalePhase, type ScaleReport, writeScaleReport } from "../bench/scale-report.ts";
+import { listingTargets, mixTargets } from "../bench/scale-targets.ts";
+import { NO_AUTH_CONFIG, ROOT, wrangler } from "../bench/servers.ts";
+
+const scratch = await mkdtemp(path.join(os.tmpdir(), "bench-scale-test-"));
+afterAll(() => rm(scratch, { recursive: true, force: true }));
+
+describe("growing the pets table with SQL", () => {
+  it("adds 1,000 animals split 90% sold, 9% available, 1% pending, and finds the last page", async () => {
+    const size = 1_000;
+    const afterId = lastPageAfterId(size, 20, "available");
+    // One command: the pets table as the first migration makes it, the growth, the checks.
+    const createPets = await readFile(path.join(ROOT, "migrations/0000_create_pets.sql"), "utf8");
+    const sql = [
+      createPets,
+      growPetsSql(0, size),
+      "SELECT status, count(*) AS n FROM pets GROUP BY status ORDER BY status",
+      "SELECT min(id) AS first, max(id) AS last FROM pets",
+      `SELECT count(*) AS n FROM pets WHERE status = 'available' AND id > ${afterId}`,
+    ].join(";\n");
+    const output = await wrangler(
+      [
+        "d1",
+        "execute",
+        "DB",
+        "--local",
+        "--persist-to",
+        path.join(scratch, "d1"),
+        "--config",
+        NO_AUTH_CONFIG,
+        "--json",
+        "--command",
+        sql,
+      ],
+      { logLevel: "log" },
+    );
+    const results = (JSON.parse(output) as { results: Record<string, unknown>[] }[]).map(
+      (statement) => statement.results,
+    );
+    const [split, range, lastPage] = results.slice(-3);
+    expect(split).toEqual([
+      { status: "available", n: 90 },
+      { status: "pending", n: 10 },
+      { status: "sold", n: 900 },
+    ]);
+    expect(range).toEqual([{ first: 1, last: size }]);
+    expect(lastPage).toEqual([{ n: 20 }]);
+  });
+
+  it("computes the same statuses in TypeScript as the SQL writes", () => {
+    expect([100, 200, 1, 9, 109, 10, 99, 150].map(statusOf)).toEqual([
+      "pending",
+      "pending",
+      "available",
+      "available",
+      "available",
+      "sold",
+      "sold",
+      "sold",
+    ]);
+  });
+
+  it("puts the last page's cursor before the last 20 matches, or none when one page holds all", () => {
+    expect(lastPageAfterId(1_000, 20)).toBe(980);
+    // Pending ids are the multiples of 100: the 21st from the end of 100,000 is 98,000.
+    expect(lastPageAfterId(100_000, 20, "pending")).toBe(98_000);
+    expect(lastPageAfterId(1_000, 20, "pending")).toBe(0);
+  });
+});
+
+describe("the mix", () => {
+  const largestId = 1_000;
+  const keys = ["key-a", "key-b", "key-c"];
+  const next = createMix({ keys, largestId });
+  const requests = Array.from({ length: 20_000 }, next);
+
+  it("keeps the shares of list, create and get", () => {
+    for (const kind of Object.keys(MIX_SHARES) as MixKind[]) {
+      const share = requests.filter((r) => r.kind === kind).length / requests.length;
+      expect(Math.abs(share - MIX_SHARES[kind]), kind).toBeLessThan(0.015);
+    }
+  });
+
+  it("uses the keys in turn", () => {
+    requests.slice(0, 9).forEach((request, i) => {
+      expect(request.headers.Authorization).toBe(`Bearer ${keys[i % keys.length]}`);
+    });
+  });
+
+  it("varies limit, status and cursor, staying inside the table", () => {
+    const lists = requests
+      .filter((r) => r.kind === "list")
+      .map((r) => new URL(r.path, "http://bench.invalid").searchParams);
+    expect(new Set(lists.map((q) => q.get("limit"))).size).toBeGreaterThan(2);
+    expect(new Set(lists.map((q) => q.get("status")))).toEqual(
+      new Set([null, "available", "pending", "sold"]),
+    );
+    const cursors = lists.flatMap((q) => q.get("cursor") ?? []).map(decodeCursor);
+    expect(cursors.length / lists.length).toBeGreaterThan(0.4);
+    expect(Math.min(...cursors)).toBeGreaterThanOrEqual(1);
+    expect(Math.max(...cursors)).toBeLessThan(largestId);
+    const ids = requests
+      .filter((r) => r.kind === "get")
+      .map((r) => Number(r.path.split("/").at(-1)));
+    expect(Math.min(...ids)).toBeGreaterThanOrEqual(1);
+    expect(Math.max(...ids)).toBeLessThanOrEqual(largestId);
+  });
+
+  it("sends creates as JSON and no key to a server without auth", () => {
+    const create = requests.find((r) => r.kind === "create");
+    expect(create?.method).toBe("POST");
+    expect(JSON.parse(create?.body ?? "")).toMatchObject({ name: expect.any(String) });
+    const anonymous = createMix({ keys: [], largestId })();
+    expect(anonymous.headers.Authorization).toBeUndefined();
+  });
+});
+
+/** Tags balance, attributes are quoted, and no text holds a bare < or &. */
+function expectWellFormedXml(xml: string): void {
+  const open: string[] = [];
+  const tag = /^<(\/?)([A-Za-z][\w:-]*)((?:\s+[\w:-]+="[^"<]*")*)\s*(\/?)>$/;
+  const bareAmpersand = /&(?!(?:amp|lt|gt|quot|apos);)/;
+  for (const token of xml.match(/<[^>]*>|[^<]+/g) ?? []) {
+    if (!token.startsWith("<")) {
+      expect(token, "text").not.toMatch(bareAmpersand);
+      continue;
+    }
+    const match = tag.exec(token);
+    expect(match, token).not.toBeNull();
+    const [, closing, name, attributes, selfClosing] = match ?? [];
+    expect(attributes ?? "", token).not.toMatch(bareAmpersand);
+    if (closing) expect(open.pop(), token).toBe(name);
+    else if (!selfClosing) open.push(name ?? "");
+  }
+  expect(open).toEqual([]);
+}
+
+describe("the chart", () => {
+  const origins = { api: "http://api", noAuth: "http://no-auth", floor: "http://floor" };
+  const usage = { processes: 1, residentMiB: 100, openFiles: 50, openFilesLimit: 1024 };
+
+  function phase(axis: ScalePhase["axis"], x: number, targets: Target[]): ScalePhase {
+    const samples = targets.flatMap((target, i) =>
+      [1, 2].map(
+        (round): Sample => ({
+          target: target.id,
+          round,
+          requestsPerSecond: 1_000 / (i + 1) + round * 10 - Math.log10(x) * 20,
+          p50Ms: 10 + i,
+          p99Ms: 20 + i + Math.log10(x),
+          requests: 1_000,
+          unexpected: 0,
+          errors: 0,
+          timeouts: 0,
+        }),
+      ),
+    );
+    return {
+      axis,
+      title: `${axis} ${x}`,
+      animals: axis === "size" ? x : 1_000_000,
+      keys: axis === "keys" ? x : 1,
+      setupSeconds: 1,
+      apiWorkerd: { start: usage, ready: usage, end: usage },
+      rows: summarise(targets, samples),
+      samples,
+    };
+  }
+
+  it("draws a well-formed SVG with axes, series and floors beside the JSON", async () => {
+    const report: ScaleReport = {
+      kind: "scale",
+      startedAt: "2026-01-01T00:00:00.000Z",
+      finishedAt: "2026-01-01T00:10:00.000Z",
+      settings: {
+        rounds: 2,
+        durationSeconds: 4,
+        warmupSeconds: 1,
+        connections: 16,
+        sizes: [1_000, 100_000],
+        keyCounts: [1, 10_000],
+      },
+      machine: { node: "v24", cpus: 2, loadAverage: [0, 0, 0] },
+      git: "abc1234",
+      phases: [
+        ...[1_000, 100_000].map((size) =>
+          phase("size", size, listingTargets(origins, "key", size)),
+        ),
+        ...[1, 10_000].map((count) =>
+          phase("keys", count, mixTargets(origins, Array(count).fill("key"), 1_000)),
+        ),
+      ],
+    };
+    const files = await writeScaleReport(scratch, report);
+    expect(path.dirname(files.svg)).toBe(path.dirname(files.json));
+    expect(JSON.parse(await readFile(files.json, "utf8"))).toMatchObject({ kind: "scale" });
+    const svg = await readFile(files.svg, "utf8");
+
+    expectWellFormedXml(svg);
+    expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    for (const label of [
+      "animals in the table (log scale)",
+      "distinct keys, used in turn (log scale)",
+      "requests/s",
+      "p99 latency (ms)",
+      "GET /v1/pets?status=pending&amp;limit=20, last page",
+      "floor: validation + D1 (no auth, no limiter): mix",
+      "floor: DO call + D1 SELECT 20",
+    ]) {
+      expect(svg).toContain(label);
+    }
+    // Decade ticks on the log axes: 1k … 100k for sizes, 1 … 10k for keys.
+    for (const tick of [">1k<", ">10k<", ">100k<", ">1<", ">10<", ">100<"]) {
+      expect(svg).toContain(tick);
+    }
+    // Two panels per axis: four listings each by size, one mix each by keys.
+    expect(svg.match(/<polyline /g)).toHaveLength(2 * 4 + 2 * 1);
+    // Floors: two by size, one by keys, in each of the two panels per axis.
+    expect(svg.match(/stroke-dasharray="[^"]+"/g)?.length).toBe(2 * (2 + 1) * 2);
+  });
+});
