@@ -2,6 +2,7 @@ import { type Database, database } from "./db/database.ts";
 import type { KeyPrefix } from "./keys/key-format.ts";
 import { type KeyStore, keyStore } from "./keys/key-store.ts";
 import { type RateLimitClient, rateLimitClient } from "./rate-limit/rate-limit-client.ts";
+import { oncePer } from "./utils/once-per.ts";
 
 /**
  * What handlers and modules work with instead of the bindings: the database,
@@ -17,7 +18,12 @@ export interface Services {
   operatorEmail: string;
 }
 
-export function buildServices(env: Env): Services {
+/**
+ * The services over one environment's bindings, made once per isolate: they
+ * hold no request's state (each call opens its own stub), so every request
+ * can share them.
+ */
+export const buildServices = oncePer((env: Env): Services => {
   const db = database(env.DB);
   return {
     db,
@@ -26,4 +32,4 @@ export function buildServices(env: Env): Services {
     keyPrefix: env.KEY_PREFIX === "ps_live_" ? "ps_live_" : "ps_test_",
     operatorEmail: env.OPERATOR_EMAIL,
   };
-}
+});
