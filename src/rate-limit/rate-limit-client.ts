@@ -1,5 +1,4 @@
-import { guardStorage, STORAGE_TIMEOUT_MS } from "../storage/storage-guard.ts";
-import { coalescedHit } from "./coalesced-hits.ts";
+import { guardStorage } from "../storage/storage-guard.ts";
 import type { Limits } from "./plans.ts";
 import { keylessLimits } from "./plans.ts";
 import type { Budget, HitResult, KeyPolicy, WindowReport } from "./rate-limit-types.ts";
@@ -37,15 +36,7 @@ export function rateLimitClient(namespace: Env["RATE_LIMITER"]): RateLimitClient
   const call = <T>(name: string, method: (limiter: LimiterStub) => Promise<T>): Promise<T> =>
     guardStorage("Durable Object", () => method(stub(name)));
   return {
-    hitKey: (keyHash, policy) =>
-      guardStorage("Durable Object", () =>
-        coalescedHit(
-          keyHash,
-          policy,
-          (newest, count) => stub(keyLimiterName(keyHash)).hitKeyMany(newest, count),
-          STORAGE_TIMEOUT_MS,
-        ),
-      ),
+    hitKey: (keyHash, policy) => call(keyLimiterName(keyHash), (limiter) => limiter.hitKey(policy)),
     hitKeyless: (clientIp) =>
       call(ipLimiterName(clientIp), (limiter) => limiter.hitKeyless(keylessLimits)),
     peekKeyless: async (clientIp) => ({

@@ -63,28 +63,17 @@ export class RateLimiter extends DurableObject<Env> {
     });
   }
 
-  /** Counts one request of an API key against its minute and day windows. */
-  hitKey(policy: KeyPolicy, now: number = Date.now()): HitResult {
-    const [result] = this.hitKeyMany(policy, 1, now);
-    if (!result) throw new Error("no decision for the request");
-    return result;
-  }
-
   /**
-   * Counts `count` requests of the key that reached one isolate together,
-   * each decided in turn exactly as if it had come alone; the usage history
-   * takes the admitted ones in one write.
+   * Counts one request of an API key against its minute and day windows,
+   * with the newest policy the caller knows of; a dead key counts nothing.
    */
-  hitKeyMany(policy: KeyPolicy, count: number, now: number = Date.now()): HitResult[] {
+  hitKey(policy: KeyPolicy, now: number = Date.now()): HitResult {
     const effective = this.#adoptPolicy(policy);
-    const results = Array.from({ length: count }, (): HitResult => {
-      const windows = this.#windows(effective.limits, now);
-      if (isDead(effective, now)) return { outcome: "revoked", windows: reports(windows) };
-      return this.#hit(windows, now, true);
-    });
-    const admitted = results.filter((result) => result.outcome === "allowed").length;
-    if (admitted > 0) this.#history.count(now, admitted);
-    return results;
+    const windows = this.#windows(effective.limits, now);
+    if (isDead(effective, now)) return { outcome: "revoked", windows: reports(windows) };
+    const result = this.#hit(windows, now, true);
+    if (result.outcome === "allowed") this.#history.count(now);
+    return result;
   }
 
   /** Counts one request without a valid key against the caller's per-IP budget. */

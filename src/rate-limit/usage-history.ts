@@ -38,11 +38,11 @@ export class UsageHistory {
         .length > 0;
   }
 
-  /** Counts admitted requests (one, or a batch's) in the hour that contains `now`. */
-  count(now: number, admitted = 1): void {
+  /** Counts one admitted request in the hour that contains `now`. */
+  count(now: number): void {
     const hour = Math.floor(now / HOUR_MS);
     if (this.#current?.hour !== hour) this.#current = { hour, count: this.#stored(hour) };
-    this.#current.count += admitted;
+    this.#current.count += 1;
     if (!this.#tableExists) {
       this.#sql.exec(
         `CREATE TABLE IF NOT EXISTS ${TABLE} (hour INTEGER PRIMARY KEY, count INTEGER NOT NULL)`,
