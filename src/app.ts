@@ -3,6 +3,7 @@ import { adminRoutes } from "./admin/index.ts";
 import { dashboardRoutes } from "./dashboard/index.ts";
 import type { AppEnv } from "./env.ts";
 import { handleError, handleNotFound } from "./errors.ts";
+import { eventsRoutes } from "./events/index.ts";
 import { authenticate, requireKey } from "./middleware/authenticate.ts";
 import { deprecationMarks } from "./middleware/deprecation.ts";
 import { methodNotAllowed } from "./middleware/method-not-allowed.ts";
@@ -14,6 +15,7 @@ import { openapiRoutes } from "./openapi/openapi-routes.tsx";
 import { ordersRoutes } from "./orders/index.ts";
 import { petsDeprecations, petsRoutes } from "./pets/index.ts";
 import { rejectInvalid } from "./validation.ts";
+import { webhooksRoutes } from "./webhooks/index.ts";
 
 /**
  * The whole Worker. Order matters: request id and logging, the request's
@@ -32,6 +34,8 @@ export function createApp(): OpenAPIHono<AppEnv> {
   app.use("/v1/*", deprecationMarks(petsDeprecations), authenticate(), rateLimit(), requireKey());
   app.route("/v1", petsRoutes());
   app.route("/v1", ordersRoutes());
+  app.route("/v1", eventsRoutes());
+  app.route("/v1", webhooksRoutes());
 
   app.route("/admin", adminRoutes());
   app.route("/dashboard", dashboardRoutes());

@@ -1,6 +1,8 @@
 import { createApp } from "./app.ts";
+import type { DeliveryMessage } from "./events/events.queries.ts";
 import { runScheduledTasks } from "./scheduled.ts";
 import { buildServices } from "./services.ts";
+import { deliverBatch } from "./webhooks/webhook-delivery.ts";
 
 export { RateLimiter } from "./rate-limit/rate-limiter.ts";
 
@@ -11,4 +13,7 @@ export default {
   async scheduled(_controller, env) {
     await runScheduledTasks(buildServices(env), Date.now());
   },
-} satisfies ExportedHandler<Env>;
+  async queue(batch, env) {
+    await deliverBatch(buildServices(env), batch);
+  },
+} satisfies ExportedHandler<Env, DeliveryMessage>;

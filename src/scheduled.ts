@@ -2,13 +2,18 @@ import { publishLaggingKeys } from "./accounts/account-changes.ts";
 import { deleteExpiredInvites } from "./accounts/invites.queries.ts";
 import { deleteExpiredNotices } from "./dashboard/notices.queries.ts";
 import { deleteExpiredSessions } from "./dashboard/sessions.queries.ts";
+import { dispatchEvents, SWEEP_ROUNDS } from "./events/event-dispatch.ts";
+import { deleteExpiredEvents, EVENT_RETENTION_MS } from "./events/events.queries.ts";
 import { deleteExpiredIdempotencyRecords } from "./idempotency/idempotency.queries.ts";
 import { log } from "./logging.ts";
 import type { Services } from "./services.ts";
+import { deleteExpiredAttempts } from "./webhooks/webhooks.queries.ts";
 
 /**
  * The scheduled job (every five minutes): finishes key changes whose KV
- * record or Durable Object did not take them, and removes what has expired.
+ * record or Durable Object did not take them, sends the events no dispatch
+ * after a reply sent (the queue failed, or a dispatcher died holding them),
+ * and removes what has expired.
  * Each task runs even when another fails; a failure is logged and retried
  * on the next run.
  */
@@ -19,6 +24,9 @@ export async function runScheduledTasks(services: Services, now: number): Promis
     invitesRemoved: () => deleteExpiredInvites(services.db, now),
     sessionsRemoved: () => deleteExpiredSessions(services.db, now),
     noticesRemoved: () => deleteExpiredNotices(services.db, now),
+    deliveriesQueued: () => dispatchEvents(services, now, SWEEP_ROUNDS),
+    eventsRemoved: () => deleteExpiredEvents(services.db, now),
+    deliveryAttemptsRemoved: () => deleteExpiredAttempts(services.db, now - EVENT_RETENTION_MS),
   };
   const names = Object.keys(tasks);
   const outcomes = await Promise.allSettled(Object.values(tasks).map((task) => task()));

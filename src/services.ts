@@ -1,17 +1,23 @@
 import { type Database, database } from "./db/database.ts";
+import type { DeliveryMessage } from "./events/events.queries.ts";
 import type { KeyPrefix } from "./keys/key-format.ts";
 import { type KeyStore, keyStore } from "./keys/key-store.ts";
 import { type RateLimitClient, rateLimitClient } from "./rate-limit/rate-limit-client.ts";
 import { oncePer } from "./utils/once-per.ts";
+import { type WebhookSettings, webhookSettings } from "./webhooks/webhook-settings.ts";
 
 /**
  * What handlers and modules work with instead of the bindings: the database,
- * the key store, the limiter client, and the settings that shape new keys.
+ * the key store, the limiter client, the queue of webhook deliveries, and
+ * the settings that shape new keys and deliveries.
  */
 export interface Services {
   db: Database;
   keys: KeyStore;
   limiter: RateLimitClient;
+  /** Where the outbox's dispatchers put webhook deliveries. */
+  events: Queue<DeliveryMessage>;
+  webhooks: WebhookSettings;
   /** `ps_live_` in production, `ps_test_` everywhere else. */
   keyPrefix: KeyPrefix;
   /** The account that owns keys an operator makes without naming one. */
@@ -29,6 +35,8 @@ export const buildServices = oncePer((env: Env): Services => {
     db,
     keys: keyStore(env.API_KEYS, db),
     limiter: rateLimitClient(env.RATE_LIMITER),
+    events: env.EVENTS,
+    webhooks: webhookSettings(env),
     keyPrefix: env.KEY_PREFIX === "ps_live_" ? "ps_live_" : "ps_test_",
     operatorEmail: env.OPERATOR_EMAIL,
   };

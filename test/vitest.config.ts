@@ -12,7 +12,7 @@ export default defineConfig({
     projects: [
       {
         plugins: [
-          cloudflareTest(async () => ({
+          cloudflareTest(async ({ inject }) => ({
             wrangler: { configPath: path.join(root, "wrangler.toml") },
             miniflare: {
               bindings: {
@@ -20,6 +20,12 @@ export default defineConfig({
                 LOG_LEVEL: "warn",
                 ADMIN_TOKEN: "test-admin-token-of-at-least-32-characters",
                 SESSION_SECRET: "test-session-secret-at-least-32-characters-long",
+                // The contract's schedule and timeout in seconds' worth, so a failing delivery ends in a test.
+                WEBHOOK_RETRY_DELAYS: "1,1,2,2,3,3",
+                WEBHOOK_TIMEOUT_MS: "1000",
+                // Where the receiver started by the global setup listens, and a port where nothing does.
+                WEBHOOK_RECEIVER_PORT: String(inject("receiverPort")),
+                WEBHOOK_CLOSED_PORT: String(inject("closedPort")),
               },
             },
           })),
@@ -27,6 +33,7 @@ export default defineConfig({
         test: {
           name: "worker",
           include: ["test/worker/**/*.test.ts"],
+          globalSetup: ["test/receiver/global-setup.ts"],
           setupFiles: ["test/worker/support/apply-migrations.ts"],
         },
       },

@@ -11,10 +11,12 @@ import { findAccountByEmail, findOrCreateAccount } from "../accounts/accounts.qu
 import { INVITE_PATH, inviteAccount } from "../accounts/invites.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError, messages } from "../errors.ts";
+import { dispatchEvents, SWEEP_ROUNDS } from "../events/event-dispatch.ts";
 import { listAccountKeys, MAX_WORKING_KEYS } from "../keys/keys.queries.ts";
 import type {
   accountPlanRoute,
   createKeyRoute,
+  dispatchEventsRoute,
   importKeysRoute,
   inviteRoute,
   keyPlanRoute,
@@ -108,4 +110,12 @@ export const inviteHandler: RouteHandler<typeof inviteRoute, AppEnv> = async (c)
     },
     201,
   );
+};
+
+/** The scheduled sweep of the outbox, on demand: cron does not fire under wrangler dev. */
+export const dispatchEventsHandler: RouteHandler<typeof dispatchEventsRoute, AppEnv> = async (
+  c,
+) => {
+  const deliveriesQueued = await dispatchEvents(c.var.services, Date.now(), SWEEP_ROUNDS);
+  return c.json({ deliveriesQueued }, 200);
 };

@@ -116,3 +116,16 @@ export const inviteRoute = createRoute({
     },
   },
 });
+
+export const dispatchEventsRoute = createRoute({
+  method: "post",
+  path: "/events/dispatch",
+  hide: true,
+  responses: {
+    200: {
+      description:
+        "The events waiting in the outbox, sent to the queue as the scheduled sweep sends them.",
+      ...json(z.object({ deliveriesQueued: z.number() })),
+    },
+  },
+});

@@ -6,6 +6,7 @@ import { rejectInvalid } from "../validation.ts";
 import {
   accountPlanHandler,
   createKeyHandler,
+  dispatchEventsHandler,
   importKeysHandler,
   inviteHandler,
   keyPlanHandler,
@@ -15,6 +16,7 @@ import {
 import {
   accountPlanRoute,
   createKeyRoute,
+  dispatchEventsRoute,
   importKeysRoute,
   inviteRoute,
   keyPlanRoute,
@@ -42,8 +44,14 @@ export function adminRoutes(): OpenAPIHono<AppEnv> {
   admin.openapi(keyPlanRoute, keyPlanHandler, validate);
   admin.openapi(accountPlanRoute, accountPlanHandler, validate);
   admin.openapi(inviteRoute, inviteHandler, validate);
+  admin.openapi(dispatchEventsRoute, dispatchEventsHandler, validate);
   admin.all("/keys", methodNotAllowed(["GET", "HEAD", "POST"]));
-  for (const path of ["/keys/import", "/keys/:hash/revoke", "/keys/:hash/plan"]) {
+  for (const path of [
+    "/keys/import",
+    "/keys/:hash/revoke",
+    "/keys/:hash/plan",
+    "/events/dispatch",
+  ]) {
     admin.all(path, methodNotAllowed(["POST"]));
   }
   for (const path of ["/accounts/:email/plan", "/accounts/:email/invite"]) {

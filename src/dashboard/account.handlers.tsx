@@ -11,6 +11,7 @@ import {
   listAccountKeys,
   MAX_WORKING_KEYS,
 } from "../keys/keys.queries.ts";
+import { listWebhooksWithLastDelivery } from "../webhooks/webhooks.queries.ts";
 import { csrfToken } from "./csrf.ts";
 import type { DashboardEnv } from "./dashboard-env.ts";
 import { messageResponse } from "./message-responses.tsx";
@@ -40,7 +41,10 @@ async function renderAccount(
 ) {
   const { db, limiter } = c.var.services;
   const account = c.get("account");
-  const keys = await listAccountKeys(db, account.id);
+  const [keys, webhooks] = await Promise.all([
+    listAccountKeys(db, account.id),
+    listWebhooksWithLastDelivery(db, account.id),
+  ]);
   const [usage, csrf] = await Promise.all([
     accountUsage(limiter, keys).catch(() => undefined),
     sessionCsrf(c),
@@ -51,6 +55,7 @@ async function renderAccount(
       account={account}
       csrf={csrf}
       keys={keys}
+      webhooks={webhooks}
       usage={usage}
       now={new Date()}
       notices={notices}

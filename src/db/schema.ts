@@ -222,3 +222,97 @@ export const sessionNotices = sqliteTable(
     index("session_notices_expires_at_idx").on(table.expiresAt),
   ],
 );
+
+export const EVENT_TYPES = [
+  "pet.created",
+  "pet.status_changed",
+  "order.placed",
+  "order.completed",
+  "order.cancelled",
+] as const;
+
+/**
+ * The outbox and the event feed in one table. Its rows are written by
+ * triggers (in the migration that made this table) on `pets` and `orders`,
+ * inside the statement that changes the row: no change commits without its
+ * event, and no event without its change, whichever code makes the change.
+ * `data` is the Pet or Order as the API returns it, built from the row the
+ * statement wrote. Migrations must stay additive: rebuilding `pets` or
+ * `orders` would drop their triggers.
+ */
+export const events = sqliteTable(
+  "events",
+  {
+    // The feed's order: assigned inside the change's transaction, and D1 has one writer,
+    // so it is commit order. AUTOINCREMENT never reuses a number, even after retention.
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    id: text("id").notNull(),
+    type: text("type", { enum: EVENT_TYPES }).notNull(),
+    // Who may see it: the order's account for order.*, everyone (null) for pet.*.
+    accountId: integer("account_id").references(() => accounts.id),
+    data: text("data").notNull(),
+    previousStatus: text("previous_status", { enum: ["available", "pending", "sold"] }),
+    // The database's clock at the change, so it never runs against the feed's order.
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+    // Outbox state: null until a dispatcher handed the event's deliveries to the queue.
+    dispatchedAt: integer("dispatched_at", { mode: "timestamp_ms" }),
+    // A dispatcher's claim; once it expires (a dispatcher that died), another may claim again.
+    claimToken: text("claim_token"),
+    claimExpiresAt: integer("claim_expires_at", { mode: "timestamp_ms" }),
+  },
+  (table) => [
+    uniqueIndex("events_id_unique").on(table.id),
+    // Serve the dispatchers: events still to send, in feed order, and those one of them claimed.
+    index("events_undispatched_idx").on(table.seq).where(sql`${table.dispatchedAt} IS NULL`),
+    index("events_claim_idx").on(table.claimToken).where(sql`${table.dispatchedAt} IS NULL`),
+    // Serves the scheduled removal after the retention period.
+    index("events_created_at_idx").on(table.createdAt),
+  ],
+);
+
+/**
+ * Where an account wants its events POSTed. The signing secret is kept to
+ * sign deliveries and shown only in the reply that made the endpoint.
+ */
+export const webhooks = sqliteTable(
+  "webhooks",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    accountId: integer("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    // JSON array of event kinds and families (`pet.*`), as the client sent them.
+    types: text("types").notNull(),
+    secret: text("secret").notNull(),
+    // The last event committed before the endpoint existed: it receives only later ones.
+    afterSeq: integer("after_seq").notNull(),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (table) => [index("webhooks_account_idx").on(table.accountId, table.id)],
+);
+
+export const DELIVERY_OUTCOMES = ["succeeded", "retrying", "failed"] as const;
+
+/** One row per attempt to deliver an event to an endpoint: what `listDeliveries` shows. */
+export const deliveryAttempts = sqliteTable(
+  "delivery_attempts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    webhookId: integer("webhook_id")
+      .notNull()
+      .references(() => webhooks.id, { onDelete: "cascade" }),
+    eventId: text("event_id").notNull(),
+    attempt: integer("attempt").notNull(),
+    attemptedAt: integer("attempted_at", { mode: "timestamp_ms" }).notNull(),
+    outcome: text("outcome", { enum: DELIVERY_OUTCOMES }).notNull(),
+    // The endpoint's answer, or why there was none.
+    responseStatus: integer("response_status"),
+    error: text("error"),
+    nextRetryAt: integer("next_retry_at", { mode: "timestamp_ms" }),
+  },
+  (table) => [
+    index("delivery_attempts_webhook_idx").on(table.webhookId, table.id),
+    index("delivery_attempts_attempted_at_idx").on(table.attemptedAt),
+  ],
+);

@@ -7,21 +7,36 @@ import {
 } from "../api/deprecation.ts";
 import { type ResponseHeaders, withHeaders } from "../api/responses.ts";
 import { messages } from "../errors.ts";
+import { eventsOperations, eventsTag } from "../events/events.routes.ts";
 import { ordersOperations, storeTag } from "../orders/orders.routes.ts";
 import { petsDeprecations, petsOperations } from "../pets/pets.routes.ts";
+import type { WebhookUrlPolicy } from "../webhooks/webhook-url.ts";
+import { deliveredWebhooks, webhooksOperations, webhooksTag } from "../webhooks/webhooks.routes.ts";
 
-/** The operations the document describes; the routes that validate requests are the only source. */
-export const documentedRoutes: readonly RouteConfig[] = [...petsOperations, ...ordersOperations];
+/**
+ * The operations the document describes; the routes that validate requests
+ * are the only source. createWebhook states the URL rules of the environment.
+ */
+function documentedRoutes(urlPolicy: WebhookUrlPolicy): readonly RouteConfig[] {
+  return [
+    ...petsOperations,
+    ...ordersOperations,
+    ...eventsOperations,
+    ...webhooksOperations(urlPolicy),
+  ];
+}
 
 const deprecations: readonly DeprecationNotice[] = [...petsDeprecations];
 
 /**
- * The environment's variables the document reads: the public URLs, and the
- * dates of each deprecation (by the names its notice gives).
+ * The environment's variables the document reads: the public URLs, whether
+ * webhook endpoints may be local, and the dates of each deprecation (by the
+ * names its notice gives).
  */
 export interface DocumentVariables {
   PRODUCTION_URL: string;
   STAGING_URL: string;
+  WEBHOOK_ALLOW_LOOPBACK_HTTP?: string;
 }
 
 export type OpenApiDocument = ReturnType<OpenAPIHono["getOpenAPI31Document"]>;
@@ -95,7 +110,8 @@ export function buildOpenApiDocument(variables: DocumentVariables): OpenApiDocum
     description:
       "An API key (`ps_live_…` in production, `ps_test_…` elsewhere) sent as `Authorization: Bearer <key>`. Keys are made in the dashboard.",
   });
-  for (const route of documentedRoutes) {
+  const urlPolicy = { allowLoopbackHttp: variables.WEBHOOK_ALLOW_LOOPBACK_HTTP === "true" };
+  for (const route of documentedRoutes(urlPolicy)) {
     const notice = deprecations.find(
       (candidate) =>
         candidate.path === route.path && candidate.method === route.method.toUpperCase(),
@@ -104,22 +120,26 @@ export function buildOpenApiDocument(variables: DocumentVariables): OpenApiDocum
       notice ? documentDeprecation(route, notice, scheduleOf(notice, variables)) : route,
     );
   }
-  const { webhooks, ...document } = generator.getOpenAPI31Document({
+  for (const webhook of deliveredWebhooks) registry.registerWebhook(webhook);
+  return generator.getOpenAPI31Document({
     openapi: "3.1.0",
     info: {
       title: "Pet Store API",
       version: "1.0.0",
       description:
-        "Browse and manage animals available for adoption, and adopt them through store orders. Every operation needs an API key as a bearer token. Every reply carries rate-limit headers (`X-RateLimit-*`, `RateLimit`, `RateLimit-Policy`) and `X-Request-Id`; every error has the `Error` body.",
+        "Browse and manage animals available for adoption, adopt them through store orders, and follow every change through an event feed or webhooks. Every operation needs an API key as a bearer token. Every reply carries rate-limit headers (`X-RateLimit-*`, `RateLimit`, `RateLimit-Policy`) and `X-Request-Id`; every error has the `Error` body. The `webhooks` section describes the requests this service sends to registered endpoints.",
       contact: { name: "Pet Store API", url: new URL("/docs", variables.PRODUCTION_URL).href },
     },
     servers: [
       { url: variables.PRODUCTION_URL, description: "Production" },
       { url: variables.STAGING_URL, description: "Staging" },
     ],
-    tags: [{ name: "pets", description: "Animals available for adoption." }, storeTag],
+    tags: [
+      { name: "pets", description: "Animals available for adoption." },
+      storeTag,
+      eventsTag,
+      webhooksTag,
+    ],
     security: [{ bearerAuth: [] }],
   });
-  // The generator always writes `webhooks`; an empty one would claim the API sends some.
-  return webhooks && Object.keys(webhooks).length > 0 ? { ...document, webhooks } : document;
 }

@@ -1,6 +1,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
 import { ApiError } from "../errors.ts";
+import { dispatchEventsAfterChange } from "../middleware/dispatch-events.ts";
 import { jsonBody } from "../middleware/json-body.ts";
 import { methodNotAllowed } from "../middleware/method-not-allowed.ts";
 import { rejectInvalid } from "../validation.ts";
@@ -28,11 +29,14 @@ function orderNotFoundWhenInvalid(result: { success: boolean }): undefined {
 /**
  * The store's routes (experimental), below the /v1 authentication and
  * limits. Placing an order checks its body before validation: media type,
- * size, then JSON syntax. Completing and cancelling take no body.
+ * size, then JSON syntax. Completing and cancelling take no body. The
+ * events of every move leave for the webhooks after the reply.
  */
 export function ordersRoutes(): OpenAPIHono<AppEnv> {
   const store = new OpenAPIHono<AppEnv>({ defaultHook: rejectInvalid });
-  store.post("/store/orders", jsonBody());
+  store.post("/store/orders", jsonBody(), dispatchEventsAfterChange());
+  store.post("/store/orders/:orderId/complete", dispatchEventsAfterChange());
+  store.post("/store/orders/:orderId/cancel", dispatchEventsAfterChange());
   store.openapi(listOrdersRoute, listOrdersHandler);
   store.openapi(placeOrderRoute, placeOrderHandler);
   store.openapi(getOrderRoute, getOrderHandler, orderNotFoundWhenInvalid);

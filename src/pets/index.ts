@@ -2,6 +2,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
 import { ApiError } from "../errors.ts";
 import { goneAfterSunset } from "../middleware/deprecation.ts";
+import { dispatchEventsAfterChange } from "../middleware/dispatch-events.ts";
 import { jsonBody } from "../middleware/json-body.ts";
 import { methodNotAllowed } from "../middleware/method-not-allowed.ts";
 import { rejectInvalid } from "../validation.ts";
@@ -17,10 +18,11 @@ function petNotFoundWhenInvalid(result: { success: boolean }): undefined {
 /**
  * The animals' routes, below the /v1 authentication and limits. Body checks
  * run before each route's validators: media type, size, then JSON syntax.
+ * A create's event leaves for the webhooks after the reply.
  */
 export function petsRoutes(): OpenAPIHono<AppEnv> {
   const pets = new OpenAPIHono<AppEnv>({ defaultHook: rejectInvalid });
-  pets.post("/pets", jsonBody());
+  pets.post("/pets", jsonBody(), dispatchEventsAfterChange());
   pets.get("/pets/:petId", goneAfterSunset(getPetDeprecation));
   pets.openapi(listPetsRoute, listPetsHandler);
   pets.openapi(createPetRoute, createPetHandler);

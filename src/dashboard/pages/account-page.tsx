@@ -2,6 +2,7 @@ import type { AccountUsage } from "../../accounts/account-usage.ts";
 import type { Account } from "../../accounts/accounts.queries.ts";
 import type { KeyRow } from "../../keys/keys.queries.ts";
 import { limitsOf, type Plan } from "../../rate-limit/plans.ts";
+import type { WebhookWithLastDelivery } from "../../webhooks/webhooks.queries.ts";
 import { CSRF_FIELD } from "../csrf.ts";
 import type { Notice } from "../notices.ts";
 import { AccountNotices } from "./account-notices.tsx";
@@ -9,6 +10,7 @@ import { formatCount } from "./format.ts";
 import { KeyTable } from "./key-table.tsx";
 import { Layout } from "./layout.tsx";
 import { AccountUsageSection, KeyUsageSection } from "./usage-section.tsx";
+import { WebhookTable } from "./webhook-table.tsx";
 
 export interface AccountPageProps {
   account: Pick<Account, "email" | "plan" | "perMinute" | "perDay">;
@@ -16,6 +18,7 @@ export interface AccountPageProps {
   keys: KeyRow[];
   /** Undefined when the keys' Durable Objects could not be asked: the page still shows the keys. */
   usage: AccountUsage | undefined;
+  webhooks: WebhookWithLastDelivery[];
   now: Date;
   /** What the last form did; a new key appears in full only here, once. */
   notices?: Notice[];
@@ -34,9 +37,9 @@ function planLimitsText(account: AccountPageProps["account"]): string {
   return `${formatCount(limits.perMinute)} requests a minute and ${formatCount(limits.perDay)} a day for each key`;
 }
 
-/** The signed-in home: plan, usage, keys and what can be done with them. */
+/** The signed-in home: plan, usage, keys and what can be done with them, webhook endpoints. */
 export function AccountPage(props: AccountPageProps) {
-  const { account, csrf, keys, usage, now, notices = [], error } = props;
+  const { account, csrf, keys, webhooks, usage, now, notices = [], error } = props;
   return (
     <Layout title="Your account" signedIn={{ email: account.email, csrf }}>
       {error && <p class="error">{error}</p>}
@@ -72,6 +75,18 @@ export function AccountPage(props: AccountPageProps) {
         without downtime. Revoking a key refuses it from the next request on.
       </p>
       {usage && <KeyUsageSection keys={keys} usage={usage.byKey} />}
+
+      <h2>Webhook endpoints</h2>
+      {webhooks.length === 0 ? (
+        <p>You have no webhook endpoints.</p>
+      ) : (
+        <WebhookTable webhooks={webhooks} />
+      )}
+      <p class="muted">
+        Endpoints receive your events as they happen. Register and delete them with the API (
+        <code>POST /v1/webhooks</code>, <code>{"DELETE /v1/webhooks/{webhookId}"}</code>); each
+        one's attempts are listed at <code>{"GET /v1/webhooks/{webhookId}/deliveries"}</code>.
+      </p>
     </Layout>
   );
 }

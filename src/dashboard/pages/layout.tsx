@@ -33,6 +33,7 @@ form div+button{margin-top:1rem}
 .copy-row{display:flex;flex-wrap:wrap;gap:.5rem;align-items:stretch;max-width:36rem}
 .copy-row input{font-family:ui-monospace,monospace;max-width:none;flex:1 1 20rem;min-width:0}
 code{font-family:ui-monospace,monospace;white-space:nowrap}
+td.url code{white-space:normal;overflow-wrap:anywhere}
 table{border-collapse:collapse;width:100%}
 th,td{text-align:left;padding:.5rem;border-bottom:1px solid var(--line);vertical-align:middle}
 th{font-size:.9rem;color:var(--muted);font-weight:600;white-space:nowrap}

@@ -63,6 +63,7 @@ app.get("/floor/read", async (c) => {
   return c.json(results);
 });
 
+/** createPet's limiter call and insert, which (with the same migrations) writes its event too. */
 app.post("/floor/create", async (c) => {
   await hitCounter(c.env);
   const body = await c.req.json<NewPetBody>();

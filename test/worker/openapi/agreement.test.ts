@@ -102,6 +102,35 @@ const newPet = fc.oneof(
   fc.jsonValue(),
 );
 
+/** URLs near every edge the endpoint rules draw, and some far from any. */
+const webhookUrl = fc.oneof(
+  fc.constantFrom(
+    "https://example.com/hook",
+    "https://hooks.example.com:8443/petstore?token=abc",
+    "https://8.8.8.8/hook",
+    "https://[2606:4700:4700::1111]/hook",
+    "http://127.0.0.1:8788/hook",
+    "http://127.0.0.1",
+    "http://localhost:8788/hook",
+    "https://127.0.0.1/hook",
+    "https://10.1.2.3/hook",
+    "https://[::1]/hook",
+    "https://[::ffff:127.0.0.1]/hook",
+    "https://user:pw@example.com/hook",
+    "https://example.com/#fragment",
+    "ftp://example.com/",
+  ),
+  fc.webUrl({ validSchemes: ["https", "http"], withQueryParameters: true, withFragments: true }),
+  fc.webUrl({
+    validSchemes: ["https"],
+    authoritySettings: { withIPv4: true, withIPv6: true, withPort: true },
+  }),
+  fc.string({ maxLength: 40 }),
+  fc
+    .string({ minLength: 2040, maxLength: 2060, unit: fc.constant("a") })
+    .map((path) => `https://example.com/${path}`),
+);
+
 async function agree(documentSays: boolean, serverSays: boolean, example: unknown) {
   expect(
     serverSays,
@@ -167,6 +196,114 @@ describe(`the document and the server agree (seed ${seed}, ${numRuns} runs each)
           },
         ),
         { seed, numRuns },
+      );
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    "on createWebhook bodies",
+    async () => {
+      const { path, method } = contract.operation("createWebhook");
+      const pointer = `/paths/${path.replace(/\//g, "~1")}/${method}/requestBody/content/application~1json/schema`;
+      const selector = fc.oneof(
+        fc.constantFrom(
+          "pet.created",
+          "pet.status_changed",
+          "order.placed",
+          "order.completed",
+          "order.cancelled",
+          "pet.*",
+          "order.*",
+        ),
+        fc.constantFrom("pet", "*", "order.shipped", "PET.*", "", "pet.created "),
+        fc.jsonValue(),
+      );
+      const types = fc.oneof(
+        fc.uniqueArray(
+          fc.constantFrom(
+            "pet.created",
+            "pet.status_changed",
+            "order.placed",
+            "order.completed",
+            "order.cancelled",
+            "pet.*",
+            "order.*",
+          ),
+          { minLength: 1, maxLength: 7 },
+        ),
+        fc.array(selector, { maxLength: 9 }),
+        fc.jsonValue(),
+      );
+      const body = fc.oneof(
+        fc.record({ url: webhookUrl, types }),
+        fc.record({ url: webhookUrl, types, extra: fc.jsonValue() }, { requiredKeys: ["url"] }),
+        fc.record({ url: fc.jsonValue(), types }, { requiredKeys: [] }),
+        fc.jsonValue(),
+      );
+      await fc.assert(
+        fc.asyncProperty(body, async (candidate) => {
+          const sent = JSON.stringify(candidate) ?? "null";
+          const response = await api("/v1/webhooks", {
+            method: "POST",
+            key,
+            headers: { "Content-Type": "application/json" },
+            body: sent,
+          });
+          const reply = (await response.json()) as { id?: number };
+          expect([201, 400]).toContain(response.status);
+          // Stay under the cap of 10 endpoints; none lives long enough to hear an event.
+          if (response.status === 201) {
+            const deleted = await api(`/v1/webhooks/${reply.id}`, { method: "DELETE", key });
+            expect(deleted.status).toBe(204);
+            await deleted.arrayBuffer();
+          }
+          await agree(
+            contract.accepts(pointer, JSON.parse(sent)),
+            response.status === 201,
+            candidate,
+          );
+        }),
+        { seed, numRuns },
+      );
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    "on listEvents queries",
+    async () => {
+      const type = fc.oneof(
+        fc.constantFrom(
+          "pet.created",
+          "pet.status_changed",
+          "order.placed",
+          "order.completed",
+          "order.cancelled",
+          "pet.*",
+          "order.*",
+        ),
+        fc.constantFrom("pet", "*", "order.shipped", "PET.*", "", "pet.created ", "pet.%2A"),
+        fc.string({ maxLength: 16 }),
+      );
+      const limit = fc.oneof(
+        fc.integer({ min: -2, max: 103 }),
+        fc.constantFrom(1.5, 1e21, -0),
+        fc.double(),
+      );
+      await fc.assert(
+        fc.asyncProperty(fc.record({ limit, type }, { requiredKeys: [] }), async (query) => {
+          const search = new URLSearchParams();
+          if (query.limit !== undefined) search.set("limit", String(query.limit));
+          if (query.type !== undefined) search.set("type", query.type);
+          const response = await api(`/v1/events?${search}`, { key });
+          await response.arrayBuffer();
+          expect([200, 400]).toContain(response.status);
+          const accepted = (name: "limit" | "type") =>
+            query[name] === undefined || contract.parameterAccepts("listEvents", name, query[name]);
+          await agree(accepted("limit") && accepted("type"), response.status === 200, query);
+        }),
+        { seed, numRuns: Math.ceil(numRuns / 2) },
       );
     },
     TIMEOUT_MS,

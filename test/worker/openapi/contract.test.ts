@@ -5,6 +5,7 @@ import { seedKey, seedKvOnlyKey } from "../support/keys.ts";
 import { captureLogs } from "../support/logs.ts";
 import { Contract } from "../support/openapi-contract.ts";
 import { api } from "../support/request.ts";
+import { receivedAtLeast, receiverUrl, uniqueName } from "../support/webhooks.ts";
 
 /**
  * The contract sweep: every operation is driven into every status it can
@@ -19,6 +20,10 @@ const NOT_PRODUCIBLE: Record<string, string> = {
   "getPet 500": "only a defect produces it; storage faults are 503",
   "listOrders 500": "only a defect produces it; storage faults are 503",
   "getOrder 500": "only a defect produces it; storage faults are 503",
+  "listEvents 500": "only a defect produces it; storage faults are 503",
+  "listWebhooks 500": "only a defect produces it; storage faults are 503",
+  "deleteWebhook 500": "only a defect produces it; storage faults are 503",
+  "listDeliveries 500": "only a defect produces it; storage faults are 503",
 };
 
 let contract: Contract;
@@ -377,6 +382,216 @@ describe.each(["completeOrder", "cancelOrder"] as const)("%s", (operationId) => 
   });
 });
 
+/** Follows Link from `path` to the last page, checking each page; returns how many pages there were. */
+async function sweepPages(operationId: string, path: string, as = key): Promise<number> {
+  let next: string | undefined = path;
+  let pages = 0;
+  while (next) {
+    const reply = await api(next, { key: as });
+    const link = reply.headers.get("Link");
+    expect(reply.status).toBe(200);
+    await contract.check(operationId, reply);
+    pages += 1;
+    const url = link ? /<([^>]+)>; rel="next"/.exec(link)?.[1] : undefined;
+    next = url ? new URL(url).pathname + new URL(url).search : undefined;
+  }
+  return pages;
+}
+
+const createWebhook = (json: unknown, as: string | undefined = key) =>
+  api("/v1/webhooks", { method: "POST", key: as, json });
+
+describe("listEvents", () => {
+  it("200 pages, following Link to the last page, and the type filter", async () => {
+    await order();
+    expect(await sweepPages("listEvents", "/v1/events?limit=2")).toBeGreaterThan(1);
+    for (const type of ["pet.*", "order.placed"]) {
+      await contract.check("listEvents", await api(`/v1/events?type=${type}`, { key }));
+    }
+  });
+
+  it("400 for a bad limit, type or cursor, 401 without a key", async () => {
+    for (const query of ["limit=0", "type=pet", "cursor=nope"]) {
+      const reply = await api(`/v1/events?${query}`, { key });
+      expect(reply.status, query).toBe(400);
+      await contract.check("listEvents", reply);
+    }
+    const anonymous = await api("/v1/events");
+    expect(anonymous.status).toBe(401);
+    await contract.check("listEvents", anonymous);
+  });
+});
+
+describe("createWebhook, listWebhooks, deleteWebhook, listDeliveries", () => {
+  it("201, 200 and 204 for an endpoint's life, with its attempts paged", async () => {
+    const owner = (await seedKey()).key;
+    const name = uniqueName("contract");
+    const created = await createWebhook(
+      { url: receiverUrl("ok", name), types: ["pet.created"] },
+      owner,
+    );
+    expect(created.status).toBe(201);
+    const { id } = (await contract.check("createWebhook", created)) as { id: number };
+    await contract.check("listWebhooks", await api("/v1/webhooks", { key: owner }));
+    for (const name of ["One", "Two", "Three"]) {
+      await api("/v1/pets", { method: "POST", key: owner, json: newPet(name) }).then((res) =>
+        res.arrayBuffer(),
+      );
+    }
+    await receivedAtLeast(name, 3);
+    expect(await sweepPages("listDeliveries", `/v1/webhooks/${id}/deliveries?limit=2`, owner)).toBe(
+      2,
+    );
+    const deleted = await api(`/v1/webhooks/${id}`, { method: "DELETE", key: owner });
+    expect(deleted.status).toBe(204);
+    await contract.check("deleteWebhook", deleted);
+  });
+
+  it("400, 413 and 415 for what cannot be an endpoint; 409 for the 11th", async () => {
+    for (const json of [
+      { url: "https://127.0.0.1/hook", types: ["pet.*"] },
+      { url: "https://example.com/hook", types: [] },
+      { url: "https://example.com/hook", types: ["pet.*"], extra: 1 },
+    ]) {
+      const reply = await createWebhook(json);
+      expect(reply.status).toBe(400);
+      await contract.check("createWebhook", reply);
+    }
+    const big = await api("/v1/webhooks", {
+      method: "POST",
+      key,
+      body: JSON.stringify({
+        url: "https://example.com/",
+        types: ["pet.*"],
+        pad: "x".repeat(17 * 1024),
+      }),
+      headers: { "Content-Type": "application/json" },
+    });
+    expect(big.status).toBe(413);
+    await contract.check("createWebhook", big);
+    const text = await api("/v1/webhooks", {
+      method: "POST",
+      key,
+      body: "{}",
+      headers: { "Content-Type": "text/plain" },
+    });
+    expect(text.status).toBe(415);
+    await contract.check("createWebhook", text);
+    const full = (await seedKey()).key;
+    for (let i = 0; i < 10; i++) {
+      const made = await createWebhook(
+        { url: receiverUrl("ok", "never-called"), types: ["order.*"] },
+        full,
+      );
+      await contract.check("createWebhook", made);
+    }
+    const eleventh = await createWebhook(
+      { url: receiverUrl("ok", "never-called"), types: ["order.*"] },
+      full,
+    );
+    expect(eleventh.status).toBe(409);
+    await contract.check("createWebhook", eleventh);
+  });
+
+  it("404 for another account's or a malformed endpoint, 400 for a bad page, 401 without a key", async () => {
+    const mine = (await contract.check(
+      "createWebhook",
+      await createWebhook({ url: receiverUrl("ok", "never-called"), types: ["order.*"] }),
+    )) as { id: number };
+    const stranger = (await seedKey()).key;
+    for (const [webhookId, as] of [
+      [String(mine.id), stranger],
+      ["abc", key],
+      ["9007199254740991", key],
+    ] as const) {
+      const listing = await api(`/v1/webhooks/${webhookId}/deliveries`, { key: as });
+      expect(listing.status).toBe(404);
+      await contract.check("listDeliveries", listing);
+      const deleting = await api(`/v1/webhooks/${webhookId}`, { method: "DELETE", key: as });
+      expect(deleting.status).toBe(404);
+      await contract.check("deleteWebhook", deleting);
+    }
+    for (const query of ["limit=0", "cursor=nope"]) {
+      const reply = await api(`/v1/webhooks/${mine.id}/deliveries?${query}`, { key });
+      expect(reply.status).toBe(400);
+      await contract.check("listDeliveries", reply);
+    }
+    for (const [operationId, path, method] of [
+      ["createWebhook", "/v1/webhooks", "POST"],
+      ["listWebhooks", "/v1/webhooks", "GET"],
+      ["deleteWebhook", `/v1/webhooks/${mine.id}`, "DELETE"],
+      ["listDeliveries", `/v1/webhooks/${mine.id}/deliveries`, "GET"],
+    ] as const) {
+      const reply = await api(path, { method, json: method === "POST" ? {} : undefined });
+      expect(reply.status).toBe(401);
+      await contract.check(operationId, reply);
+    }
+    const gone = await api(`/v1/webhooks/${mine.id}`, { method: "DELETE", key });
+    await contract.check("deleteWebhook", gone);
+  });
+
+  it("500 for a key no account owns yet (a KV-only key awaiting the import)", async () => {
+    const reply = await createWebhook(
+      { url: receiverUrl("ok", "never-called"), types: ["pet.*"] },
+      await seedKvOnlyKey(),
+    );
+    expect(reply.status).toBe(500);
+    await contract.check("createWebhook", reply);
+  });
+});
+
+describe("the requests webhooks deliver", () => {
+  it("match the document's `webhooks`, kind by kind, headers included", async () => {
+    const owner = (await seedKey()).key;
+    const name = uniqueName("contract-deliveries");
+    await contract.check(
+      "createWebhook",
+      await createWebhook({ url: receiverUrl("ok", name), types: ["pet.*", "order.*"] }, owner),
+    );
+    const petId = (await contract.check(
+      "createPet",
+      await api("/v1/pets", { method: "POST", key: owner, json: newPet("Delivered") }),
+    )) as { id: number };
+    for (const action of ["complete", "cancel"]) {
+      const placed = (await contract.check(
+        "placeOrder",
+        await placeOrder(
+          action === "complete"
+            ? petId.id
+            : (
+                (await contract.check(
+                  "createPet",
+                  await api("/v1/pets", { method: "POST", key: owner, json: newPet("Again") }),
+                )) as { id: number }
+              ).id,
+          { key: owner },
+        ),
+      )) as { id: number };
+      const moved = await api(`/v1/store/orders/${placed.id}/${action}`, {
+        method: "POST",
+        key: owner,
+      });
+      await contract.check(action === "complete" ? "completeOrder" : "cancelOrder", moved);
+    }
+    // Two animals, two placements, two moves: 2 created, 4 status changes, 2 placed, 1 completed, 1 cancelled.
+    const requests = await receivedAtLeast(name, 10);
+    const kinds = new Set<string>();
+    const document = contract.document as unknown as {
+      webhooks: Record<string, { post: { parameters: { name: string }[] } }>;
+    };
+    for (const request of requests) {
+      const body = JSON.parse(request.body) as { type: string };
+      kinds.add(body.type);
+      const pointer = `/webhooks/${body.type}/post/requestBody/content/application~1json/schema`;
+      expect(contract.accepts(pointer, body), request.body).toBe(true);
+      for (const parameter of document.webhooks[body.type]?.post.parameters ?? []) {
+        expect(request.headers[parameter.name], parameter.name).toBeTruthy();
+      }
+    }
+    expect([...kinds].sort()).toEqual(Object.keys(document.webhooks).sort());
+  });
+});
+
 describe("429 for every operation", () => {
   it("answers 429 once a tiny Enterprise budget is spent", async () => {
     const tiny = async () =>
@@ -390,6 +605,11 @@ describe("429 for every operation", () => {
       ["getOrder", (k) => api("/v1/store/orders/1", { key: k })],
       ["completeOrder", (k) => api("/v1/store/orders/1/complete", { method: "POST", key: k })],
       ["cancelOrder", (k) => api("/v1/store/orders/1/cancel", { method: "POST", key: k })],
+      ["listEvents", (k) => api("/v1/events", { key: k })],
+      ["createWebhook", (k) => api("/v1/webhooks", { method: "POST", key: k, json: {} })],
+      ["listWebhooks", (k) => api("/v1/webhooks", { key: k })],
+      ["deleteWebhook", (k) => api("/v1/webhooks/1", { method: "DELETE", key: k })],
+      ["listDeliveries", (k) => api("/v1/webhooks/1/deliveries", { key: k })],
     ];
     for (const [operationId, send] of cases) {
       const limited = await tiny();
@@ -452,6 +672,19 @@ describe("503 for every operation when storage fails", () => {
       ],
       ["completeOrder", "/v1/store/orders/1/complete", { method: "POST" }],
       ["cancelOrder", "/v1/store/orders/1/cancel", { method: "POST" }],
+      ["listEvents", "/v1/events", {}],
+      [
+        "createWebhook",
+        "/v1/webhooks",
+        {
+          method: "POST",
+          body: JSON.stringify({ url: "https://example.com/hook", types: ["pet.*"] }),
+          headers: { "Content-Type": "application/json" },
+        },
+      ],
+      ["listWebhooks", "/v1/webhooks", {}],
+      ["deleteWebhook", "/v1/webhooks/1", { method: "DELETE" }],
+      ["listDeliveries", "/v1/webhooks/1/deliveries", {}],
     ];
     for (const [operationId, path, init] of cases) {
       for (const replaced of [{ DB: failingD1() }, { RATE_LIMITER: failingLimiter() }]) {
@@ -472,6 +705,10 @@ describe("replies outside any operation", () => {
       ["/v1/pets/1", "PUT"],
       ["/v1/store/orders", "PATCH"],
       ["/v1/store/orders/1/complete", "GET"],
+      ["/v1/events", "DELETE"],
+      ["/v1/webhooks", "PUT"],
+      ["/v1/webhooks/1", "PATCH"],
+      ["/v1/webhooks/1/deliveries", "POST"],
     ] as const) {
       const reply = await api(path, { key, method });
       expect(reply.status).toBe(405);

@@ -70,15 +70,118 @@ describe("GET /v1/openapi.json", () => {
       .sort();
     expect(documented).toEqual(servedRoutes);
     expect(documented).toEqual([
+      "DELETE /webhooks/{webhookId}",
+      "GET /events",
       "GET /pets",
       "GET /pets/{petId}",
       "GET /store/orders",
       "GET /store/orders/{orderId}",
+      "GET /webhooks",
+      "GET /webhooks/{webhookId}/deliveries",
       "POST /pets",
       "POST /store/orders",
       "POST /store/orders/{orderId}/cancel",
       "POST /store/orders/{orderId}/complete",
+      "POST /webhooks",
     ]);
+  });
+
+  it("marks the events and webhooks operations beta, each under its tag", async () => {
+    const document = (await served()) as OpenApiDocument & { tags: { name: string }[] };
+    const beta = operations(document).filter(
+      ([, operation]) => operation["x-stability"] === "beta",
+    );
+    expect(
+      beta.map(([, operation]) => [operation.operationId, (operation as { tags?: string[] }).tags]),
+    ).toEqual([
+      ["listEvents", ["events"]],
+      ["createWebhook", ["webhooks"]],
+      ["listWebhooks", ["webhooks"]],
+      ["deleteWebhook", ["webhooks"]],
+      ["listDeliveries", ["webhooks"]],
+    ]);
+    expect(document.tags.map((tag) => tag.name)).toEqual(["pets", "store", "events", "webhooks"]);
+    const create = operations(document).find(([name]) => name === "POST /webhooks")?.[1];
+    expect(Object.keys(create?.responses ?? {}).sort()).toEqual([
+      "201",
+      "400",
+      "401",
+      "409",
+      "413",
+      "415",
+      "429",
+      "500",
+      "503",
+    ]);
+  });
+
+  it("describes the request each kind of event arrives as, under `webhooks`", async () => {
+    const document = (await served()) as OpenApiDocument & {
+      webhooks: Record<string, { post: Record<string, unknown> }>;
+    };
+    const kinds = [
+      "pet.created",
+      "pet.status_changed",
+      "order.placed",
+      "order.completed",
+      "order.cancelled",
+    ];
+    expect(Object.keys(document.webhooks)).toEqual(kinds);
+    const schemas = [
+      "PetCreatedEvent",
+      "PetStatusChangedEvent",
+      "OrderPlacedEvent",
+      "OrderCompletedEvent",
+      "OrderCancelledEvent",
+    ];
+    kinds.forEach((kind, index) => {
+      const post = document.webhooks[kind]?.post as {
+        "x-stability": string;
+        parameters: { name: string; in: string; required: boolean }[];
+        requestBody: { content: Record<string, { schema: { $ref: string } }> };
+        responses: Record<string, unknown>;
+      };
+      expect(post["x-stability"]).toBe("beta");
+      expect(
+        post.parameters.map((parameter) => [parameter.name, parameter.in, parameter.required]),
+      ).toEqual([
+        ["webhook-id", "header", true],
+        ["webhook-timestamp", "header", true],
+        ["webhook-signature", "header", true],
+      ]);
+      expect(post.requestBody.content["application/json"]?.schema.$ref).toBe(
+        `#/components/schemas/${schemas[index]}`,
+      );
+      expect(Object.keys(post.responses)).toEqual(["2XX", "default"]);
+    });
+    expect(document.components.schemas.PetStatusChangedEvent).toMatchObject({
+      required: ["id", "type", "createdAt", "data", "previousStatus"],
+    });
+    expect(document.components.schemas.PetCreatedEvent).toMatchObject({
+      required: ["id", "type", "createdAt", "data"],
+    });
+  });
+
+  it("states the endpoint URL rules of the environment that serves it", () => {
+    const urlPattern = (allow: string) => {
+      const built = JSON.parse(
+        JSON.stringify(buildOpenApiDocument({ ...env, WEBHOOK_ALLOW_LOOPBACK_HTTP: allow })),
+      ) as OpenApiDocument;
+      const schema = built.components.schemas.NewWebhook as {
+        properties: { url: { pattern: string; description: string } };
+      };
+      return schema.properties.url;
+    };
+    const local = urlPattern("true");
+    const production = urlPattern("false");
+    const accepts = (url: { pattern: string }, text: string) =>
+      new RegExp(url.pattern, "u").test(text);
+    expect(accepts(local, "http://127.0.0.1:8788/hook")).toBe(true);
+    expect(accepts(production, "http://127.0.0.1:8788/hook")).toBe(false);
+    expect(accepts(production, "https://example.com/hook")).toBe(true);
+    expect(local.description).toContain("http://127.0.0.1");
+    expect(production.description).not.toContain("http://127.0.0.1");
+    expect(production.description).toContain("cannot be detected");
   });
 
   it("marks the store's operations experimental under the `store` tag, with the state table", async () => {

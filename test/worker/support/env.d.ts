@@ -4,6 +4,8 @@ declare global {
   namespace Cloudflare {
     interface Env {
       TEST_MIGRATIONS: D1Migration[];
+      WEBHOOK_RECEIVER_PORT: string;
+      WEBHOOK_CLOSED_PORT: string;
     }
   }
 }

@@ -77,3 +77,24 @@ export function d1FailingBatchAt(index: number): D1Database {
     exec: (query: string) => env.DB.exec(query),
   } as unknown as D1Database;
 }
+
+/** A queue that refuses every message, as during a Queues outage. */
+export function failingQueue(): Queue {
+  const refused = () =>
+    Promise.reject(new Error("Queue send failed: 503 Service Unavailable (EVENTS)"));
+  return { send: refused, sendBatch: refused } as unknown as Queue;
+}
+
+/**
+ * The real database, except that statements whose SQL matches `pattern`
+ * fail when they run: a store that breaks for one kind of write and not
+ * for the reads before it.
+ */
+export function d1FailingStatements(pattern: RegExp): D1Database {
+  return {
+    prepare: (query: string) =>
+      pattern.test(query) ? statement(() => Promise.reject(fault())) : env.DB.prepare(query),
+    batch: (statements: D1PreparedStatement[]) => env.DB.batch(statements),
+    exec: (query: string) => env.DB.exec(query),
+  } as unknown as D1Database;
+}

@@ -1,0 +1,79 @@
+import { describeError, log } from "../logging.ts";
+import type { Services } from "../services.ts";
+import { guardStorage } from "../storage/storage-guard.ts";
+import { randomToken } from "../utils/base64url.ts";
+import {
+  claimEvents,
+  type DeliveryMessage,
+  markDispatched,
+  releaseClaim,
+} from "./events.queries.ts";
+
+/** Events claimed at a time: few enough that one claim's deliveries go out quickly. */
+const CLAIM_SIZE = 25;
+/** How long a claim holds: far longer than a dispatch takes, short enough that a lost one is retried soon. */
+const CLAIM_LEASE_MS = 60_000;
+/** The most messages Cloudflare Queues takes in one `sendBatch`. */
+const SEND_BATCH_SIZE = 100;
+
+/** Claims after one reply: enough for what one change makes, and what earlier ones left behind. */
+const AFTER_RESPONSE_ROUNDS = 4;
+/** Claims per scheduled sweep: a backlog drains over a few runs rather than holding one forever. */
+export const SWEEP_ROUNDS = 200;
+
+async function send(services: Services, deliveries: DeliveryMessage[]): Promise<void> {
+  for (let start = 0; start < deliveries.length; start += SEND_BATCH_SIZE) {
+    const messages = deliveries
+      .slice(start, start + SEND_BATCH_SIZE)
+      .map((body) => ({ body, contentType: "json" as const }));
+    await guardStorage("Queue", () => services.events.sendBatch(messages));
+  }
+}
+
+/**
+ * Moves waiting events from the outbox to the queue: claims a few, puts one
+ * message per (event, endpoint that wants it) on the queue, marks them sent;
+ * again, until none wait or `rounds` claims were made. Two dispatchers never
+ * hold the same event; one that dies after sending but before marking leaves
+ * its claim to expire, and the event goes out again (at least once). When
+ * the queue refuses, the claim is given back for the next dispatcher.
+ * Returns how many messages it sent.
+ */
+export async function dispatchEvents(
+  services: Services,
+  now: number,
+  rounds: number,
+): Promise<number> {
+  const { db } = services;
+  let sent = 0;
+  for (let round = 0; round < rounds; round++) {
+    const token = randomToken(16);
+    const claim = await claimEvents(db, { token, now, leaseMs: CLAIM_LEASE_MS, limit: CLAIM_SIZE });
+    if (claim.deliveries.length > 0) {
+      try {
+        await send(services, claim.deliveries);
+      } catch (error) {
+        await releaseClaim(db, token).catch(() => undefined);
+        throw error;
+      }
+      await markDispatched(db, token, now);
+      sent += claim.deliveries.length;
+    }
+    if (claim.events < CLAIM_SIZE) break;
+  }
+  return sent;
+}
+
+/**
+ * Dispatch after a reply, in the background (`waitUntil`): a failure is
+ * logged, and the scheduled sweep sends what is left.
+ */
+export async function dispatchAfterResponse(services: Services, now: number): Promise<void> {
+  try {
+    await dispatchEvents(services, now, AFTER_RESPONSE_ROUNDS);
+  } catch (error) {
+    log("warn", "event dispatch failed; the scheduled sweep retries it", {
+      error: describeError(error),
+    });
+  }
+}

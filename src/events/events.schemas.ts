@@ -1,0 +1,205 @@
+import { z } from "@hono/zod-openapi";
+import { pageParameters } from "../api/pagination.ts";
+import { EVENT_TYPES } from "../db/schema.ts";
+import { OrderSchema } from "../orders/orders.schemas.ts";
+import { PetSchema, PetStatusSchema } from "../pets/pets.schemas.ts";
+
+export const EventTypeSchema = z.enum(EVENT_TYPES).openapi("EventType", {
+  description:
+    "What changed: an animal was added (`pet.created`) or changed status (`pet.status_changed`); an order was placed, completed or cancelled (`order.placed`, `order.completed`, `order.cancelled`).",
+  example: "pet.status_changed",
+});
+export type EventType = z.infer<typeof EventTypeSchema>;
+
+/** The families a client can ask for as a whole: every kind whose name starts `pet.` or `order.`. */
+const EVENT_FAMILIES = ["pet.*", "order.*"] as const;
+
+export const EventTypeSelectorSchema = z
+  .enum([...EVENT_TYPES, ...EVENT_FAMILIES])
+  .openapi("EventTypeSelector", {
+    description: "One kind of event, or a family of them: `pet.*` or `order.*`.",
+    example: "order.*",
+  });
+export type EventTypeSelector = z.infer<typeof EventTypeSelectorSchema>;
+
+/** The kinds a selector stands for. */
+export function kindsOf(selector: EventTypeSelector): EventType[] {
+  if (selector === "pet.*" || selector === "order.*") {
+    const family = selector.slice(0, -1);
+    return EVENT_TYPES.filter((kind) => kind.startsWith(family));
+  }
+  return [selector];
+}
+
+const EXAMPLE_ID = "evt_01jd8x3q7m2n4p6r8s0t2v4w6y";
+const EXAMPLE_TIME = "2026-05-04T12:30:00.125Z";
+
+const eventId = z
+  .string()
+  .regex(/^evt_[0-9a-hjkmnp-tv-z]{26}$/)
+  .openapi({
+    description:
+      "Identifies the event: `evt_` and 26 lowercase Crockford base32 characters. The same on every delivery of the event (`webhook-id`), so receivers deduplicate by it. Not ordered: the feed gives the order.",
+    example: EXAMPLE_ID,
+  });
+
+const createdAt = z.iso.datetime().openapi({
+  description:
+    "When the change was committed (RFC 3339, UTC), by the database's clock: never earlier than the events before it in the feed.",
+  example: EXAMPLE_TIME,
+});
+
+const examplePet = { id: 42, name: "Rex", categoryId: 1, status: "pending" };
+const exampleOrder = {
+  id: 7,
+  petId: 42,
+  status: "placed",
+  createdAt: EXAMPLE_TIME,
+  updatedAt: EXAMPLE_TIME,
+};
+
+interface EventKind<T extends EventType, D extends z.ZodType, E extends z.ZodRawShape> {
+  name: string;
+  type: T;
+  data: D;
+  /** What happened. */
+  what: string;
+  /** What `data` holds. */
+  dataIs: string;
+  example: object;
+  /** Fields this kind adds. */
+  extra?: E;
+}
+
+/** One kind of event: its `type`, and `data` the resource as the API returns it after the change. */
+function eventSchema<
+  T extends EventType,
+  D extends z.ZodType,
+  E extends z.ZodRawShape = Record<never, never>,
+>(kind: EventKind<T, D, E>) {
+  return z
+    .object({
+      id: eventId,
+      type: z.literal(kind.type).openapi({ description: `Always \`${kind.type}\`.` }),
+      createdAt,
+      data: kind.data.openapi({ description: kind.dataIs }),
+      ...(kind.extra ?? ({} as E)),
+    })
+    .openapi(kind.name, {
+      description: `\`${kind.type}\`: ${kind.what}`,
+      example: { id: EXAMPLE_ID, type: kind.type, createdAt: EXAMPLE_TIME, ...kind.example },
+    });
+}
+
+export const PetCreatedEventSchema = eventSchema({
+  name: "PetCreatedEvent",
+  type: "pet.created",
+  data: PetSchema,
+  what: "an animal was added.",
+  dataIs: "The animal as created.",
+  example: { data: { ...examplePet, status: "available" } },
+});
+
+export const PetStatusChangedEventSchema = eventSchema({
+  name: "PetStatusChangedEvent",
+  type: "pet.status_changed",
+  data: PetSchema,
+  what: "an animal changed status (an order was placed, completed or cancelled).",
+  dataIs: "The animal with its new status.",
+  example: { data: examplePet, previousStatus: "available" },
+  extra: {
+    previousStatus: PetStatusSchema.openapi({ description: "The status before the change." }),
+  },
+});
+
+export const OrderPlacedEventSchema = eventSchema({
+  name: "OrderPlacedEvent",
+  type: "order.placed",
+  data: OrderSchema,
+  what: "an order was placed (its animal is now `pending`).",
+  dataIs: "The order as placed.",
+  example: { data: exampleOrder },
+});
+
+const MOVED_AT = "2026-05-04T12:41:07.250Z";
+
+export const OrderCompletedEventSchema = eventSchema({
+  name: "OrderCompletedEvent",
+  type: "order.completed",
+  data: OrderSchema,
+  what: "an order was completed (its animal is `sold`).",
+  dataIs: "The order, now `completed`.",
+  example: { data: { ...exampleOrder, status: "completed", updatedAt: MOVED_AT } },
+});
+
+export const OrderCancelledEventSchema = eventSchema({
+  name: "OrderCancelledEvent",
+  type: "order.cancelled",
+  data: OrderSchema,
+  what: "an order was cancelled (its animal is `available` again).",
+  dataIs: "The order, now `cancelled`.",
+  example: { data: { ...exampleOrder, status: "cancelled", updatedAt: MOVED_AT } },
+});
+
+/** Each kind's schema, for the feed's union and the webhooks the document describes. */
+export const eventSchemas = {
+  "pet.created": PetCreatedEventSchema,
+  "pet.status_changed": PetStatusChangedEventSchema,
+  "order.placed": OrderPlacedEventSchema,
+  "order.completed": OrderCompletedEventSchema,
+  "order.cancelled": OrderCancelledEventSchema,
+} as const satisfies Record<EventType, z.ZodType>;
+
+const EventSchema = z
+  .discriminatedUnion("type", [
+    PetCreatedEventSchema,
+    PetStatusChangedEventSchema,
+    OrderPlacedEventSchema,
+    OrderCompletedEventSchema,
+    OrderCancelledEventSchema,
+  ])
+  .openapi("Event", {
+    description:
+      "A change, as the feed lists it and a webhook delivers it: `data` is the animal or order as the API returns it after the change; `previousStatus` only on `pet.status_changed`.",
+    example: {
+      id: EXAMPLE_ID,
+      type: "pet.status_changed",
+      createdAt: EXAMPLE_TIME,
+      data: examplePet,
+      previousStatus: "available",
+    },
+  });
+export type Event = z.infer<typeof EventSchema>;
+
+export const EventsSchema = z
+  .array(EventSchema)
+  .max(100)
+  .openapi("Events", {
+    description: "A page of events, oldest first (in commit order), as a bare array.",
+    example: [
+      {
+        id: "evt_01jd8x3q7m2n4p6r8s0t2v4w6y",
+        type: "pet.status_changed",
+        createdAt: EXAMPLE_TIME,
+        data: examplePet,
+        previousStatus: "available",
+      },
+      {
+        id: "evt_7k2w9d4h6j8m0p2r4t6v8x0z2b",
+        type: "order.placed",
+        createdAt: EXAMPLE_TIME,
+        data: exampleOrder,
+      },
+    ],
+  });
+
+const eventPages = pageParameters("events");
+
+export const ListEventsQuerySchema = z.object({
+  limit: eventPages.limit,
+  type: EventTypeSelectorSchema.optional().openapi({
+    param: { name: "type", in: "query" },
+    description: "Only events of this kind, or of this family (`pet.*`, `order.*`).",
+  }),
+  cursor: eventPages.cursor,
+});

@@ -1,0 +1,45 @@
+import type { WebhookUrlPolicy } from "./webhook-url.ts";
+
+/** How deliveries are made in this environment: wrangler.toml variables, which tests shorten. */
+export interface WebhookSettings {
+  urlPolicy: WebhookUrlPolicy;
+  /** Seconds to wait before each retry, in order; once all are spent, the delivery has failed. */
+  retryDelaysSeconds: readonly number[];
+  /** How long a receiver has to answer one attempt. */
+  timeoutMs: number;
+}
+
+/** The longest delay Cloudflare Queues accepts for a retry (12 hours). */
+const MAX_RETRY_DELAY_SECONDS = 43_200;
+
+function configurationError(name: string, value: string): Error {
+  return new Error(`configuration: ${name} is not valid (${JSON.stringify(value)})`);
+}
+
+function retryDelays(value: string): number[] {
+  const delays = value.split(",").map((part) => Number(part.trim()));
+  const valid = delays.every(
+    (delay) => Number.isInteger(delay) && delay >= 0 && delay <= MAX_RETRY_DELAY_SECONDS,
+  );
+  if (value.trim() === "" || !valid) throw configurationError("WEBHOOK_RETRY_DELAYS", value);
+  return delays;
+}
+
+function timeout(value: string): number {
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms < 1) throw configurationError("WEBHOOK_TIMEOUT_MS", value);
+  return ms;
+}
+
+/** The settings the environment's variables describe; a malformed variable is a configuration error. */
+export function webhookSettings(env: {
+  WEBHOOK_RETRY_DELAYS: string;
+  WEBHOOK_TIMEOUT_MS: string;
+  WEBHOOK_ALLOW_LOOPBACK_HTTP: string;
+}): WebhookSettings {
+  return {
+    urlPolicy: { allowLoopbackHttp: env.WEBHOOK_ALLOW_LOOPBACK_HTTP === "true" },
+    retryDelaysSeconds: retryDelays(env.WEBHOOK_RETRY_DELAYS),
+    timeoutMs: timeout(env.WEBHOOK_TIMEOUT_MS),
+  };
+}

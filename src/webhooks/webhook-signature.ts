@@ -1,0 +1,57 @@
+/*
+ * Standard Webhooks signing (https://www.standardwebhooks.com): the secret is
+ * `whsec_` and the base64 of random bytes; a delivery carries `webhook-id`,
+ * `webhook-timestamp` (Unix seconds) and `webhook-signature`, `v1,` and the
+ * base64 HMAC-SHA256 of `id.timestamp.body` keyed with the secret's bytes.
+ * Receivers verify it with the official `standardwebhooks` libraries.
+ */
+
+const SECRET_PREFIX = "whsec_";
+const SECRET_BYTES = 32;
+
+/** A signing secret: `whsec_` and 32 random bytes in base64 (256 bits, the HMAC-SHA256 key size). */
+export function generateWebhookSecret(): string {
+  return SECRET_PREFIX + toBase64(crypto.getRandomValues(new Uint8Array(SECRET_BYTES)));
+}
+
+/** What a secret looks like, for the document and for tests. */
+export const WEBHOOK_SECRET_PATTERN = "^whsec_[A-Za-z0-9+/]{43}=$";
+
+function toBase64(bytes: Uint8Array): string {
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+function keyBytes(secret: string): Uint8Array<ArrayBuffer> {
+  if (!secret.startsWith(SECRET_PREFIX)) throw new Error("not a webhook signing secret");
+  return Uint8Array.from(atob(secret.slice(SECRET_PREFIX.length)), (char) => char.charCodeAt(0));
+}
+
+export interface SignedHeaders {
+  "webhook-id": string;
+  "webhook-timestamp": string;
+  "webhook-signature": string;
+}
+
+/** The Standard Webhooks headers for one attempt to send `body`, signed at `timestampSeconds`. */
+export async function signDelivery(
+  secret: string,
+  message: { id: string; timestampSeconds: number; body: string },
+): Promise<SignedHeaders> {
+  const key = await crypto.subtle.importKey(
+    "raw",
+    keyBytes(secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+  const timestamp = String(message.timestampSeconds);
+  const signed = new TextEncoder().encode(`${message.id}.${timestamp}.${message.body}`);
+  const signature = new Uint8Array(await crypto.subtle.sign("HMAC", key, signed));
+  return {
+    "webhook-id": message.id,
+    "webhook-timestamp": timestamp,
+    "webhook-signature": `v1,${toBase64(signature)}`,
+  };
+}

@@ -1,0 +1,52 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { unstable_readConfig } from "wrangler";
+import { buildOpenApiDocument } from "../../src/openapi/openapi-document.ts";
+import { repo } from "./cli.ts";
+
+/*
+ * What wrangler.toml gives each environment for events and webhooks: the
+ * contract's retry schedule and timeout, a queue with its consumer and
+ * dead-letter queue, and local receivers (http://127.0.0.1) only locally.
+ */
+
+const config = (env?: string) =>
+  unstable_readConfig({ config: path.join(repo, "wrangler.toml"), env });
+
+describe("wrangler.toml", () => {
+  it.each([
+    ["local", undefined, "true", "petstore-events"],
+    ["staging", "staging", "false", "petstore-events-staging"],
+    ["production", "production", "false", "petstore-events-production"],
+  ])("%s: its own queue, the contract's schedule, loopback http %s", (_, env, loopback, queue) => {
+    const { vars, queues } = config(env);
+    expect(vars).toMatchObject({
+      WEBHOOK_RETRY_DELAYS: "30,120,600,3600,21600,43200",
+      WEBHOOK_TIMEOUT_MS: "10000",
+      WEBHOOK_ALLOW_LOOPBACK_HTTP: loopback,
+    });
+    expect(queues.producers).toEqual([expect.objectContaining({ binding: "EVENTS", queue })]);
+    expect(queues.consumers).toEqual([
+      expect.objectContaining({ queue, max_retries: 6, dead_letter_queue: `${queue}-dlq` }),
+    ]);
+  });
+
+  it("documents https endpoints only for staging and production", () => {
+    for (const env of ["staging", "production"]) {
+      const { vars } = config(env);
+      const document = buildOpenApiDocument({
+        ...vars,
+        PRODUCTION_URL: String(vars.PRODUCTION_URL),
+        STAGING_URL: String(vars.STAGING_URL),
+      }) as unknown as {
+        components: { schemas: { NewWebhook: { properties: { url: { pattern: string } } } } };
+      };
+      const pattern = new RegExp(
+        document.components.schemas.NewWebhook.properties.url.pattern,
+        "u",
+      );
+      expect(pattern.test("https://example.com/hook"), env).toBe(true);
+      expect(pattern.test("http://127.0.0.1:8788/hook"), env).toBe(false);
+    }
+  });
+});

@@ -1,0 +1,320 @@
+import { env } from "cloudflare:test";
+import { Webhook } from "standardwebhooks";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { ReceivedRequest } from "../../receiver/receiver.ts";
+import { createPet } from "../support/assertions.ts";
+import { seedKey } from "../support/keys.ts";
+import { captureLogs } from "../support/logs.ts";
+import { move, placeOrder } from "../support/orders.ts";
+import { api } from "../support/request.ts";
+import {
+  type DeliveryBody,
+  deliveriesOf,
+  type EventBody,
+  eventually,
+  feed,
+  received,
+  receivedAtLeast,
+  receiverUrl,
+  refusingUrl,
+  registerWebhook,
+  uniqueName,
+} from "../support/webhooks.ts";
+
+/** The schedule the tests run with (test/vitest.config.ts), in seconds. */
+const RETRY_DELAYS = env.WEBHOOK_RETRY_DELAYS.split(",").map(Number);
+const ATTEMPTS = RETRY_DELAYS.length + 1;
+const TIMEOUT_MS = Number(env.WEBHOOK_TIMEOUT_MS);
+/** Long enough for every attempt of a failing delivery, timeouts included. */
+const WHOLE_SCHEDULE_MS =
+  (RETRY_DELAYS.reduce((sum, delay) => sum + delay, 0) + 1) * 1000 + ATTEMPTS * (TIMEOUT_MS + 1500);
+
+let alice: string;
+let bob: string;
+
+/** A key of an account of its own, so no test meets another's cap of endpoints. */
+async function freshKey(): Promise<string> {
+  return (await seedKey({ plan: "enterprise", limits: { perMinute: 1e6, perDay: 1e6 } })).key;
+}
+
+beforeAll(async () => {
+  alice = await freshKey();
+  bob = await freshKey();
+});
+
+// Pet events go to every endpoint: each test hears only the endpoints it registers.
+afterEach(async () => {
+  await env.DB.prepare("DELETE FROM webhooks").run();
+});
+
+const verify = (secret: string, request: Pick<ReceivedRequest, "body" | "headers">) =>
+  new Webhook(secret).verify(request.body, request.headers) as EventBody;
+
+/** Waits until the endpoint's latest attempt is final (succeeded or failed), and returns them all. */
+function settledDeliveries(key: string, webhookId: number, count: number): Promise<DeliveryBody[]> {
+  return eventually(
+    `${count} settled attempts for endpoint ${webhookId}`,
+    async () => {
+      const attempts = await deliveriesOf(key, webhookId);
+      const last = attempts.at(-1);
+      return attempts.length >= count && last && last.outcome !== "retrying" ? attempts : undefined;
+    },
+    WHOLE_SCHEDULE_MS,
+  );
+}
+
+describe("a delivery", () => {
+  it("is the event, POSTed as JSON, signed per Standard Webhooks and verified by the official library", async () => {
+    const name = uniqueName("signed");
+    const endpoint = await registerWebhook(alice, receiverUrl("ok", name), ["pet.created"]);
+    const pet = await createPet(alice, { name: "Signed", categoryId: 20 });
+    const [request] = await receivedAtLeast(name, 1);
+    if (!request) throw new Error("unreachable");
+    expect(request.method).toBe("POST");
+    expect(request.headers["content-type"]).toBe("application/json");
+    const [event] = (await feed(alice, "pet.created")).filter((item) => item.data.id === pet.id);
+    expect(JSON.parse(request.body)).toEqual(event);
+    expect(request.headers["webhook-id"]).toBe(event?.id);
+    expect(Number(request.headers["webhook-timestamp"])).toBeCloseTo(Date.now() / 1000, -2);
+    expect(request.headers["webhook-signature"]).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
+    expect(verify(endpoint.secret, request)).toEqual(event);
+
+    const [attempt, ...more] = await deliveriesOf(alice, endpoint.id);
+    expect(more).toEqual([]);
+    expect(attempt).toMatchObject({
+      eventId: event?.id,
+      attempt: 1,
+      outcome: "succeeded",
+      responseStatus: 200,
+      error: null,
+      nextRetryAt: null,
+    });
+  });
+
+  it("is refused by the library once its body, id or timestamp is changed, or under another secret", async () => {
+    const name = uniqueName("tampered");
+    const endpoint = await registerWebhook(alice, receiverUrl("ok", name), ["pet.created"]);
+    await createPet(alice, { name: "Tampered", categoryId: 20 });
+    const [request] = await receivedAtLeast(name, 1);
+    if (!request) throw new Error("unreachable");
+    expect(() => verify(endpoint.secret, request)).not.toThrow();
+    const body = JSON.parse(request.body) as EventBody;
+    const tampered: Pick<ReceivedRequest, "body" | "headers">[] = [
+      { ...request, body: JSON.stringify({ ...body, data: { ...body.data, name: "Mallory" } }) },
+      { ...request, body: `${request.body} ` },
+      {
+        ...request,
+        headers: { ...request.headers, "webhook-id": "evt_0000000000000000000000000a" },
+      },
+      {
+        ...request,
+        headers: {
+          ...request.headers,
+          "webhook-timestamp": String(Number(request.headers["webhook-timestamp"]) - 1),
+        },
+      },
+    ];
+    for (const changed of tampered) expect(() => verify(endpoint.secret, changed)).toThrow();
+    const other = await registerWebhook(alice, receiverUrl("ok", uniqueName("other")), [
+      "pet.created",
+    ]);
+    expect(() => verify(other.secret, request)).toThrow();
+  });
+});
+
+describe("who receives what", () => {
+  it("each endpoint gets the kinds it asked for that its account may see, once, from its registration on", async () => {
+    const before = await createPet(bob, { name: "Before", categoryId: 21 });
+    const names = {
+      all: uniqueName("all"),
+      completed: uniqueName("completed"),
+      bobs: uniqueName("bobs"),
+    };
+    const all = await registerWebhook(alice, receiverUrl("ok", names.all), ["pet.*", "order.*"]);
+    await registerWebhook(alice, receiverUrl("ok", names.completed), ["order.completed"]);
+    await registerWebhook(bob, receiverUrl("ok", names.bobs), ["pet.status_changed", "order.*"]);
+
+    const pet = await createPet(bob, { name: "Watched", categoryId: 21 });
+    const order = await placeOrder(alice, pet.id);
+    await (await move(alice, order.id, "complete")).json();
+
+    const kinds = async (name: string, count: number) =>
+      (await receivedAtLeast(name, count)).map((request) => {
+        const event = JSON.parse(request.body) as EventBody;
+        return `${event.type} ${event.data.id}`;
+      });
+    expect((await kinds(names.all, 5)).sort()).toEqual(
+      [
+        `pet.created ${pet.id}`,
+        `pet.status_changed ${pet.id}`,
+        `order.placed ${order.id}`,
+        `pet.status_changed ${pet.id}`,
+        `order.completed ${order.id}`,
+      ].sort(),
+    );
+    expect(await kinds(names.completed, 1)).toEqual([`order.completed ${order.id}`]);
+    expect(await kinds(names.bobs, 2)).toEqual([
+      `pet.status_changed ${pet.id}`,
+      `pet.status_changed ${pet.id}`,
+    ]);
+
+    // Nothing more arrives later: no duplicates, nothing from before, nothing of another account.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await received(names.all)).toHaveLength(5);
+    expect(await received(names.completed)).toHaveLength(1);
+    expect(await received(names.bobs)).toHaveLength(2);
+    const ids = (await received(names.all)).map((request) => request.headers["webhook-id"]);
+    expect(new Set(ids).size).toBe(5);
+    expect((await kinds(names.all, 5)).some((kind) => kind.endsWith(` ${before.id}`))).toBe(false);
+    expect(await deliveriesOf(alice, all.id)).toHaveLength(5);
+  });
+
+  it("a deleted endpoint gets nothing more, and its attempts are gone", async () => {
+    const alice = await freshKey();
+    const name = uniqueName("deleted");
+    const endpoint = await registerWebhook(alice, receiverUrl("ok", name), ["pet.created"]);
+    await createPet(alice, { name: "Seen", categoryId: 22 });
+    await receivedAtLeast(name, 1);
+    const deleted = await api(`/v1/webhooks/${endpoint.id}`, { method: "DELETE", key: alice });
+    expect(deleted.status).toBe(204);
+    await deleted.arrayBuffer();
+    await createPet(alice, { name: "Unseen", categoryId: 22 });
+    const witness = uniqueName("witness");
+    await registerWebhook(alice, receiverUrl("ok", witness), ["pet.created"]);
+    await createPet(alice, { name: "Witnessed", categoryId: 22 });
+    await receivedAtLeast(witness, 1);
+    expect(await received(name)).toHaveLength(1);
+    const gone = await api(`/v1/webhooks/${endpoint.id}/deliveries`, { key: alice });
+    expect(gone.status).toBe(404);
+    await gone.arrayBuffer();
+  });
+});
+
+describe("failures are retried on the schedule, with the same webhook-id, then the delivery fails", () => {
+  const logs = captureLogs();
+
+  it(
+    "500, no answer in time, and a refused connection: every attempt recorded, in backoff order",
+    async () => {
+      const alice = await freshKey();
+      const names = {
+        fail: uniqueName("fail"),
+        slow: uniqueName("slow"),
+        refused: uniqueName("refused"),
+      };
+      const endpoints = {
+        fail: await registerWebhook(alice, receiverUrl("fail", names.fail), ["pet.created"]),
+        slow: await registerWebhook(alice, receiverUrl("slow", names.slow), ["pet.created"]),
+        refused: await registerWebhook(alice, refusingUrl(names.refused), ["pet.created"]),
+      };
+      const pet = await createPet(alice, { name: "Unlucky", categoryId: 23 });
+      const [event] = (await feed(alice, "pet.created")).filter((item) => item.data.id === pet.id);
+      const secrets = Object.values(endpoints).map((endpoint) => endpoint.secret);
+
+      const settled = await Promise.all(
+        Object.values(endpoints).map((endpoint) => settledDeliveries(alice, endpoint.id, ATTEMPTS)),
+      );
+      const expected = {
+        fail: { responseStatus: 500, error: null },
+        slow: { responseStatus: null, error: `No response within ${TIMEOUT_MS / 1000} s.` },
+        refused: { responseStatus: null, error: "The connection to the endpoint failed." },
+      };
+      Object.values(expected).forEach((answer, index) => {
+        const attempts = settled[index] ?? [];
+        expect(attempts.map((attempt) => attempt.attempt)).toEqual(
+          Array.from({ length: ATTEMPTS }, (_, i) => i + 1),
+        );
+        expect(attempts.map((attempt) => attempt.outcome)).toEqual([
+          ...RETRY_DELAYS.map(() => "retrying"),
+          "failed",
+        ]);
+        for (const attempt of attempts) {
+          expect(attempt).toMatchObject({ eventId: event?.id, ...answer });
+        }
+        // Each retry is due after the schedule's delay, and was not made before it.
+        const delays = attempts.map((attempt) =>
+          attempt.nextRetryAt === null
+            ? null
+            : (Date.parse(attempt.nextRetryAt) - Date.parse(attempt.attemptedAt)) / 1000,
+        );
+        expect(delays).toEqual([...RETRY_DELAYS, null]);
+        attempts.slice(1).forEach((attempt, i) => {
+          const due = Date.parse(attempts[i]?.nextRetryAt ?? "");
+          expect(Date.parse(attempt.attemptedAt)).toBeGreaterThanOrEqual(due);
+        });
+      });
+
+      // The receivers saw every attempt: the same id, each signed afresh for its own time.
+      for (const name of [names.fail, names.slow]) {
+        const requests = await received(name);
+        expect(requests).toHaveLength(ATTEMPTS);
+        expect(new Set(requests.map((request) => request.headers["webhook-id"]))).toEqual(
+          new Set([event?.id]),
+        );
+        const stamps = requests.map((request) => Number(request.headers["webhook-timestamp"]));
+        expect(stamps).toEqual([...stamps].sort((a, b) => a - b));
+        expect(stamps.at(-1)).toBeGreaterThanOrEqual(
+          (stamps[0] ?? 0) + RETRY_DELAYS.reduce((a, b) => a + b, 0),
+        );
+        for (const request of requests) {
+          expect(
+            secrets.some((secret) => {
+              try {
+                return verify(secret, request).id === event?.id;
+              } catch {
+                return false;
+              }
+            }),
+          ).toBe(true);
+        }
+      }
+      // A failing endpoint is the receiver's problem, not an error of this service.
+      expect(logs.lines.filter((line) => line.level === "error")).toEqual([]);
+    },
+    WHOLE_SCHEDULE_MS + 10_000,
+  );
+
+  it(
+    "a redirect is an answer, not followed; an endpoint that recovers gets the delivery",
+    async () => {
+      const alice = await freshKey();
+      const names = { redirect: uniqueName("redirect"), flaky: uniqueName("flaky") };
+      const redirect = await registerWebhook(alice, receiverUrl("redirect", names.redirect), [
+        "pet.created",
+      ]);
+      const flaky = await registerWebhook(alice, receiverUrl("flaky-2", names.flaky), [
+        "pet.created",
+      ]);
+      await createPet(alice, { name: "Moved on", categoryId: 24 });
+
+      const recovered = await settledDeliveries(alice, flaky.id, 3);
+      expect(recovered.map((attempt) => [attempt.outcome, attempt.responseStatus])).toEqual([
+        ["retrying", 500],
+        ["retrying", 500],
+        ["succeeded", 200],
+      ]);
+      const redirected = await eventually(
+        "a second attempt at the redirecting endpoint",
+        async () => {
+          const attempts = await deliveriesOf(alice, redirect.id);
+          return attempts.length >= 2 ? attempts : undefined;
+        },
+      );
+      expect(
+        redirected.slice(0, 2).map((attempt) => [attempt.outcome, attempt.responseStatus]),
+      ).toEqual([
+        ["retrying", 302],
+        ["retrying", 302],
+      ]);
+      // Only the redirecting address was ever requested, never the one it pointed at.
+      expect(
+        (await received(names.redirect)).every((request) => request.path.startsWith("/redirect/")),
+      ).toBe(true);
+      // Deleting the endpoint ends its remaining retries.
+      const deleted = await api(`/v1/webhooks/${redirect.id}`, { method: "DELETE", key: alice });
+      expect(deleted.status).toBe(204);
+      await deleted.arrayBuffer();
+    },
+    WHOLE_SCHEDULE_MS,
+  );
+});
