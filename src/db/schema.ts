@@ -104,9 +104,9 @@ export const accountInvites = sqliteTable(
  * The records of Idempotency-Keys as the first release kept them: a key and
  * the animal it made, which a replay re-read. Superseded by
  * `idempotencyRecords`, which keeps the response itself; nothing writes or
- * reads this table any more. It stays so that migrations remain additive (the
- * previous release still runs against it until the deploy); the migration
- * that made `idempotencyRecords` copied its live rows there.
+ * reads this table any more. It stays so that migrations remain additive: the
+ * previous release still writes it until a deploy has rolled out, and a
+ * trigger forwards each row it writes to `idempotencyRecords`.
  */
 export const idempotencyKeys = sqliteTable(
   "idempotency_keys",

@@ -137,32 +137,42 @@ function earlierRecord(db: Database, claim: IdempotencyClaim) {
 }
 
 /**
- * Runs a keyed batch (one built with `idempotencyStatements`). When a
- * concurrent or earlier request already holds the key, its claim fails this
- * batch whole and that request's response is replayed instead, or the key
- * refused if it was used for another request: one change per key, however
- * retries interleave, and never a 409 for a retry.
+ * Runs a keyed batch (one built with `idempotencyStatements`) and reads its
+ * results with `read`. When a concurrent or earlier request already holds
+ * the key, its claim fails this batch whole and that request's response is
+ * replayed instead, or the key refused if it was used for another request:
+ * one change per key, however retries interleave, and never a 409 for a
+ * retry. Only the batch is a storage call; a fault in `read` is a defect,
+ * not a 503.
  */
-export async function runOnce<T>(
+export async function runOnce<R, T>(
   db: Database,
   claim: IdempotencyClaim,
-  batch: () => Promise<T>,
+  batch: () => Promise<R>,
+  read: (results: R) => T,
 ): Promise<T | Replayed | Reused> {
-  const ran = await guardStorage("D1", async () => {
-    try {
-      return { result: await batch() };
-    } catch (error) {
-      if (isClaimConflict(error)) return undefined;
-      throw error;
+  // The record that failed the claim can expire and be swept before it is
+  // read; the key is then free, and a second run claims it.
+  for (let attempt = 1; ; attempt++) {
+    const ran = await guardStorage("D1", async () => {
+      try {
+        return { results: await batch() };
+      } catch (error) {
+        if (isClaimConflict(error)) return undefined;
+        throw error;
+      }
+    });
+    if (ran) return read(ran.results);
+    const earlier = await earlierRecord(db, claim);
+    if (earlier) {
+      if (earlier.operation !== claim.operation || earlier.requestHash !== claim.requestHash) {
+        return { kind: "reused" };
+      }
+      return { kind: "replayed", response: responseOf(earlier) };
     }
-  });
-  if (ran) return ran.result;
-  const earlier = await earlierRecord(db, claim);
-  if (!earlier) throw new Error("idempotency record vanished after a conflict");
-  if (earlier.operation !== claim.operation || earlier.requestHash !== claim.requestHash) {
-    return { kind: "reused" };
+    if (attempt === 2)
+      throw new Error("an idempotency claim failed twice on a record nobody holds");
   }
-  return { kind: "replayed", response: responseOf(earlier) };
 }
 
 /** Removes records older than the replay window; run by the scheduled job. */

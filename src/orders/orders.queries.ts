@@ -200,19 +200,24 @@ export function placeOrderOnce(
 ): Promise<Stored | PetUnavailable | Replayed | Reused> {
   const { reservePet, insertOrder, readPet } = placementStatements(db, placement);
   const keyed = idempotencyStatements(db, claim);
-  return runOnce(db, claim, async () => {
-    const [, , , [order], , , [stored], [pet]] = await db.batch([
-      ...keyed.claim,
-      reservePet,
-      insertOrder,
-      ...keyed.settle(201, placedBody(placement)),
-      readPet,
-    ]);
-    const outcome = placementOutcome(order, pet);
-    if (outcome.kind === "refused") return outcome;
-    if (!stored) throw new Error("an order was placed but its response not stored");
-    return { kind: "stored", response: responseOf(stored) };
-  });
+  return runOnce(
+    db,
+    claim,
+    () =>
+      db.batch([
+        ...keyed.claim,
+        reservePet,
+        insertOrder,
+        ...keyed.settle(201, placedBody(placement)),
+        readPet,
+      ]),
+    ([, , , [order], , , [stored], [pet]]) => {
+      const outcome = placementOutcome(order, pet);
+      if (outcome.kind === "refused") return outcome;
+      if (!stored) throw new Error("an order was placed but its response not stored");
+      return { kind: "stored", response: responseOf(stored) } as const;
+    },
+  );
 }
 
 /** The two moves of a placed order, and where each takes the order and its animal. */

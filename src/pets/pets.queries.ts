@@ -112,13 +112,18 @@ export function insertPetOnce(
 ): Promise<Stored | Replayed | Reused> {
   const keyed = idempotencyStatements(db, claim);
   const values = petValues(newPet);
-  return runOnce(db, claim, async () => {
-    const [, , , , , [stored]] = await db.batch([
-      ...keyed.claim,
-      db.insert(pets).values({ ...values, createdAt: new Date(claim.now) }),
-      ...keyed.settle(201, values),
-    ]);
-    if (!stored) throw new Error("the animal's insert added no row");
-    return { kind: "stored", response: responseOf(stored) };
-  });
+  return runOnce(
+    db,
+    claim,
+    () =>
+      db.batch([
+        ...keyed.claim,
+        db.insert(pets).values({ ...values, createdAt: new Date(claim.now) }),
+        ...keyed.settle(201, values),
+      ]),
+    ([, , , , , [stored]]) => {
+      if (!stored) throw new Error("the animal's insert added no row");
+      return { kind: "stored", response: responseOf(stored) } as const;
+    },
+  );
 }
