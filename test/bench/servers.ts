@@ -3,6 +3,7 @@ import { createWriteStream } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import path from "node:path";
+import { signalGroup, stopGroup } from "../node/process-group.ts";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 export const FLOOR_CONFIG = path.join(ROOT, "test/bench/floor/wrangler.toml");
@@ -46,7 +47,7 @@ export async function wrangler(args: string[], options: WranglerOptions = {}): P
   child.stderr?.on("data", (chunk: Buffer) => {
     output += chunk.toString();
   });
-  const timer = setTimeout(() => stopProcess(child), timeoutMs);
+  const timer = setTimeout(() => stopGroup(child, "SIGTERM", 5_000), timeoutMs);
   const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
   clearTimeout(timer);
   started.delete(child);
@@ -137,7 +138,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     logFile: options.logFile,
     processGroup: child.pid ?? 0,
     stop: async () => {
-      await stopProcess(child);
+      await stopGroup(child, "SIGTERM", 5_000);
       started.delete(child);
     },
   };
@@ -181,42 +182,10 @@ async function waitUntilReady(child: ChildProcess, url: string, timeoutMs = 60_0
   throw new Error(`no answer from ${url} within ${timeoutMs / 1000} s`);
 }
 
-/** SIGTERM to the process group we created (wrangler and its workerd), SIGKILL if it lingers. */
-function stopProcess(child: ChildProcess): Promise<void> {
-  const pid = child.pid;
-  if (pid === undefined) return Promise.resolve();
-  const signalGroup = (signal: NodeJS.Signals) => {
-    try {
-      process.kill(-pid, signal);
-    } catch {
-      // Already gone.
-    }
-  };
-  if (child.exitCode !== null || child.signalCode !== null) {
-    signalGroup("SIGKILL"); // the leader is gone; make sure its workerd is too
-    return Promise.resolve();
-  }
-  return new Promise((resolve) => {
-    const killer = setTimeout(() => signalGroup("SIGKILL"), 5_000);
-    child.once("close", () => {
-      clearTimeout(killer);
-      signalGroup("SIGKILL"); // any grandchild that outlived its parent
-      resolve();
-    });
-    signalGroup("SIGTERM");
-  });
-}
-
 /** Synchronous last resort for process exit: no promise will be awaited any more. */
 export function killAllNow(): void {
   for (const child of started) {
-    if (child.pid !== undefined && child.exitCode === null) {
-      try {
-        process.kill(-child.pid, "SIGKILL");
-      } catch {
-        // Already gone.
-      }
-    }
+    if (child.exitCode === null) signalGroup(child, "SIGKILL");
   }
   started.clear();
 }

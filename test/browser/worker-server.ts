@@ -4,6 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { stopGroup } from "../node/process-group.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const wrangler = path.join(root, "node_modules", ".bin", "wrangler");
@@ -78,11 +79,7 @@ export async function startWorker(): Promise<WorkerServer> {
   );
   const origin = `http://${HOST}:${port}`;
   const stop = async () => {
-    if (child.exitCode === null && child.pid !== undefined) {
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      process.kill(-child.pid, "SIGTERM");
-      await exited;
-    }
+    await stopGroup(child, "SIGTERM", 10_000);
     await rm(persistTo, { recursive: true, force: true });
   };
   try {

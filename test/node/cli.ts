@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "n
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { signalGroup, stopGroup } from "./process-group.ts";
 
 export const repo = path.resolve(import.meta.dirname, "../..");
 const HOST = "127.0.0.1";
@@ -126,15 +127,7 @@ export function freePort(): Promise<number> {
 /** Every `npm start` this file started, so none outlives the test run however it ends. */
 const running = new Set<ChildProcess>();
 process.once("exit", () => {
-  for (const child of running) {
-    if (child.pid !== undefined) {
-      try {
-        process.kill(-child.pid, "SIGKILL");
-      } catch {
-        // Already gone.
-      }
-    }
-  }
+  for (const child of running) signalGroup(child, "SIGKILL");
 });
 
 /** A running `npm start` (the real src/cli/start.ts) in a sandbox. */
@@ -144,31 +137,6 @@ export interface LocalServer {
   output(): string;
   /** Ctrl-C, as a terminal sends it to the whole process group; SIGKILL if it lingers. */
   stop(): Promise<void>;
-}
-
-function stopGroup(child: ChildProcess): Promise<void> {
-  const pid = child.pid;
-  if (pid === undefined) return Promise.resolve();
-  const signal = (name: NodeJS.Signals) => {
-    try {
-      process.kill(-pid, name);
-    } catch {
-      // Already gone.
-    }
-  };
-  if (child.exitCode !== null || child.signalCode !== null) {
-    signal("SIGKILL"); // its wrangler and workerd, should they have outlived it
-    return Promise.resolve();
-  }
-  return new Promise((resolve) => {
-    const killer = setTimeout(() => signal("SIGKILL"), 10_000);
-    child.once("close", () => {
-      clearTimeout(killer);
-      signal("SIGKILL");
-      resolve();
-    });
-    signal("SIGINT");
-  });
 }
 
 /**
@@ -193,7 +161,7 @@ export async function startServer(sandbox: Sandbox, persistTo?: string): Promise
   const origin = `http://${HOST}:${port}`;
   running.add(child);
   const stop = async () => {
-    await stopGroup(child);
+    await stopGroup(child, "SIGINT", 10_000);
     running.delete(child);
   };
   const server: LocalServer = { origin, output: () => output, stop };

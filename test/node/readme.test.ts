@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LocalServer, makeSandbox, repo, type Sandbox, startServer } from "./cli.ts";
+import { signalGroup } from "./process-group.ts";
 
 /**
  * The README's walk-throughs, run as written: every ```sh block marked
@@ -34,13 +35,6 @@ function bash(script: string, cwd: string): Promise<{ code: number; output: stri
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
     });
-    const endGroup = (signal: NodeJS.Signals) => {
-      try {
-        if (child.pid !== undefined) process.kill(-child.pid, signal);
-      } catch {
-        // Nothing of the group is left.
-      }
-    };
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => {
       output += chunk.toString();
@@ -48,10 +42,10 @@ function bash(script: string, cwd: string): Promise<{ code: number; output: stri
     child.stderr.on("data", (chunk: Buffer) => {
       output += chunk.toString();
     });
-    const timer = setTimeout(() => endGroup("SIGKILL"), 120_000);
+    const timer = setTimeout(() => signalGroup(child, "SIGKILL"), 120_000);
     child.on("exit", () => {
       clearTimeout(timer);
-      endGroup("SIGTERM");
+      signalGroup(child, "SIGTERM");
     });
     child.on("close", (code) => resolve({ code: code ?? 1, output }));
   });
