@@ -25,5 +25,7 @@ export interface AppEnv {
     services: Services;
     caller: Caller;
     apiKey: AuthenticatedKey;
+    /** Set by a change whose batch saw events waiting for dispatch. */
+    eventsWaiting?: boolean;
   };
 }

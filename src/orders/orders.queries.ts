@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, inArray, isNotNull, sql } from "drizzle-orm";
 import { type Database, preparedQueries } from "../db/database.ts";
 import { orders, pets } from "../db/schema.ts";
+import { type ChangeEvents, eventsWaiting, eventsWaitingProbe } from "../events/events-waiting.ts";
 import {
   type IdempotencyClaim,
   idempotencyStatements,
@@ -180,12 +181,15 @@ function placementOutcome(
 }
 
 /** Orders an available animal: it becomes `pending` and the order `placed`, together or not at all. */
-export async function placeOrder(db: Database, placement: Placement): Promise<PlaceOutcome> {
+export async function placeOrder(
+  db: Database,
+  placement: Placement,
+): Promise<PlaceOutcome & ChangeEvents> {
   const { reservePet, insertOrder, readPet } = placementStatements(db, placement);
-  const [, [order], [pet]] = await guardStorage("D1", () =>
-    db.batch([reservePet, insertOrder, readPet]),
+  const [, [order], [pet], probe] = await guardStorage("D1", () =>
+    db.batch([reservePet, insertOrder, readPet, eventsWaitingProbe(db)]),
   );
-  return placementOutcome(order, pet);
+  return { ...placementOutcome(order, pet), eventsWaiting: eventsWaiting(probe) };
 }
 
 /**
@@ -197,7 +201,7 @@ export function placeOrderOnce(
   db: Database,
   placement: Placement,
   claim: IdempotencyClaim,
-): Promise<Stored | PetUnavailable | Replayed | Reused> {
+): Promise<((Stored | PetUnavailable) & ChangeEvents) | Replayed | Reused> {
   const { reservePet, insertOrder, readPet } = placementStatements(db, placement);
   const keyed = idempotencyStatements(db, claim);
   return runOnce(
@@ -210,12 +214,14 @@ export function placeOrderOnce(
         insertOrder,
         ...keyed.settle(201, placedBody(placement)),
         readPet,
+        eventsWaitingProbe(db),
       ]),
-    ([, , , [order], , , [stored], [pet]]) => {
+    ([, , , [order], , , [stored], [pet], probe]) => {
       const outcome = placementOutcome(order, pet);
-      if (outcome.kind === "refused") return outcome;
+      const events = { eventsWaiting: eventsWaiting(probe) };
+      if (outcome.kind === "refused") return { ...outcome, ...events };
       if (!stored) throw new Error("an order was placed but its response not stored");
-      return { kind: "stored", response: responseOf(stored) } as const;
+      return { kind: "stored", response: responseOf(stored), ...events } as const;
     },
   );
 }
@@ -250,11 +256,11 @@ export async function moveOrder(
   db: Database,
   move: OrderMove,
   { apiKeyHash, orderId, now }: MoveRequest,
-): Promise<MoveOutcome> {
+): Promise<MoveOutcome & ChangeEvents> {
   const to = orderMoves[move];
   const callers = and(eq(orders.id, orderId), eq(orders.accountId, accountOfKey(apiKeyHash)));
   const placed = and(callers, eq(orders.status, "placed"));
-  const [, [moved], [current]] = await guardStorage("D1", () =>
+  const [, [moved], [current], probe] = await guardStorage("D1", () =>
     db.batch([
       db
         .update(pets)
@@ -271,12 +277,17 @@ export async function moveOrder(
         .where(and(placed, sql`changes() = 1`))
         .returning(orderColumns),
       db.select(orderColumns).from(orders).where(callers),
+      eventsWaitingProbe(db),
     ]),
   );
-  if (moved) return { kind: "moved", order: toOrder(moved) };
+  if (moved) return { kind: "moved", order: toOrder(moved), eventsWaiting: eventsWaiting(probe) };
   if (current?.status === "placed") {
     // A placed order's animal is pending unless something outside the API changed it.
     throw new Error(`order ${current.id} is placed but its animal is not pending`);
   }
-  return { kind: "refused", current: current && toOrder(current) };
+  return {
+    kind: "refused",
+    current: current && toOrder(current),
+    eventsWaiting: eventsWaiting(probe),
+  };
 }

@@ -5,6 +5,7 @@ import { nextPageLink } from "../api/pagination.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError } from "../errors.ts";
 import { claimOf, storedBody } from "../idempotency/idempotent-request.ts";
+import { noteWaitingEvents } from "../middleware/dispatch-events.ts";
 import { findPet, insertPet, insertPetOnce, listPets } from "./pets.queries.ts";
 import type { createPetRoute, getPetRoute, listPetsRoute } from "./pets.routes.ts";
 import { type NewPet, PET_NOT_FOUND, PetSchema } from "./pets.schemas.ts";
@@ -22,7 +23,15 @@ export const listPetsHandler: RouteHandler<typeof listPetsRoute, AppEnv> = async
 async function createOnce(c: Context<AppEnv>, newPet: NewPet, idempotencyKey: string) {
   const fields = [newPet.name, newPet.categoryId, newPet.status ?? null];
   const claim = await claimOf(c, idempotencyKey, "createPet", fields, Date.now());
-  return storedBody(c, await insertPetOnce(c.var.services.db, newPet, claim), 201, PetSchema);
+  const outcome = await insertPetOnce(c.var.services.db, newPet, claim);
+  noteWaitingEvents(c, outcome);
+  return storedBody(c, outcome, 201, PetSchema);
+}
+
+async function createUnkeyed(c: Context<AppEnv>, newPet: NewPet) {
+  const created = await insertPet(c.var.services.db, newPet);
+  noteWaitingEvents(c, created);
+  return created.pet;
 }
 
 export const createPetHandler: RouteHandler<typeof createPetRoute, AppEnv> = async (c) => {
@@ -30,7 +39,7 @@ export const createPetHandler: RouteHandler<typeof createPetRoute, AppEnv> = asy
   const idempotencyKey = c.req.valid("header")["Idempotency-Key"];
   const pet =
     idempotencyKey === undefined
-      ? await insertPet(c.var.services.db, newPet)
+      ? await createUnkeyed(c, newPet)
       : await createOnce(c, newPet, idempotencyKey);
   c.header("Location", `/v1/pets/${pet.id}`);
   return c.json(pet, 201);

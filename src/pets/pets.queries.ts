@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, sql } from "drizzle-orm";
 import { type Database, preparedQueries } from "../db/database.ts";
 import { pets } from "../db/schema.ts";
+import { type ChangeEvents, eventsWaiting, eventsWaitingProbe } from "../events/events-waiting.ts";
 import {
   type IdempotencyClaim,
   idempotencyStatements,
@@ -43,16 +44,6 @@ function prepareQueries(db: Database) {
       .from(pets)
       .where(eq(pets.id, sql.placeholder("id")))
       .prepare(),
-    insert: db
-      .insert(pets)
-      .values({
-        name: sql.placeholder("name"),
-        categoryId: sql.placeholder("categoryId"),
-        status: sql.placeholder("status"),
-        createdAt: sql.placeholder("createdAt"),
-      })
-      .returning(petColumns)
-      .prepare(),
   };
 }
 
@@ -92,12 +83,21 @@ function petValues(newPet: NewPet) {
   };
 }
 
-export async function insertPet(db: Database, newPet: NewPet): Promise<Pet> {
-  const [pet] = await guardStorage("D1", () =>
-    petQueries(db).insert.all({ ...petValues(newPet), createdAt: new Date() }),
+export async function insertPet(
+  db: Database,
+  newPet: NewPet,
+): Promise<{ pet: Pet } & ChangeEvents> {
+  const [[pet], probe] = await guardStorage("D1", () =>
+    db.batch([
+      db
+        .insert(pets)
+        .values({ ...petValues(newPet), createdAt: new Date() })
+        .returning(petColumns),
+      eventsWaitingProbe(db),
+    ]),
   );
   if (!pet) throw new Error("insert returned no row");
-  return pet;
+  return { pet, eventsWaiting: eventsWaiting(probe) };
 }
 
 /**
@@ -109,7 +109,7 @@ export function insertPetOnce(
   db: Database,
   newPet: NewPet,
   claim: IdempotencyClaim,
-): Promise<Stored | Replayed | Reused> {
+): Promise<(Stored & ChangeEvents) | Replayed | Reused> {
   const keyed = idempotencyStatements(db, claim);
   const values = petValues(newPet);
   return runOnce(
@@ -120,10 +120,15 @@ export function insertPetOnce(
         ...keyed.claim,
         db.insert(pets).values({ ...values, createdAt: new Date(claim.now) }),
         ...keyed.settle(201, values),
+        eventsWaitingProbe(db),
       ]),
-    ([, , , , , [stored]]) => {
+    ([, , , , , [stored], probe]) => {
       if (!stored) throw new Error("the animal's insert added no row");
-      return { kind: "stored", response: responseOf(stored) } as const;
+      return {
+        kind: "stored",
+        response: responseOf(stored),
+        eventsWaiting: eventsWaiting(probe),
+      } as const;
     },
   );
 }

@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { Hono } from "hono";
-import { completeBatch, placeBatch } from "./floor-orders.ts";
+import { completeBatch, EVENTS_WAITING_SQL, placeBatch } from "./floor-orders.ts";
 
 interface FloorEnv {
   DB: D1Database;
@@ -63,16 +63,20 @@ app.get("/floor/read", async (c) => {
   return c.json(results);
 });
 
-/** createPet's limiter call and insert, which (with the same migrations) writes its event too. */
+/**
+ * createPet's limiter call and batch: the insert, which (with the same
+ * migrations) writes its event too, and the probe for events waiting.
+ */
 app.post("/floor/create", async (c) => {
   await hitCounter(c.env);
   const body = await c.req.json<NewPetBody>();
-  const pet = await c.env.DB.prepare(
-    `INSERT INTO pets (name, category_id, status, created_at) VALUES (?, ?, ?, ?) RETURNING ${PET_COLUMNS}`,
-  )
-    .bind(body.name, body.categoryId, body.status ?? "available", Date.now())
-    .first<PetRow>();
-  return c.json(pet, 201);
+  const [inserted] = await c.env.DB.batch<PetRow>([
+    c.env.DB.prepare(
+      `INSERT INTO pets (name, category_id, status, created_at) VALUES (?, ?, ?, ?) RETURNING ${PET_COLUMNS}`,
+    ).bind(body.name, body.categoryId, body.status ?? "available", Date.now()),
+    c.env.DB.prepare(EVENTS_WAITING_SQL).bind(1),
+  ]);
+  return c.json(inserted?.results[0], 201);
 });
 
 /** placeOrder's limiter call and batch; 201 only when the order was placed, so a broken floor shows. */

@@ -106,12 +106,12 @@ describe("when D1 fails after the change", () => {
   it("the event waits for the sweep, which sends it once D1 answers", async () => {
     const name = uniqueName("d1-down");
     await registerWebhook(key, receiverUrl("ok", name), ["pet.created"]);
-    // An unkeyed create is one statement, so only the dispatch's batch meets the fault.
+    // An unkeyed create's batch is two statements, so only the dispatch's (three) meets the fault.
     const res = await api("/v1/pets", {
       method: "POST",
       key,
       json: { name: "Written", categoryId: 31 },
-      bindings: { DB: d1FailingBatchAt(0) },
+      bindings: { DB: d1FailingBatchAt(2) },
     });
     expect(res.status).toBe(201);
     await res.json();

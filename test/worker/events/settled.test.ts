@@ -1,0 +1,127 @@
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createPet } from "../support/assertions.ts";
+import { seedKey } from "../support/keys.ts";
+import { recordingD1 } from "../support/recording-d1.ts";
+import { api } from "../support/request.ts";
+import { receiverUrl, registerWebhook, uniqueName } from "../support/webhooks.ts";
+
+/*
+ * An event that no endpoint wants as it is written has nothing to dispatch:
+ * it is settled in the change's own transaction, and the change asks for no
+ * dispatch after its reply. One that some endpoint wants waits for it.
+ */
+
+let listener: { key: string; accountId: number };
+let other: { key: string; accountId: number };
+
+beforeAll(async () => {
+  const limits = { perMinute: 1e6, perDay: 1e6 };
+  const [a, b] = await Promise.all([
+    seedKey({ plan: "enterprise", limits }),
+    seedKey({ plan: "enterprise", limits }),
+  ]);
+  listener = { key: a.key, accountId: a.row.accountId };
+  other = { key: b.key, accountId: b.row.accountId };
+});
+
+interface Settlement {
+  type: string;
+  settled: boolean;
+}
+
+/** Writes an animal straight into D1, as any change does, and reports how its event was left. */
+async function petCreatedDirectly(): Promise<Settlement[]> {
+  const { results } = await env.DB.batch<{ type: string; settled: number }>([
+    env.DB.prepare(
+      "INSERT INTO pets (name, category_id, status, created_at) VALUES ('Direct', 61, 'available', 0)",
+    ),
+    env.DB.prepare(
+      "SELECT type, dispatched_at IS NOT NULL AND dispatched_at = created_at AS settled FROM events WHERE seq = (SELECT max(seq) FROM events)",
+    ),
+  ]).then((all) => all[1] ?? { results: [] });
+  return results.map((row) => ({ type: row.type, settled: row.settled === 1 }));
+}
+
+/** The events written for an order, oldest first, and whether each was settled. */
+async function orderEvents(orderId: number): Promise<Settlement[]> {
+  const { results } = await env.DB.prepare(
+    `SELECT type, dispatched_at IS NOT NULL AS settled FROM events
+     WHERE type LIKE 'order.%' AND json_extract(data, '$.id') = ? ORDER BY seq`,
+  )
+    .bind(orderId)
+    .all<{ type: string; settled: number }>();
+  return results.map((row) => ({ type: row.type, settled: row.settled === 1 }));
+}
+
+const CLAIM = /^update "events" set "claim_token" = \?/;
+
+describe("with no endpoint listening", () => {
+  it("an animal's event is settled as it is written", async () => {
+    expect(await petCreatedDirectly()).toEqual([{ type: "pet.created", settled: true }]);
+  });
+
+  it("a create sends one batch and asks for no dispatch after its reply", async () => {
+    const batches: string[][] = [];
+    const res = await api("/v1/pets", {
+      method: "POST",
+      key: other.key,
+      json: { name: "Unheard", categoryId: 62 },
+      bindings: { DB: recordingD1(batches) },
+    });
+    expect(res.status).toBe(201);
+    await res.json();
+    expect(batches).toHaveLength(1);
+    expect(batches.flat().some((statement) => CLAIM.test(statement))).toBe(false);
+  });
+});
+
+describe("with an endpoint for one account's orders", () => {
+  beforeAll(async () => {
+    await registerWebhook(listener.key, receiverUrl("ok", uniqueName("orders")), ["order.*"]);
+  });
+
+  it("that account's order events wait for dispatch; animals' and other accounts' are settled", async () => {
+    expect(await petCreatedDirectly()).toEqual([{ type: "pet.created", settled: true }]);
+
+    const heard = await createPet(listener.key, { name: "Heard", categoryId: 63 });
+    const unheard = await createPet(other.key, { name: "Unheard", categoryId: 63 });
+    // Straight into D1, so no dispatch after a reply can settle them before they are read.
+    const [listenersOrder, othersOrder] = await Promise.all(
+      [
+        [listener.accountId, heard.id],
+        [other.accountId, unheard.id],
+      ].map(async ([accountId, petId]) => {
+        const row = await env.DB.prepare(
+          "INSERT INTO orders (account_id, pet_id, status, created_at, updated_at) VALUES (?, ?, 'placed', 0, 0) RETURNING id",
+        )
+          .bind(accountId, petId)
+          .first<{ id: number }>();
+        return row?.id ?? 0;
+      }),
+    );
+    expect(await orderEvents(listenersOrder ?? 0)).toEqual([
+      { type: "order.placed", settled: false },
+    ]);
+    expect(await orderEvents(othersOrder ?? 0)).toEqual([{ type: "order.placed", settled: true }]);
+  });
+
+  it("a change of that account asks for a dispatch after its reply; another account's does not", async () => {
+    // With bindings of its own, a request is awaited with the work it left after its reply.
+    const claimsAfterOrdering = async (key: string) => {
+      const pet = await createPet(key, { name: "Asked", categoryId: 64 });
+      const batches: string[][] = [];
+      const res = await api("/v1/store/orders", {
+        method: "POST",
+        key,
+        json: { petId: pet.id },
+        bindings: { DB: recordingD1(batches) },
+      });
+      expect(res.status).toBe(201);
+      await res.json();
+      return batches.filter((batch) => batch.some((statement) => CLAIM.test(statement))).length;
+    };
+    expect(await claimsAfterOrdering(listener.key)).toBeGreaterThan(0);
+    expect(await claimsAfterOrdering(other.key)).toBe(0);
+  });
+});
