@@ -153,7 +153,7 @@ export async function runOnce<R, T>(
 ): Promise<T | Replayed | Reused> {
   // The record that failed the claim can expire and be swept before it is
   // read; the key is then free, and a second run claims it.
-  for (let attempt = 1; ; attempt++) {
+  for (let attempt = 1; attempt <= 2; attempt++) {
     const ran = await guardStorage("D1", async () => {
       try {
         return { results: await batch() };
@@ -170,9 +170,8 @@ export async function runOnce<R, T>(
       }
       return { kind: "replayed", response: responseOf(earlier) };
     }
-    if (attempt === 2)
-      throw new Error("an idempotency claim failed twice on a record nobody holds");
   }
+  throw new Error("an idempotency claim failed twice on a record nobody holds");
 }
 
 /** Removes records older than the replay window; run by the scheduled job. */
