@@ -185,12 +185,15 @@ export async function setAccountPlan(
  * Brings one key the operator command once wrote only to KV into D1, with
  * the per-key plan it was given, under its account (made if missing), and
  * publishes it, so its KV record takes today's shape. A key D1 already holds
- * keeps its row and is only published again.
+ * keeps its row, and is published again only with `rewrite` (the operator's
+ * import): a request that met an old-shaped record another request has
+ * already imported (an isolate's cache, KV's edge cache) needs the row alone.
  */
 export async function importLegacyKey(
   services: Services,
   hash: string,
   legacy: LegacyKeyRecord,
+  { rewrite }: { rewrite: boolean },
 ): Promise<{ row: KeyWithAccount; imported: boolean }> {
   let row = await findKeyWithAccount(services.db, hash);
   const imported = row === undefined;
@@ -214,7 +217,7 @@ export async function importLegacyKey(
     row = await findKeyWithAccount(services.db, hash);
     if (!row) throw new Error("an imported key vanished");
   }
-  await publishKeys(services, [row]);
+  if (imported || rewrite) await publishKeys(services, [row]);
   return { row, imported };
 }
 
@@ -228,7 +231,7 @@ async function withLegacyImported<T>(
   if (changed !== undefined) return changed;
   const legacy = await services.keys.findLegacy(hash);
   if (!legacy) return undefined;
-  await importLegacyKey(services, hash, legacy);
+  await importLegacyKey(services, hash, legacy, { rewrite: false });
   return change();
 }
 
@@ -249,7 +252,7 @@ export async function importLegacyKeys(
   const page = await services.keys.listLegacy(cursor, 50);
   let imported = 0;
   for (const { hash, legacy } of page.records) {
-    if ((await importLegacyKey(services, hash, legacy)).imported) imported += 1;
+    if ((await importLegacyKey(services, hash, legacy, { rewrite: true })).imported) imported += 1;
   }
   return { imported, rewritten: page.records.length - imported, cursor: page.cursor };
 }

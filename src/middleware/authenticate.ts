@@ -33,7 +33,7 @@ async function identify(authorization: string | undefined, services: Services): 
   // A key from before D1 held keys joins D1 on its first use, so it owns
   // orders and takes part in every change like any other key.
   const record = found.legacy
-    ? keyRecordOf((await importLegacyKey(services, hash, found.legacy)).row)
+    ? keyRecordOf((await importLegacyKey(services, hash, found.legacy, { rewrite: false })).row)
     : found.record;
   const key = { hash, lastFour: record.lastFour, record };
   return isDead(record, Date.now()) ? { kind: "dead", key } : { kind: "key", key };

@@ -268,7 +268,8 @@ describe("importing keys that exist only in KV", () => {
     expect((await probe(legacy.key)).status).toBe(401);
   });
 
-  it("rewrites the old-shaped record of a key D1 already holds without touching its row", async () => {
+  /** A key D1 holds, whose KV record is back in the old shape (an edge cache, an old release). */
+  async function heldKeyWithOldRecord() {
     const seeded = await seedKey({ plan: "account" });
     await env.API_KEYS.put(
       keyRecordName(seeded.hash),
@@ -281,6 +282,18 @@ describe("importing keys that exist only in KV", () => {
         version: 1_790_000_000_000,
       }),
     );
+    return seeded;
+  }
+
+  it("answers a request with an old-shaped record of a key D1 holds from its row, writing nothing", async () => {
+    const seeded = await heldKeyWithOldRecord();
+    expect(await probe(seeded.key)).toEqual({ status: 200, limit: "60" });
+    const stored = await env.API_KEYS.get(keyRecordName(seeded.hash), "json");
+    expect(stored).toMatchObject({ account: seeded.row.account.email, plan: "free" });
+  });
+
+  it("rewrites the old-shaped record of a key D1 already holds without touching its row", async () => {
+    const seeded = await heldKeyWithOldRecord();
     await importAll();
     const record = KeyRecordSchema.parse(
       await env.API_KEYS.get(keyRecordName(seeded.hash), "json"),
