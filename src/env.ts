@@ -25,7 +25,5 @@ export interface AppEnv {
     services: Services;
     caller: Caller;
     apiKey: AuthenticatedKey;
-    /** Set by a change whose batch saw events waiting for dispatch. */
-    eventsWaiting?: boolean;
   };
 }

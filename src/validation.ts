@@ -33,3 +33,14 @@ export const rejectInvalid: Hook<unknown, AppEnv, string, undefined> = (result) 
   const summary = details.map((detail) => `${detail.path}: ${detail.message}`).join("; ");
   throw new ApiError("invalid_request", messages.invalidRequest(summary), { details });
 };
+
+/**
+ * For a route whose path names one resource: a malformed id names nothing,
+ * so it is simply not found (`message`); any other invalid input is the 400.
+ */
+export function notFoundWhenIdInvalid(message: string): Hook<unknown, AppEnv, string, undefined> {
+  return (result, c) => {
+    if (!result.success && result.target === "param") throw new ApiError("not_found", message);
+    return rejectInvalid(result, c);
+  };
+}

@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from "hono";
+import { toBase64 } from "../utils/base64url.ts";
 import { sha256 } from "../utils/sha256.ts";
 import { COPY_KEY_SCRIPT_PATH } from "./copy-key-script.ts";
 import { STYLES } from "./pages/layout.tsx";
@@ -7,7 +8,7 @@ import { STYLES } from "./pages/layout.tsx";
 let styleSource: string | undefined;
 
 async function stylesSource(): Promise<string> {
-  styleSource ??= `'sha256-${btoa(String.fromCharCode(...(await sha256(STYLES))))}'`;
+  styleSource ??= `'sha256-${toBase64(await sha256(STYLES))}'`;
   return styleSource;
 }
 

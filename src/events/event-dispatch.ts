@@ -1,3 +1,5 @@
+import type { Context } from "hono";
+import type { AppEnv } from "../env.ts";
 import { describeError, log } from "../logging.ts";
 import type { Services } from "../services.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
@@ -8,6 +10,7 @@ import {
   markDispatched,
   releaseClaim,
 } from "./events.queries.ts";
+import type { ChangeEvents } from "./events-waiting.ts";
 
 /** Events claimed at a time: few enough that one claim's deliveries go out quickly. */
 const CLAIM_SIZE = 25;
@@ -64,16 +67,25 @@ export async function dispatchEvents(
   return sent;
 }
 
-/**
- * Dispatch after a reply, in the background (`waitUntil`): a failure is
- * logged, and the scheduled sweep sends what is left.
- */
-export async function dispatchAfterResponse(services: Services, now: number): Promise<void> {
+async function dispatchInBackground(services: Services, now: number): Promise<void> {
   try {
     await dispatchEvents(services, now, AFTER_RESPONSE_ROUNDS);
   } catch (error) {
     log("warn", "event dispatch failed; the scheduled sweep retries it", {
       error: describeError(error),
     });
+  }
+}
+
+/**
+ * After a change of animals or orders: when its batch saw events waiting for
+ * an endpoint (its own, written with it in the outbox, or earlier ones), they
+ * leave for the webhook queue once the reply is sent (`waitUntil`), so no
+ * client waits on the queue. A failure is logged, and the scheduled sweep
+ * sends what is left. An outcome without the answer (a replay) ran no change.
+ */
+export function dispatchAfterChange(c: Context<AppEnv>, outcome: ChangeEvents | object): void {
+  if ("eventsWaiting" in outcome && outcome.eventsWaiting) {
+    c.executionCtx.waitUntil(dispatchInBackground(c.var.services, Date.now()));
   }
 }

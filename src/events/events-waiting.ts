@@ -21,8 +21,3 @@ export function eventsWaitingProbe(db: Database) {
     .where(isNull(events.dispatchedAt))
     .limit(1);
 }
-
-/** The probe's answer, from the rows it returned. */
-export function eventsWaiting(probeRows: readonly unknown[]): boolean {
-  return probeRows.length > 0;
-}

@@ -9,7 +9,8 @@ import type { Event, EventType } from "./events.schemas.ts";
 /** How long events stay in the feed, and so how long a delivery can be retried. */
 export const EVENT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
-const eventColumns = {
+/** The columns an event is read with, for the feed and for a delivery. */
+export const eventColumns = {
   seq: events.seq,
   id: events.id,
   type: events.type,
@@ -28,7 +29,7 @@ export interface EventRow {
 }
 
 /** An event as the feed lists it and a webhook delivers it. */
-export function toEvent(row: Omit<EventRow, "seq">): Event {
+export function toEvent(row: EventRow): Event {
   const event = {
     id: row.id,
     type: row.type,
@@ -118,8 +119,8 @@ export interface Claim {
  * Claims up to `limit` waiting events, oldest first, for `leaseMs`: no
  * other dispatcher takes them before the lease ends, and if this one dies
  * first, the next takes them after. In the same batch, claimed events no
- * endpoint wants are marked sent, and the deliveries of the others are
- * read: one round trip, and the only one when nobody listens.
+ * endpoint wants any more (it was deleted after they were written) are
+ * marked sent, and the deliveries of the others are read: one round trip.
  */
 export async function claimEvents(
   db: Database,

@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import type { z } from "zod";
 import type { AppEnv } from "../env.ts";
 import { ApiError, messages } from "../errors.ts";
+import { toBase64 } from "../utils/base64url.ts";
 import { sha256 } from "../utils/sha256.ts";
 import type { IdempotencyClaim, Replayed, Reused, Stored } from "./idempotency.queries.ts";
 
@@ -10,7 +11,7 @@ import type { IdempotencyClaim, Replayed, Reused, Stored } from "./idempotency.q
  * retry re-serialised with other spacing or key order still matches.
  */
 async function fingerprint(fields: readonly unknown[]): Promise<string> {
-  return btoa(String.fromCharCode(...(await sha256(JSON.stringify(fields)))));
+  return toBase64(await sha256(JSON.stringify(fields)));
 }
 
 /**

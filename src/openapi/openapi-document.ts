@@ -10,6 +10,7 @@ import { messages } from "../errors.ts";
 import { eventsOperations, eventsTag } from "../events/events.routes.ts";
 import { ordersOperations, storeTag } from "../orders/orders.routes.ts";
 import { petsDeprecations, petsOperations } from "../pets/pets.routes.ts";
+import { webhookUrlPolicy } from "../webhooks/webhook-settings.ts";
 import type { WebhookUrlPolicy } from "../webhooks/webhook-url.ts";
 import { deliveredWebhooks, webhooksOperations, webhooksTag } from "../webhooks/webhooks.routes.ts";
 
@@ -110,7 +111,7 @@ export function buildOpenApiDocument(variables: DocumentVariables): OpenApiDocum
     description:
       "An API key (`ps_live_…` in production, `ps_test_…` elsewhere) sent as `Authorization: Bearer <key>`. Keys are made in the dashboard.",
   });
-  const urlPolicy = { allowLoopbackHttp: variables.WEBHOOK_ALLOW_LOOPBACK_HTTP === "true" };
+  const urlPolicy = webhookUrlPolicy(variables);
   for (const route of documentedRoutes(urlPolicy)) {
     const notice = deprecations.find(
       (candidate) =>

@@ -1,10 +1,8 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
-import { ApiError } from "../errors.ts";
-import { dispatchEventsAfterChange } from "../middleware/dispatch-events.ts";
 import { jsonBody } from "../middleware/json-body.ts";
 import { methodNotAllowed } from "../middleware/method-not-allowed.ts";
-import { rejectInvalid } from "../validation.ts";
+import { notFoundWhenIdInvalid, rejectInvalid } from "../validation.ts";
 import {
   cancelOrderHandler,
   completeOrderHandler,
@@ -21,24 +19,17 @@ import {
 } from "./orders.routes.ts";
 import { ORDER_NOT_FOUND } from "./orders.schemas.ts";
 
-/** A malformed orderId names no order, so it is simply not found. */
-function orderNotFoundWhenInvalid(result: { success: boolean }): undefined {
-  if (!result.success) throw new ApiError("not_found", ORDER_NOT_FOUND);
-}
-
 /**
  * The store's routes (experimental), below the /v1 authentication and
  * limits. Placing an order checks its body before validation: media type,
- * size, then JSON syntax. Completing and cancelling take no body. The
- * events of every move leave for the webhooks after the reply.
+ * size, then JSON syntax. Completing and cancelling take no body.
  */
 export function ordersRoutes(): OpenAPIHono<AppEnv> {
   const store = new OpenAPIHono<AppEnv>({ defaultHook: rejectInvalid });
-  store.post("/store/orders", jsonBody(), dispatchEventsAfterChange());
-  store.post("/store/orders/:orderId/complete", dispatchEventsAfterChange());
-  store.post("/store/orders/:orderId/cancel", dispatchEventsAfterChange());
+  store.post("/store/orders", jsonBody());
   store.openapi(listOrdersRoute, listOrdersHandler);
   store.openapi(placeOrderRoute, placeOrderHandler);
+  const orderNotFoundWhenInvalid = notFoundWhenIdInvalid(ORDER_NOT_FOUND);
   store.openapi(getOrderRoute, getOrderHandler, orderNotFoundWhenInvalid);
   store.openapi(completeOrderRoute, completeOrderHandler, orderNotFoundWhenInvalid);
   store.openapi(cancelOrderRoute, cancelOrderHandler, orderNotFoundWhenInvalid);

@@ -4,8 +4,8 @@ import { decodeCursor } from "../api/cursor.ts";
 import { nextPageLink } from "../api/pagination.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError, messages } from "../errors.ts";
+import { dispatchAfterChange } from "../events/event-dispatch.ts";
 import { claimOf, storedBody } from "../idempotency/idempotent-request.ts";
-import { noteWaitingEvents } from "../middleware/dispatch-events.ts";
 import { PET_NOT_FOUND } from "../pets/pets.schemas.ts";
 import {
   findOrder,
@@ -53,14 +53,14 @@ function refusal({ petStatus }: PetUnavailable): ApiError {
 async function placeOnce(c: Context<AppEnv>, placement: Placement, idempotencyKey: string) {
   const claim = await claimOf(c, idempotencyKey, "placeOrder", [placement.petId], placement.now);
   const outcome = await placeOrderOnce(c.var.services.db, placement, claim);
-  noteWaitingEvents(c, outcome);
+  dispatchAfterChange(c, outcome);
   if (outcome.kind === "refused") throw refusal(outcome);
   return storedBody(c, outcome, 201, OrderSchema);
 }
 
 async function placeUnkeyed(c: Context<AppEnv>, placement: Placement): Promise<Order> {
   const outcome = await placeOrder(c.var.services.db, placement);
-  noteWaitingEvents(c, outcome);
+  dispatchAfterChange(c, outcome);
   if (outcome.kind === "refused") throw refusal(outcome);
   return outcome.order;
 }
@@ -100,13 +100,13 @@ function moveRequest(c: Context<AppEnv>, orderId: number) {
 export const completeOrderHandler: RouteHandler<typeof completeOrderRoute, AppEnv> = async (c) => {
   const request = moveRequest(c, c.req.valid("param").orderId);
   const outcome = await moveOrder(c.var.services.db, "complete", request);
-  noteWaitingEvents(c, outcome);
+  dispatchAfterChange(c, outcome);
   return c.json(movedOrder(outcome, "complete"), 200);
 };
 
 export const cancelOrderHandler: RouteHandler<typeof cancelOrderRoute, AppEnv> = async (c) => {
   const request = moveRequest(c, c.req.valid("param").orderId);
   const outcome = await moveOrder(c.var.services.db, "cancel", request);
-  noteWaitingEvents(c, outcome);
+  dispatchAfterChange(c, outcome);
   return c.json(movedOrder(outcome, "cancel"), 200);
 };

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, inArray, isNotNull, sql } from "drizzle-orm";
 import { type Database, preparedQueries } from "../db/database.ts";
 import { orders, pets } from "../db/schema.ts";
-import { type ChangeEvents, eventsWaiting, eventsWaitingProbe } from "../events/events-waiting.ts";
+import { type ChangeEvents, eventsWaitingProbe } from "../events/events-waiting.ts";
 import {
   type IdempotencyClaim,
   idempotencyStatements,
@@ -189,7 +189,7 @@ export async function placeOrder(
   const [, [order], [pet], probe] = await guardStorage("D1", () =>
     db.batch([reservePet, insertOrder, readPet, eventsWaitingProbe(db)]),
   );
-  return { ...placementOutcome(order, pet), eventsWaiting: eventsWaiting(probe) };
+  return { ...placementOutcome(order, pet), eventsWaiting: probe.length > 0 };
 }
 
 /**
@@ -218,7 +218,7 @@ export function placeOrderOnce(
       ]),
     ([, , , [order], , , [stored], [pet], probe]) => {
       const outcome = placementOutcome(order, pet);
-      const events = { eventsWaiting: eventsWaiting(probe) };
+      const events = { eventsWaiting: probe.length > 0 };
       if (outcome.kind === "refused") return { ...outcome, ...events };
       if (!stored) throw new Error("an order was placed but its response not stored");
       return { kind: "stored", response: responseOf(stored), ...events } as const;
@@ -280,7 +280,7 @@ export async function moveOrder(
       eventsWaitingProbe(db),
     ]),
   );
-  if (moved) return { kind: "moved", order: toOrder(moved), eventsWaiting: eventsWaiting(probe) };
+  if (moved) return { kind: "moved", order: toOrder(moved), eventsWaiting: probe.length > 0 };
   if (current?.status === "placed") {
     // A placed order's animal is pending unless something outside the API changed it.
     throw new Error(`order ${current.id} is placed but its animal is not pending`);
@@ -288,6 +288,6 @@ export async function moveOrder(
   return {
     kind: "refused",
     current: current && toOrder(current),
-    eventsWaiting: eventsWaiting(probe),
+    eventsWaiting: probe.length > 0,
   };
 }

@@ -4,8 +4,8 @@ import { decodeCursor } from "../api/cursor.ts";
 import { nextPageLink } from "../api/pagination.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError } from "../errors.ts";
+import { dispatchAfterChange } from "../events/event-dispatch.ts";
 import { claimOf, storedBody } from "../idempotency/idempotent-request.ts";
-import { noteWaitingEvents } from "../middleware/dispatch-events.ts";
 import { findPet, insertPet, insertPetOnce, listPets } from "./pets.queries.ts";
 import type { createPetRoute, getPetRoute, listPetsRoute } from "./pets.routes.ts";
 import { type NewPet, PET_NOT_FOUND, PetSchema } from "./pets.schemas.ts";
@@ -24,13 +24,13 @@ async function createOnce(c: Context<AppEnv>, newPet: NewPet, idempotencyKey: st
   const fields = [newPet.name, newPet.categoryId, newPet.status ?? null];
   const claim = await claimOf(c, idempotencyKey, "createPet", fields, Date.now());
   const outcome = await insertPetOnce(c.var.services.db, newPet, claim);
-  noteWaitingEvents(c, outcome);
+  dispatchAfterChange(c, outcome);
   return storedBody(c, outcome, 201, PetSchema);
 }
 
 async function createUnkeyed(c: Context<AppEnv>, newPet: NewPet) {
   const created = await insertPet(c.var.services.db, newPet);
-  noteWaitingEvents(c, created);
+  dispatchAfterChange(c, created);
   return created.pet;
 }
 

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, sql } from "drizzle-orm";
 import { type Database, preparedQueries } from "../db/database.ts";
 import { pets } from "../db/schema.ts";
-import { type ChangeEvents, eventsWaiting, eventsWaitingProbe } from "../events/events-waiting.ts";
+import { type ChangeEvents, eventsWaitingProbe } from "../events/events-waiting.ts";
 import {
   type IdempotencyClaim,
   idempotencyStatements,
@@ -97,7 +97,7 @@ export async function insertPet(
     ]),
   );
   if (!pet) throw new Error("insert returned no row");
-  return { pet, eventsWaiting: eventsWaiting(probe) };
+  return { pet, eventsWaiting: probe.length > 0 };
 }
 
 /**
@@ -127,7 +127,7 @@ export function insertPetOnce(
       return {
         kind: "stored",
         response: responseOf(stored),
-        eventsWaiting: eventsWaiting(probe),
+        eventsWaiting: probe.length > 0,
       } as const;
     },
   );

@@ -20,16 +20,14 @@ const TABLE = "usage_hours";
 /**
  * A key's admitted requests per UTC hour for 30 days, in its Durable
  * Object's own SQLite database: one row per hour (hours since the epoch and
- * a count), at most 720 rows. The current hour's count lives in memory and
- * an admitted request rewrites only that row, a few bytes, never the whole
- * history. Like the windows, the write is not awaited: the output gate holds
- * the reply until it is durable.
+ * a count), at most 720 rows. An admitted request adds one to its hour's
+ * row, a few bytes, never the whole history. Like the windows, the write is
+ * not awaited: the output gate holds the reply until it is durable.
  */
 export class UsageHistory {
   readonly #sql: SqlStorage;
   /** Made with the first count, so objects that never count (client IPs, throttles) hold no table. */
   #tableExists: boolean;
-  #current: { hour: number; count: number } | undefined;
 
   constructor(sql: SqlStorage) {
     this.#sql = sql;
@@ -40,9 +38,6 @@ export class UsageHistory {
 
   /** Counts one admitted request in the hour that contains `now`. */
   count(now: number): void {
-    const hour = Math.floor(now / HOUR_MS);
-    if (this.#current?.hour !== hour) this.#current = { hour, count: this.#stored(hour) };
-    this.#current.count += 1;
     if (!this.#tableExists) {
       this.#sql.exec(
         `CREATE TABLE IF NOT EXISTS ${TABLE} (hour INTEGER PRIMARY KEY, count INTEGER NOT NULL)`,
@@ -50,10 +45,9 @@ export class UsageHistory {
       this.#tableExists = true;
     }
     this.#sql.exec(
-      `INSERT INTO ${TABLE} (hour, count) VALUES (?, ?)
-       ON CONFLICT (hour) DO UPDATE SET count = excluded.count`,
-      hour,
-      this.#current.count,
+      `INSERT INTO ${TABLE} (hour, count) VALUES (?, 1)
+       ON CONFLICT (hour) DO UPDATE SET count = count + 1`,
+      Math.floor(now / HOUR_MS),
     );
   }
 
@@ -84,13 +78,5 @@ export class UsageHistory {
       .one();
     if (oldest === null) return undefined;
     return windowStart(oldest * HOUR_MS, DAY_MS) + HISTORY_DAYS * DAY_MS;
-  }
-
-  #stored(hour: number): number {
-    if (!this.#tableExists) return 0;
-    const [row] = this.#sql
-      .exec<{ count: number }>(`SELECT count FROM ${TABLE} WHERE hour = ?`, hour)
-      .toArray();
-    return row?.count ?? 0;
   }
 }

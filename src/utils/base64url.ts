@@ -1,16 +1,25 @@
-/** Unpadded base64url, for tokens that travel in cookies and form fields. */
-export function toBase64Url(bytes: Uint8Array): string {
+/** Standard padded base64, as digests and signatures are written in headers. */
+export function toBase64(bytes: Uint8Array): string {
   let binary = "";
   for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+  return btoa(binary);
+}
+
+/** The bytes of standard base64; throws when the text is not base64. */
+export function fromBase64(text: string): Uint8Array<ArrayBuffer> {
+  return Uint8Array.from(atob(text), (char) => char.charCodeAt(0));
+}
+
+/** Unpadded base64url, for tokens that travel in cookies and form fields. */
+export function toBase64Url(bytes: Uint8Array): string {
+  return toBase64(bytes).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
 }
 
 /** The bytes, or null when the text is not base64url. */
 export function fromBase64Url(text: string): Uint8Array<ArrayBuffer> | null {
   if (!/^[A-Za-z0-9_-]*$/.test(text)) return null;
   try {
-    const binary = atob(text.replaceAll("-", "+").replaceAll("_", "/"));
-    return Uint8Array.from(binary, (char) => char.charCodeAt(0));
+    return fromBase64(text.replaceAll("-", "+").replaceAll("_", "/"));
   } catch {
     return null;
   }

@@ -1,9 +1,8 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
-import { ApiError } from "../errors.ts";
 import { jsonBody } from "../middleware/json-body.ts";
 import { methodNotAllowed } from "../middleware/method-not-allowed.ts";
-import { rejectInvalid } from "../validation.ts";
+import { notFoundWhenIdInvalid, rejectInvalid } from "../validation.ts";
 import {
   createWebhookHandler,
   deleteWebhookHandler,
@@ -18,13 +17,6 @@ import {
 } from "./webhooks.routes.ts";
 import { WEBHOOK_NOT_FOUND } from "./webhooks.schemas.ts";
 
-/** A malformed webhookId names no endpoint, so it is simply not found; a bad query is a 400. */
-function webhookNotFoundWhenInvalid(result: { success: boolean; target: string }): undefined {
-  if (!result.success && result.target === "param") {
-    throw new ApiError("not_found", WEBHOOK_NOT_FOUND);
-  }
-}
-
 /**
  * The webhook endpoints' routes (beta), below the /v1 authentication and
  * limits. createWebhook's URL rules depend on the environment; its handler
@@ -36,11 +28,9 @@ export function webhooksRoutes(): OpenAPIHono<AppEnv> {
   endpoints.post("/webhooks", jsonBody());
   endpoints.openapi(createWebhookRoute({ allowLoopbackHttp: false }), createWebhookHandler);
   endpoints.openapi(listWebhooksRoute, listWebhooksHandler);
+  const webhookNotFoundWhenInvalid = notFoundWhenIdInvalid(WEBHOOK_NOT_FOUND);
   endpoints.openapi(deleteWebhookRoute, deleteWebhookHandler, webhookNotFoundWhenInvalid);
-  endpoints.openapi(listDeliveriesRoute, listDeliveriesHandler, (result, c) => {
-    webhookNotFoundWhenInvalid(result);
-    return rejectInvalid(result, c);
-  });
+  endpoints.openapi(listDeliveriesRoute, listDeliveriesHandler, webhookNotFoundWhenInvalid);
   endpoints.all("/webhooks", methodNotAllowed(["GET", "HEAD", "POST"]));
   endpoints.all("/webhooks/:webhookId", methodNotAllowed(["DELETE"]));
   endpoints.all("/webhooks/:webhookId/deliveries", methodNotAllowed(["GET", "HEAD"]));

@@ -31,6 +31,11 @@ function timeout(value: string): number {
   return ms;
 }
 
+/** Whether this environment lets endpoints be `http://127.0.0.1` (local development only). */
+export function webhookUrlPolicy(env: { WEBHOOK_ALLOW_LOOPBACK_HTTP?: string }): WebhookUrlPolicy {
+  return { allowLoopbackHttp: env.WEBHOOK_ALLOW_LOOPBACK_HTTP === "true" };
+}
+
 /** The settings the environment's variables describe; a malformed variable is a configuration error. */
 export function webhookSettings(env: {
   WEBHOOK_RETRY_DELAYS: string;
@@ -38,7 +43,7 @@ export function webhookSettings(env: {
   WEBHOOK_ALLOW_LOOPBACK_HTTP: string;
 }): WebhookSettings {
   return {
-    urlPolicy: { allowLoopbackHttp: env.WEBHOOK_ALLOW_LOOPBACK_HTTP === "true" },
+    urlPolicy: webhookUrlPolicy(env),
     retryDelaysSeconds: retryDelays(env.WEBHOOK_RETRY_DELAYS),
     timeoutMs: timeout(env.WEBHOOK_TIMEOUT_MS),
   };

@@ -1,3 +1,5 @@
+import { fromBase64, toBase64 } from "../utils/base64url.ts";
+
 /*
  * Standard Webhooks signing (https://www.standardwebhooks.com): the secret is
  * `whsec_` and the base64 of random bytes; a delivery carries `webhook-id`,
@@ -17,15 +19,9 @@ export function generateWebhookSecret(): string {
 /** What a secret looks like, for the document and for tests. */
 export const WEBHOOK_SECRET_PATTERN = "^whsec_[A-Za-z0-9+/]{43}=$";
 
-function toBase64(bytes: Uint8Array): string {
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
-}
-
 function keyBytes(secret: string): Uint8Array<ArrayBuffer> {
   if (!secret.startsWith(SECRET_PREFIX)) throw new Error("not a webhook signing secret");
-  return Uint8Array.from(atob(secret.slice(SECRET_PREFIX.length)), (char) => char.charCodeAt(0));
+  return fromBase64(secret.slice(SECRET_PREFIX.length));
 }
 
 export interface SignedHeaders {

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, lt, sql } from "drizzle-orm";
 import type { Database } from "../db/database.ts";
 import { accounts, deliveryAttempts, events, webhooks } from "../db/schema.ts";
-import type { EventRow } from "../events/events.queries.ts";
+import { type EventRow, eventColumns } from "../events/events.queries.ts";
 import type { EventTypeSelector } from "../events/events.schemas.ts";
 import { accountOfKey } from "../keys/keys.queries.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
@@ -233,7 +233,7 @@ export async function listWebhooksWithLastDelivery(
 
 /** What the queue consumer needs to make one delivery: the event, and where and how to send it. */
 export interface DeliveryTarget {
-  event: Omit<EventRow, "seq">;
+  event: EventRow;
   url: string;
   secret: string;
 }
@@ -246,15 +246,7 @@ export async function findDeliveryTarget(
 ): Promise<DeliveryTarget | undefined> {
   const row = await guardStorage("D1", () =>
     db
-      .select({
-        id: events.id,
-        type: events.type,
-        data: events.data,
-        previousStatus: events.previousStatus,
-        createdAt: events.createdAt,
-        url: webhooks.url,
-        secret: webhooks.secret,
-      })
+      .select({ ...eventColumns, url: webhooks.url, secret: webhooks.secret })
       .from(events)
       .innerJoin(webhooks, eq(webhooks.id, webhookId))
       .where(eq(events.id, eventId))
