@@ -5,7 +5,7 @@ import { claimEvents } from "../../../src/events/events.queries.ts";
 import worker from "../../../src/index.ts";
 import { createPet } from "../support/assertions.ts";
 import { d1FailingBatchAt, failingQueue } from "../support/faulty-bindings.ts";
-import { seedKey, testServices } from "../support/keys.ts";
+import { seedUnlimitedKey, testServices } from "../support/keys.ts";
 import { captureLogs, storageFailure } from "../support/logs.ts";
 import { api, jsonOf } from "../support/request.ts";
 import {
@@ -28,7 +28,7 @@ const LEASE_MS = 60_000;
 let key: string;
 
 beforeAll(async () => {
-  ({ key } = await seedKey({ plan: "enterprise", limits: { perMinute: 1e6, perDay: 1e6 } }));
+  ({ key } = await seedUnlimitedKey());
 });
 
 // Pet events go to every endpoint, so each test counts only with the endpoints it registers.

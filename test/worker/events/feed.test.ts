@@ -2,7 +2,7 @@ import { createScheduledController, env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import worker from "../../../src/index.ts";
 import { createPet, expectError } from "../support/assertions.ts";
-import { seedKey } from "../support/keys.ts";
+import { seedUnlimitedKey } from "../support/keys.ts";
 import { setClock } from "../support/limiters.ts";
 import { move, type OrderBody, placeOrder } from "../support/orders.ts";
 import { api, MANY_REQUESTS, send } from "../support/request.ts";
@@ -13,11 +13,10 @@ let aliceToo: string;
 let bob: string;
 
 beforeAll(async () => {
-  const limits = { perMinute: 1e6, perDay: 1e6 };
-  const first = await seedKey({ plan: "enterprise", limits });
+  const first = await seedUnlimitedKey();
   alice = first.key;
-  aliceToo = (await seedKey({ plan: "enterprise", limits, account: first.row.account.email })).key;
-  bob = (await seedKey({ plan: "enterprise", limits })).key;
+  aliceToo = (await seedUnlimitedKey({ account: first.row.account.email })).key;
+  bob = (await seedUnlimitedKey()).key;
 });
 
 afterEach(() => {

@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createPet, expectError } from "../support/assertions.ts";
 import { d1FailingBatchAt } from "../support/faulty-bindings.ts";
-import { seedKey } from "../support/keys.ts";
+import { seedUnlimitedKey } from "../support/keys.ts";
 import { captureLogs, storageFailure } from "../support/logs.ts";
 import { move, type OrderBody, place, placeOrder } from "../support/orders.ts";
 import { api } from "../support/request.ts";
@@ -17,7 +17,7 @@ let key: string;
 let accountId: number;
 
 beforeAll(async () => {
-  const seeded = await seedKey({ plan: "enterprise", limits: { perMinute: 1e6, perDay: 1e6 } });
+  const seeded = await seedUnlimitedKey();
   key = seeded.key;
   accountId = seeded.row.accountId;
 });

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createPet } from "../support/assertions.ts";
-import { seedKey } from "../support/keys.ts";
+import { seedUnlimitedKey } from "../support/keys.ts";
 import { recordingD1 } from "../support/recording-d1.ts";
 import { api } from "../support/request.ts";
 import { receiverUrl, registerWebhook, uniqueName } from "../support/webhooks.ts";
@@ -16,11 +16,7 @@ let listener: { key: string; accountId: number };
 let other: { key: string; accountId: number };
 
 beforeAll(async () => {
-  const limits = { perMinute: 1e6, perDay: 1e6 };
-  const [a, b] = await Promise.all([
-    seedKey({ plan: "enterprise", limits }),
-    seedKey({ plan: "enterprise", limits }),
-  ]);
+  const [a, b] = await Promise.all([seedUnlimitedKey(), seedUnlimitedKey()]);
   listener = { key: a.key, accountId: a.row.accountId };
   other = { key: b.key, accountId: b.row.accountId };
 });

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { messages } from "../../../src/errors.ts";
 import { createPet } from "../support/assertions.ts";
-import { seedKey } from "../support/keys.ts";
+import { seedUnlimitedKey } from "../support/keys.ts";
 import {
   expectAnimalsMatchOrders,
   type OrderBody,
@@ -14,10 +14,9 @@ import { MANY_REQUESTS, type Reply, send } from "../support/request.ts";
 let keys: string[];
 
 beforeAll(async () => {
-  const limits = { perMinute: 1e6, perDay: 1e6 };
-  const first = await seedKey({ plan: "enterprise", limits });
-  const second = await seedKey({ plan: "enterprise", limits, account: first.row.account.email });
-  const other = await seedKey({ plan: "enterprise", limits });
+  const first = await seedUnlimitedKey();
+  const second = await seedUnlimitedKey({ account: first.row.account.email });
+  const other = await seedUnlimitedKey();
   keys = [first.key, second.key, other.key];
 });
 

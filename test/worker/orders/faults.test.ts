@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createPet, expectError } from "../support/assertions.ts";
 import { d1FailingBatchAt, failingD1 } from "../support/faulty-bindings.ts";
-import { seedKey } from "../support/keys.ts";
+import { seedUnlimitedKey } from "../support/keys.ts";
 import {
   expectAnimalsMatchOrders,
   move,
@@ -22,7 +22,7 @@ const MOVE_STATEMENTS = 3;
 let key: string;
 
 beforeAll(async () => {
-  ({ key } = await seedKey({ plan: "enterprise", limits: { perMinute: 1e6, perDay: 1e6 } }));
+  ({ key } = await seedUnlimitedKey());
 });
 
 async function expectUnavailable(res: Response): Promise<void> {

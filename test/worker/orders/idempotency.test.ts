@@ -2,7 +2,7 @@ import { createScheduledController, env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import worker from "../../../src/index.ts";
 import { createPet, expectError } from "../support/assertions.ts";
-import { seedKey } from "../support/keys.ts";
+import { seedKey, seedUnlimitedKey } from "../support/keys.ts";
 import {
   expectAnimalsMatchOrders,
   move,
@@ -16,7 +16,7 @@ import { api } from "../support/request.ts";
 let key: string;
 
 beforeAll(async () => {
-  ({ key } = await seedKey({ plan: "enterprise", limits: { perMinute: 1e6, perDay: 1e6 } }));
+  ({ key } = await seedUnlimitedKey());
 });
 
 afterEach(() => {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createPet, expectError } from "../support/assertions.ts";
-import { seedKey } from "../support/keys.ts";
+import { seedKey, seedUnlimitedKey } from "../support/keys.ts";
 import { move, type OrderBody, type OrderStatus, placeOrder } from "../support/orders.ts";
 import { api, ORIGIN } from "../support/request.ts";
 
@@ -13,7 +13,7 @@ const orders: OrderBody[] = [];
 const otherOrders: OrderBody[] = [];
 
 beforeAll(async () => {
-  const first = await seedKey({ plan: "enterprise", limits: { perMinute: 1e6, perDay: 1e6 } });
+  const first = await seedUnlimitedKey();
   key = first.key;
   sameAccountKey = (await seedKey({ account: first.row.account.email })).key;
   otherKey = (await seedKey()).key;

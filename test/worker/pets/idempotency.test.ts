@@ -2,7 +2,7 @@ import { createScheduledController, env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import worker from "../../../src/index.ts";
 import { expectError } from "../support/assertions.ts";
-import { seedKey } from "../support/keys.ts";
+import { seedKey, seedUnlimitedKey } from "../support/keys.ts";
 import { api } from "../support/request.ts";
 
 afterEach(() => {
@@ -102,7 +102,7 @@ describe("Idempotency-Key on POST /v1/pets", () => {
   });
 
   it("forgets a key after 24 hours: the same key then creates a new animal", async () => {
-    const { key } = await seedKey({ plan: "enterprise", limits: { perMinute: 1e6, perDay: 1e6 } });
+    const { key } = await seedUnlimitedKey();
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(new Date("2031-03-01T10:00:00Z"));
     const body = { name: "Rex", categoryId: 506 };
@@ -122,7 +122,7 @@ describe("Idempotency-Key on POST /v1/pets", () => {
   });
 
   it("removes expired records on the hourly schedule and keeps fresh ones", async () => {
-    const { key } = await seedKey({ plan: "enterprise", limits: { perMinute: 1e6, perDay: 1e6 } });
+    const { key } = await seedUnlimitedKey();
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(new Date("2031-04-01T00:00:00Z"));
     await (await create(key, "sweep-old", { name: "Old", categoryId: 507 })).json();

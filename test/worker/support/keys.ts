@@ -70,6 +70,13 @@ export async function seedKey(options: SeedKeyOptions = {}): Promise<SeededKey> 
   return { key: created.key, hash, record: keyRecordOf(row), row };
 }
 
+/** A key no test runs out of: Enterprise, a million requests a minute and a day. */
+export function seedUnlimitedKey(
+  options: Pick<SeedKeyOptions, "account"> = {},
+): Promise<SeededKey> {
+  return seedKey({ ...options, plan: "enterprise", limits: { perMinute: 1e6, perDay: 1e6 } });
+}
+
 /**
  * A working key that only KV knows, as keys were before D1 held them and
  * until the import brings them in: it has no account yet.

@@ -4,7 +4,7 @@ import type { DeliveryMessage } from "../../../src/events/events.queries.ts";
 import worker from "../../../src/index.ts";
 import { createPet } from "../support/assertions.ts";
 import { d1FailingStatements, failingD1 } from "../support/faulty-bindings.ts";
-import { seedKey } from "../support/keys.ts";
+import { seedUnlimitedKey } from "../support/keys.ts";
 import { captureLogs } from "../support/logs.ts";
 import { api } from "../support/request.ts";
 import {
@@ -31,7 +31,7 @@ let key: string;
 let eventId: string;
 
 beforeAll(async () => {
-  ({ key } = await seedKey({ plan: "enterprise", limits: { perMinute: 1e6, perDay: 1e6 } }));
+  ({ key } = await seedUnlimitedKey());
   const pet = await createPet(key, { name: "Consumed", categoryId: 27 });
   eventId = (await feed(key, "pet.created")).find((event) => event.data.id === pet.id)?.id ?? "";
 });

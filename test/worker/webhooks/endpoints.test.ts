@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { messages } from "../../../src/errors.ts";
 import { createPet, expectError } from "../support/assertions.ts";
-import { seedKey } from "../support/keys.ts";
+import { seedUnlimitedKey } from "../support/keys.ts";
 import { captureLogs } from "../support/logs.ts";
 import { api, MANY_REQUESTS, send } from "../support/request.ts";
 import {
@@ -18,8 +18,7 @@ const LIMIT_REACHED = messages.limitReached(MAX_WEBHOOKS, "webhook endpoints", "
 
 /** A key of an account of its own, so each test starts with no endpoints. */
 async function freshKey(account?: string): Promise<string> {
-  return (await seedKey({ plan: "enterprise", limits: { perMinute: 1e6, perDay: 1e6 }, account }))
-    .key;
+  return (await seedUnlimitedKey({ account })).key;
 }
 
 // Pet events go to every endpoint: none outlives its test to hear the next one's.
@@ -57,7 +56,7 @@ describe("createWebhook, listWebhooks, deleteWebhook", () => {
   });
 
   it("another account's endpoints are neither listed nor deletable; deleting answers 204 once, then 404", async () => {
-    const owner = await seedKey({ plan: "enterprise", limits: { perMinute: 1e6, perDay: 1e6 } });
+    const owner = await seedUnlimitedKey();
     const colleague = await freshKey(owner.row.account.email);
     const stranger = await freshKey();
     const endpoint = await registerWebhook(owner.key, receiverUrl("ok", uniqueName("owned")));
@@ -138,7 +137,7 @@ describe("at most 10 endpoints per account", () => {
     "is exact under concurrency: 25 parallel creates give 10 × 201 and 15 × 409",
     MANY_REQUESTS,
     async () => {
-      const owner = await seedKey({ plan: "enterprise", limits: { perMinute: 1e6, perDay: 1e6 } });
+      const owner = await seedUnlimitedKey();
       const keys = [owner.key, await freshKey(owner.row.account.email)];
       const replies = await Promise.all(
         Array.from({ length: 25 }, (_, i) =>
