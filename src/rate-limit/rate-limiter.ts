@@ -13,6 +13,7 @@ import {
   BAN_THRESHOLD,
   type BanState,
   currentWindow,
+  HOUR_MS,
   isBanForgotten,
   nextBanDuration,
   secondsUntil,
@@ -20,12 +21,17 @@ import {
   type WindowCount,
   type WindowName,
   windowEnd,
+  windowStart,
 } from "./windows.ts";
 
-/** A key uses its minute and day windows; a throttle one minute or hour window. */
+/**
+ * A key uses its minute and day windows; a throttle one minute or hour
+ * window. A key also counts its current hour of usage history here.
+ */
 type LimiterState = Partial<Record<WindowName, WindowCount>> & {
   ban?: BanState;
   policy?: KeyPolicy;
+  usageHour?: HourCount;
 };
 
 const WINDOW_NAMES = Object.keys(WINDOW_LENGTHS) as WindowName[];
@@ -71,9 +77,7 @@ export class RateLimiter extends DurableObject<Env> {
     const effective = this.#adoptPolicy(policy);
     const windows = this.#windows(effective.limits, now);
     if (isDead(effective, now)) return { outcome: "revoked", windows: reports(windows) };
-    const result = this.#hit(windows, now, true);
-    if (result.outcome === "allowed") this.#history.count(now);
-    return result;
+    return this.#hit(windows, now, true);
   }
 
   /** Counts one request without a valid key against the caller's per-IP budget. */
@@ -101,13 +105,14 @@ export class RateLimiter extends DurableObject<Env> {
 
   /** The key's admitted requests per UTC hour over the last 30 days, oldest first. */
   usageHistory(now: number = Date.now()): HourCount[] {
-    return this.#history.hours(now);
+    return this.#history.hours(now, this.#state.usageHour);
   }
 
   /** Drops what has gone stale; an object left with nothing (a quiet client IP) is deleted. */
   override async alarm(): Promise<void> {
     const now = Date.now();
     this.#cleanupScheduled = false;
+    if (this.#state.usageHour) this.#history.add(this.#state.usageHour);
     this.#state = withoutStale(this.#state, now);
     this.#history.trim(now);
     if (Object.keys(this.#state).length === 0 && this.#history.trimAt() === undefined) {
@@ -153,7 +158,8 @@ export class RateLimiter extends DurableObject<Env> {
     return { name, length, limit, count };
   }
 
-  #hit(windows: ActiveWindow[], now: number, canBan: boolean): HitResult {
+  /** Counts or refuses one request; only a key's requests can earn a ban and enter its usage history. */
+  #hit(windows: ActiveWindow[], now: number, forKey: boolean): HitResult {
     const ban = this.#state.ban;
     if (ban && ban.until > now) {
       return {
@@ -163,16 +169,29 @@ export class RateLimiter extends DurableObject<Env> {
       };
     }
     const full = windows.filter((window) => window.count.count >= window.limit);
-    if (full.length > 0) return this.#refuse(windows, full, now, canBan);
+    if (full.length > 0) return this.#refuse(windows, full, now, forKey);
     for (const window of windows) window.count.count += 1;
+    if (forKey) this.#countHour(now);
     this.#persist();
     return { outcome: "allowed", windows: reports(windows) };
   }
 
-  #refuse(windows: ActiveWindow[], full: ActiveWindow[], now: number, canBan: boolean): HitResult {
+  /** Counts an admitted request of a key in its hour; the hour before goes to its history row. */
+  #countHour(now: number): void {
+    const hour = windowStart(now, HOUR_MS);
+    const counting = this.#state.usageHour;
+    if (counting?.hour === hour) {
+      counting.count += 1;
+      return;
+    }
+    if (counting) this.#history.add(counting);
+    this.#state.usageHour = { hour, count: 1 };
+  }
+
+  #refuse(windows: ActiveWindow[], full: ActiveWindow[], now: number, forKey: boolean): HitResult {
     for (const window of full) window.count.refused += 1;
     const reopensAt = Math.max(...full.map((window) => windowEnd(window.count, window.length)));
-    if (canBan && full.some((window) => window.count.refused >= BAN_THRESHOLD)) {
+    if (forKey && full.some((window) => window.count.refused >= BAN_THRESHOLD)) {
       const durationMs = nextBanDuration(this.#state.ban, now);
       this.#state.ban = { until: now + durationMs, durationMs };
       for (const window of windows) window.count.refused = 0;

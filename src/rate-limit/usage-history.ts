@@ -20,59 +20,77 @@ const TABLE = "usage_hours";
 /**
  * A key's admitted requests per UTC hour for 30 days, in its Durable
  * Object's own SQLite database: one row per hour (hours since the epoch and
- * a count), at most 720 rows. An admitted request adds one to its hour's
- * row, a few bytes, never the whole history. Like the windows, the write is
- * not awaited: the output gate holds the reply until it is durable.
+ * a count), at most 720 rows. The hour being counted lives in the object's
+ * state record, written with the windows on every request anyway; it joins
+ * its row here when the next hour starts or the clean-up alarm runs, so a
+ * request costs no statement of its own.
  */
 export class UsageHistory {
   readonly #sql: SqlStorage;
-  /** Made with the first count, so objects that never count (client IPs, throttles) hold no table. */
-  #tableExists: boolean;
+  /**
+   * Made with the first row, so objects that never count (client IPs,
+   * throttles) hold no table; looked up on first use, not when the object
+   * wakes, since most wake-ups only count a request.
+   */
+  #tableExists: boolean | undefined;
 
   constructor(sql: SqlStorage) {
     this.#sql = sql;
-    this.#tableExists =
-      sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", TABLE).toArray()
-        .length > 0;
   }
 
-  /** Counts one admitted request in the hour that contains `now`. */
-  count(now: number): void {
-    if (!this.#tableExists) {
+  #hasTable(): boolean {
+    this.#tableExists ??=
+      this.#sql
+        .exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", TABLE)
+        .toArray().length > 0;
+    return this.#tableExists;
+  }
+
+  /** Adds an hour's count to its row; an hour may arrive in parts (an alarm ran within it). */
+  add(hour: HourCount): void {
+    if (!this.#hasTable()) {
       this.#sql.exec(
         `CREATE TABLE IF NOT EXISTS ${TABLE} (hour INTEGER PRIMARY KEY, count INTEGER NOT NULL)`,
       );
       this.#tableExists = true;
     }
     this.#sql.exec(
-      `INSERT INTO ${TABLE} (hour, count) VALUES (?, 1)
-       ON CONFLICT (hour) DO UPDATE SET count = count + 1`,
-      Math.floor(now / HOUR_MS),
+      `INSERT INTO ${TABLE} (hour, count) VALUES (?, ?)
+       ON CONFLICT (hour) DO UPDATE SET count = count + excluded.count`,
+      hour.hour / HOUR_MS,
+      hour.count,
     );
   }
 
-  /** The kept hours that saw requests, oldest first. */
-  hours(now: number): HourCount[] {
-    if (!this.#tableExists) return [];
-    return this.#sql
-      .exec<{ hour: number; count: number }>(
-        `SELECT hour, count FROM ${TABLE} WHERE hour >= ? ORDER BY hour`,
-        historyStart(now) / HOUR_MS,
-      )
-      .toArray()
-      .map((row) => ({ hour: row.hour * HOUR_MS, count: row.count }));
+  /** The kept hours that saw requests, oldest first, with the hour still being counted. */
+  hours(now: number, counting: HourCount | undefined): HourCount[] {
+    const start = historyStart(now);
+    const kept = this.#hasTable()
+      ? this.#sql
+          .exec<{ hour: number; count: number }>(
+            `SELECT hour, count FROM ${TABLE} WHERE hour >= ? ORDER BY hour`,
+            start / HOUR_MS,
+          )
+          .toArray()
+          .map((row) => ({ hour: row.hour * HOUR_MS, count: row.count }))
+      : [];
+    if (!counting || counting.hour < start) return kept;
+    const last = kept.at(-1);
+    if (last?.hour === counting.hour) last.count += counting.count;
+    else kept.push({ ...counting });
+    return kept;
   }
 
   /** Drops the hours that fell out of the 30 days. */
   trim(now: number): void {
-    if (this.#tableExists) {
+    if (this.#hasTable()) {
       this.#sql.exec(`DELETE FROM ${TABLE} WHERE hour < ?`, historyStart(now) / HOUR_MS);
     }
   }
 
   /** When the oldest kept day falls out of the 30 days; undefined when nothing is kept. */
   trimAt(): number | undefined {
-    if (!this.#tableExists) return undefined;
+    if (!this.#hasTable()) return undefined;
     const { oldest } = this.#sql
       .exec<{ oldest: number | null }>(`SELECT min(hour) AS oldest FROM ${TABLE}`)
       .one();

@@ -48,9 +48,34 @@ describe("hourly usage history", MANY_REQUESTS, () => {
     setClock("2030-06-15T10:15:00Z");
     const { key, hash } = await seedKey({ plan: "free" });
     await sendInTurn(20, "/v1/pets", { key });
+    // The hour being counted is kept with the windows; the next hour's first request files it.
+    expect(await storedHours(keyLimiter(hash))).toEqual([]);
+    vi.setSystemTime(new Date("2030-06-15T11:05:00Z"));
+    await sendInTurn(1, "/v1/pets", { key });
     expect(await storedHours(keyLimiter(hash))).toEqual([
       { hour: Date.parse("2030-06-15T10:00:00Z") / HOUR, count: 20 },
     ]);
+  });
+
+  it("adds an hour filed in parts (a clean-up ran within it) into one row", async () => {
+    setClock("2030-06-15T10:15:00Z");
+    const { hash, record } = await seedKey({ plan: "free" });
+    const stub = keyLimiter(hash);
+    const policy = testPolicy(record.limits, record.version);
+    const tenOClock = Date.parse("2030-06-15T10:00:00Z");
+    await runInDurableObject(stub, async (instance) => {
+      for (let i = 0; i < 3; i += 1) instance.hitKey(policy);
+      vi.setSystemTime(new Date("2030-06-15T10:30:00Z"));
+      await instance.alarm();
+      for (let i = 0; i < 2; i += 1) instance.hitKey(policy);
+    });
+    expect(await storedHours(stub)).toEqual([{ hour: tenOClock / HOUR, count: 3 }]);
+    expect(await limiter.usageHistory(hash)).toEqual([{ hour: tenOClock, count: 5 }]);
+    vi.setSystemTime(new Date("2030-06-15T11:00:00Z"));
+    await runInDurableObject(stub, (instance) => {
+      instance.hitKey(policy);
+    });
+    expect(await storedHours(stub)).toEqual([{ hour: tenOClock / HOUR, count: 5 }]);
   });
 
   it("counts only admitted requests: not refused ones, nor a revoked key's", async () => {
