@@ -18,12 +18,15 @@ export interface FoundKey {
 }
 
 /**
- * Per-isolate cache of key records, so a hot key costs no KV read. A record
- * may be older than this TTL (KV's own edge cache and propagation add to it);
- * revocations and plan changes reach requests at once through the key's
- * Durable Object, which keeps the newest policy.
+ * Per-isolate cache of key records, so a key seen in the last ten minutes
+ * costs no KV read. A stale record is harmless: revocations and plan changes
+ * reach requests at once through the key's Durable Object, which keeps the
+ * newest policy whatever version a request brings, and the rest of a record
+ * (the key's last four characters) never changes. 20,000 records of a
+ * few hundred bytes bound it to a few megabytes, enough that ten thousand
+ * keys taking turns stay cached.
  */
-const known = new ExpiringCache<string, FoundKey>(1_000, 30_000);
+const known = new ExpiringCache<string, FoundKey>(20_000, 10 * 60_000);
 
 /**
  * Hashes no key has, kept apart so they never push real keys out: a client
