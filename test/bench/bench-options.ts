@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { buildTargets } from "./measure.ts";
-import type { RoundSettings } from "./rounds.ts";
+import { pairedLoadsPerRound, type RoundSettings } from "./rounds.ts";
 import { loadSeconds, type ScaleOptions } from "./scale-run.ts";
 
 export interface BenchOptions {
@@ -30,7 +30,7 @@ export function parseBenchOptions(args: string[]): BenchOptions {
     args,
     options: {
       scale: { type: "boolean", default: false },
-      rounds: { type: "string", default: "3" },
+      rounds: { type: "string" },
       duration: { type: "string" },
       warmup: { type: "string" },
       connections: { type: "string", default: "16" },
@@ -39,9 +39,9 @@ export function parseBenchOptions(args: string[]): BenchOptions {
     },
   });
   const settings: RoundSettings = {
-    rounds: Number(values.rounds),
-    durationSeconds: Number(values.duration ?? (values.scale ? "4" : "6")),
-    warmupSeconds: Number(values.warmup ?? (values.scale ? "1" : "3")),
+    rounds: Number(values.rounds ?? (values.scale ? "3" : "5")),
+    durationSeconds: Number(values.duration ?? (values.scale ? "4" : "3")),
+    warmupSeconds: Number(values.warmup ?? (values.scale ? "1" : "2")),
     connections: Number(values.connections),
   };
   const { rounds, durationSeconds, warmupSeconds, connections } = settings;
@@ -49,10 +49,10 @@ export function parseBenchOptions(args: string[]): BenchOptions {
     throw new Error("--rounds, --duration, --warmup and --connections must be positive numbers");
   }
   if (!values.scale) {
-    // Every target: the first round with its full warm-up, later rounds with at most a second of it.
-    const targets = buildTargets("", "", "").length;
+    // Every load: the first round with its full warm-up, later rounds with at most a second of it.
+    const loads = pairedLoadsPerRound(buildTargets("", "", ""));
     const budget =
-      targets *
+      loads *
       (warmupSeconds +
         durationSeconds +
         (rounds - 1) * (Math.min(1, warmupSeconds) + durationSeconds));

@@ -79,6 +79,8 @@ const expectedStatuses = (target: Target): number[] => [target.expectStatus].fla
 export interface Sample {
   target: string;
   round: number;
+  /** On a floor's sample from a paired round: the endpoint it was loaded beside. */
+  besideEndpoint?: string;
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;

@@ -72,10 +72,17 @@ export function median(values: number[]): number {
     : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 }
 
-/** Each round's value of the endpoint divided by its floor's, for rounds where both were measured. */
+/**
+ * Each round's value of the endpoint divided by its floor's, for rounds where
+ * both were measured: the floor's load beside this endpoint when the rounds
+ * were paired, else the floor's one load of the round.
+ */
 function perRoundRatios(mine: Sample[], floor: Sample[], pick: (sample: Sample) => number) {
   return mine.flatMap((sample) => {
-    const floorSample = floor.find((f) => f.round === sample.round);
+    const sameRound = floor.filter((f) => f.round === sample.round);
+    const floorSample =
+      sameRound.find((f) => f.besideEndpoint === sample.target) ??
+      sameRound.find((f) => f.besideEndpoint === undefined);
     return floorSample ? [pick(sample) / pick(floorSample)] : [];
   });
 }
@@ -163,7 +170,8 @@ export function formatTable(report: Report): string {
     ...formatRows(report.rows),
     "reads are compared with the read floor, the create with the create floor, the order flow",
     "(two requests per adoption: order, complete) with the order floor; the ratio is the",
-    "median of the per-round ratios, (min–max) their spread over the rounds;",
+    "median of the per-round ratios, each against the floor's load beside it when the",
+    "rounds are paired, (min–max) their spread over the rounds;",
     "bad = responses with another status than expected, plus connection errors.",
   ].join("\n");
 }

@@ -5,30 +5,69 @@ export interface RoundSettings extends LoadSettings {
   warmupSeconds: number;
 }
 
+/** One load of a round: a target, and for a floor loaded beside an endpoint, that endpoint. */
+export interface Slot {
+  target: Target;
+  besideEndpoint?: string;
+}
+
+/** Every target once, in an order that rotates each round so none always runs first or last. */
+function rotatedPlan(targets: Target[], round: number): Slot[] {
+  return targets.map((_, i) => ({ target: targets[(i + round) % targets.length] as Target }));
+}
+
 /**
- * Loads every target once per round, each after its own short warm-up, in an
- * order that rotates each round so no target always runs first or last; a
- * floor and the endpoints compared with it share every round, so their
- * per-round ratio cancels what the machine did meanwhile.
+ * Every endpoint right beside its own load of its floor (the floor first in
+ * one round, second in the next), so each ratio compares two loads seconds
+ * apart and the machine's slower minutes fall on both; floors no endpoint
+ * names (static JSON) load alone. The endpoints' order rotates each round.
+ */
+export function pairedPlan(targets: Target[], round: number): Slot[] {
+  const floorOf = (name: string | undefined) =>
+    targets.find((target) => target.isFloor !== undefined && target.isFloor === name);
+  const endpoints = targets.filter((target) => target.floor !== undefined);
+  const plan: Slot[] = targets
+    .filter(
+      (target) =>
+        target.isFloor !== undefined && !endpoints.some((e) => floorOf(e.floor) === target),
+    )
+    .map((target) => ({ target }));
+  for (const [i] of endpoints.entries()) {
+    const endpoint = endpoints[(i + round) % endpoints.length] as Target;
+    const floor = floorOf(endpoint.floor);
+    if (!floor) throw new Error(`${endpoint.label}: no floor target named ${endpoint.floor}`);
+    const pair: Slot[] = [{ target: floor, besideEndpoint: endpoint.id }, { target: endpoint }];
+    plan.push(...(round % 2 === 0 ? pair : pair.reverse()));
+  }
+  return plan;
+}
+
+/**
+ * Loads the targets round after round, each load after its own short
+ * warm-up. By default every target loads once per round and an endpoint's
+ * ratio uses its floor's load of the same round; `paired` gives each
+ * endpoint its own adjacent floor load instead, for ratios the machine's
+ * noise moves less.
  */
 export async function measureRounds(
   targets: Target[],
   settings: RoundSettings,
   log: (message: string) => void,
+  options: { paired?: boolean } = {},
 ): Promise<Sample[]> {
   const { rounds, warmupSeconds, ...loadSettings } = settings;
   const samples: Sample[] = [];
   for (let round = 0; round < rounds; round++) {
-    const order = targets.map((_, i) => targets[(i + round) % targets.length]);
-    for (const target of order) {
-      if (!target) continue;
+    const plan = options.paired ? pairedPlan(targets, round) : rotatedPlan(targets, round);
+    for (const { target, besideEndpoint } of plan) {
       const warmup = round === 0 ? warmupSeconds : Math.min(1, warmupSeconds);
       await load(target, { ...loadSettings, durationSeconds: warmup });
       const sample = await measure(target, loadSettings, round + 1);
+      if (besideEndpoint) sample.besideEndpoint = besideEndpoint;
       samples.push(sample);
       log(
-        `round ${round + 1}/${rounds} ${target.label}: ${sample.requestsPerSecond.toFixed(0)} req/s, ` +
-          `p50 ${sample.p50Ms} ms, p99 ${sample.p99Ms} ms` +
+        `round ${round + 1}/${rounds} ${target.label}${besideEndpoint ? ` (beside ${besideEndpoint})` : ""}: ` +
+          `${sample.requestsPerSecond.toFixed(0)} req/s, p50 ${sample.p50Ms} ms, p99 ${sample.p99Ms} ms` +
           (sample.unexpected + sample.errors > 0
             ? `, ${sample.unexpected} unexpected, ${sample.errors} errors`
             : ""),
@@ -36,4 +75,9 @@ export async function measureRounds(
     }
   }
   return samples;
+}
+
+/** Loads per round in the paired plan: lone floors, and two per endpoint. */
+export function pairedLoadsPerRound(targets: Target[]): number {
+  return pairedPlan(targets, 0).length;
 }

@@ -2,7 +2,8 @@
  * `npm run bench`: serves the real Worker and a floor fixture with
  * `wrangler dev`, loads each target with autocannon in interleaved rounds and
  * prints the medians, also written to .bench/ as JSON for comparing runs.
- * Options: --rounds 3 --duration 6 --warmup 3 --connections 16.
+ * Options: --rounds 5 --duration 3 --warmup 2 --connections 16; each endpoint
+ * is loaded beside its own load of its floor in every round.
  *
  * `npm run bench -- --scale`: how the cost grows with the table and the
  * number of keys, and what auth and limits cost against the same routes
@@ -34,6 +35,7 @@ import {
   type DevServer,
   FLOOR_CONFIG,
   killAllNow,
+  makeStateDir,
   ROOT,
   startDevServers,
   stopAll,
@@ -47,12 +49,14 @@ const log = (message: string) =>
 
 const startedAt = new Date().toISOString();
 const benchDir = path.join(ROOT, ".bench");
-/** This run's bundles, state and server logs; removed unless something failed. */
+/** This run's bundles and server logs; removed unless something failed. */
 const runDir = path.join(benchDir, `run-${startedAt.replace(/[:.]/g, "-")}`);
+/** The servers' D1 and Durable Object state, removed however the run ends. */
+let stateDir: string | undefined;
 
-async function runDefault(): Promise<void> {
-  const apiState = path.join(runDir, "api-state");
-  const floorState = path.join(runDir, "floor-state");
+async function runDefault(stateDir: string): Promise<void> {
+  const apiState = path.join(stateDir, "api");
+  const floorState = path.join(stateDir, "floor");
   const servers: DevServer[] = [];
   try {
     log("bundling both Workers, applying migrations, seeding animals to order");
@@ -99,7 +103,7 @@ async function runDefault(): Promise<void> {
 
     const targets = buildTargets(floor.origin, api.origin, key);
     for (const target of targets) await probe(target);
-    const samples = await measureRounds(targets, settings, log);
+    const samples = await measureRounds(targets, settings, log, { paired: true });
 
     const report: Report = {
       startedAt,
@@ -120,16 +124,18 @@ async function runDefault(): Promise<void> {
   }
 }
 
-/** Either run, with this run's directory kept only when something failed. */
+/** Either run, with this run's directory kept only when something failed; its state never. */
 async function main(): Promise<void> {
   await mkdir(runDir, { recursive: true });
+  stateDir = await makeStateDir();
   let keepRunDir = true;
   try {
-    if (scale) await runScale(scale, { startedAt, benchDir, runDir, log });
-    else await runDefault();
+    if (scale) await runScale(scale, { startedAt, benchDir, runDir, stateDir, log });
+    else await runDefault(stateDir);
     keepRunDir = false;
   } finally {
-    if (keepRunDir) log(`logs and state kept in ${path.relative(ROOT, runDir)}`);
+    await rm(stateDir, { recursive: true, force: true });
+    if (keepRunDir) log(`logs kept in ${path.relative(ROOT, runDir)}`);
     else await rm(runDir, { recursive: true, force: true });
   }
 }
@@ -138,7 +144,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {
     log(`${signal}: stopping the servers`);
     killAllNow();
-    rmSync(runDir, { recursive: true, force: true });
+    for (const dir of [runDir, stateDir]) if (dir) rmSync(dir, { recursive: true, force: true });
     process.exit(130);
   });
 }
@@ -146,6 +152,7 @@ process.once("exit", killAllNow);
 const deadline = setTimeout(() => {
   log(`gave up after ${deadlineMs / 1000} s`);
   killAllNow();
+  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
   process.exit(1);
 }, deadlineMs);
 deadline.unref();

@@ -44,8 +44,10 @@ export interface ScaleOptions {
 export interface RunContext {
   startedAt: string;
   benchDir: string;
-  /** This run's bundles, state and logs. */
+  /** This run's bundles and logs. */
   runDir: string;
+  /** The servers' D1 and Durable Object state. */
+  stateDir: string;
   log: (message: string) => void;
 }
 
@@ -72,10 +74,10 @@ interface Fleet {
 }
 
 async function startFleet(context: RunContext, servers: DevServer[]): Promise<Fleet> {
-  const { runDir, log } = context;
+  const { runDir, stateDir, log } = context;
   // This run's own operator token, so its keys are made through the admin endpoint.
   const adminToken = randomBytes(24).toString("base64url");
-  const state = (name: string) => path.join(runDir, `${name}-state`);
+  const state = (name: string) => path.join(stateDir, name);
   const workers: Omit<DevServerOptions, "script" | "persistTo" | "logFile">[] = [
     {
       name: "api",

@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createWriteStream } from "node:fs";
-import { readdir, readFile } from "node:fs/promises";
+import { access, mkdtemp, readdir, readFile } from "node:fs/promises";
 import { createServer } from "node:net";
+import os from "node:os";
 import path from "node:path";
 import { signalGroup, stopGroup } from "../node/process-group.ts";
 
@@ -67,6 +68,21 @@ export async function bundle(config: string, outdir: string): Promise<string> {
   const entry = (await readdir(outdir)).find((file) => file.endsWith(".js"));
   if (!entry) throw new Error(`no bundle written to ${outdir}`);
   return path.join(outdir, entry);
+}
+
+/**
+ * A fresh directory for the servers' D1 and Durable Object state: in memory
+ * (/dev/shm) where the machine has it, since the bench measures the Worker's
+ * work and the disk's flush stalls only widen every ratio's noise band; else
+ * the system's temporary directory. The caller removes it.
+ */
+export async function makeStateDir(): Promise<string> {
+  const inMemory = "/dev/shm";
+  const root = await access(inMemory).then(
+    () => inMemory,
+    () => os.tmpdir(),
+  );
+  return mkdtemp(path.join(root, "petstore-bench-"));
 }
 
 export function freePort(): Promise<number> {
