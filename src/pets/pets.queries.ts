@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, sql } from "drizzle-orm";
-import { type Database, preparedQueries } from "../db/database.ts";
+import { boundStatement, type Database, preparedQueries } from "../db/database.ts";
 import { pets } from "../db/schema.ts";
 import { type ChangeEvents, eventsWaitingProbe } from "../events/events-waiting.ts";
 import {
@@ -44,7 +44,28 @@ function prepareQueries(db: Database) {
       .from(pets)
       .where(eq(pets.id, sql.placeholder("id")))
       .prepare(),
+    insert: boundStatement(
+      db,
+      db
+        .insert(pets)
+        .values({
+          name: sql.placeholder("name"),
+          categoryId: sql.placeholder("categoryId"),
+          status: sql.placeholder("status"),
+          createdAt: sql.placeholder("createdAt"),
+        })
+        .returning(petColumns),
+    ),
+    eventsWaiting: boundStatement(db, eventsWaitingProbe(db)),
   };
+}
+
+/** An animal as D1 returns the insert's row, by column name. */
+interface PetRow {
+  id: number;
+  name: string;
+  category_id: number;
+  status: PetStatus;
 }
 
 /** The animals' prepared queries for a database (exported so a test can read their query plans). */
@@ -87,17 +108,14 @@ export async function insertPet(
   db: Database,
   newPet: NewPet,
 ): Promise<{ pet: Pet } & ChangeEvents> {
-  const [[pet], probe] = await guardStorage("D1", () =>
-    db.batch([
-      db
-        .insert(pets)
-        .values({ ...petValues(newPet), createdAt: new Date() })
-        .returning(petColumns),
-      eventsWaitingProbe(db),
-    ]),
+  const { insert, eventsWaiting } = petQueries(db);
+  const [inserted, probe] = await guardStorage("D1", () =>
+    db.$client.batch([insert({ ...petValues(newPet), createdAt: new Date() }), eventsWaiting({})]),
   );
-  if (!pet) throw new Error("insert returned no row");
-  return { pet, eventsWaiting: probe.length > 0 };
+  const row = inserted?.results[0] as PetRow | undefined;
+  if (!row) throw new Error("insert returned no row");
+  const pet = { id: row.id, name: row.name, categoryId: row.category_id, status: row.status };
+  return { pet, eventsWaiting: (probe?.results.length ?? 0) > 0 };
 }
 
 /**
