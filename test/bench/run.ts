@@ -54,9 +54,9 @@ const runDir = path.join(benchDir, `run-${startedAt.replace(/[:.]/g, "-")}`);
 /** The servers' D1 and Durable Object state, removed however the run ends. */
 let stateDir: string | undefined;
 
-async function runDefault(stateDir: string): Promise<void> {
-  const apiState = path.join(stateDir, "api");
-  const floorState = path.join(stateDir, "floor");
+async function runDefault(state: string): Promise<void> {
+  const apiState = path.join(state, "api");
+  const floorState = path.join(state, "floor");
   const servers: DevServer[] = [];
   try {
     log("bundling both Workers, applying migrations, seeding animals to order");
