@@ -1,4 +1,5 @@
 import { guardStorage } from "../storage/storage-guard.ts";
+import { keyHitBatches } from "./key-hit-batches.ts";
 import type { Limits } from "./plans.ts";
 import { keylessLimits } from "./plans.ts";
 import type { Budget, HitResult, KeyPolicy, WindowReport } from "./rate-limit-types.ts";
@@ -7,6 +8,7 @@ import type { HourCount } from "./usage-history.ts";
 
 /** The only way the rest of the Worker reaches the RateLimiter Durable Object. */
 export interface RateLimitClient {
+  /** Decides one request of a key; concurrent ones of a key share a call (see keyHitBatches). */
   hitKey(keyHash: string, policy: KeyPolicy): Promise<HitResult>;
   hitKeyless(clientIp: string): Promise<HitResult>;
   /** The client IP's keyless budget as it stands, counting nothing. */
@@ -35,8 +37,19 @@ export function rateLimitClient(namespace: Env["RATE_LIMITER"]): RateLimitClient
   const stub = (name: string): LimiterStub => namespace.get(namespace.idFromName(name));
   const call = <T>(name: string, method: (limiter: LimiterStub) => Promise<T>): Promise<T> =>
     guardStorage("Durable Object", () => method(stub(name)));
+  const batches = keyHitBatches((keyHash, policy, count) =>
+    stub(keyLimiterName(keyHash)).hitKeyBatch(policy, count),
+  );
   return {
-    hitKey: (keyHash, policy) => call(keyLimiterName(keyHash), (limiter) => limiter.hitKey(policy)),
+    // Each request has its own timeout, since a batch can wait on the call before it.
+    async hitKey(keyHash, policy) {
+      try {
+        return await guardStorage("Durable Object", () => batches.hit(keyHash, policy));
+      } catch (error) {
+        batches.abandon(keyHash);
+        throw error;
+      }
+    },
     hitKeyless: (clientIp) =>
       call(ipLimiterName(clientIp), (limiter) => limiter.hitKeyless(keylessLimits)),
     peekKeyless: async (clientIp) => ({

@@ -74,10 +74,24 @@ export class RateLimiter extends DurableObject<Env> {
    * with the newest policy the caller knows of; a dead key counts nothing.
    */
   hitKey(policy: KeyPolicy, now: number = Date.now()): HitResult {
+    return this.hitKeyBatch(policy, 1, now)[0] as HitResult;
+  }
+
+  /**
+   * Counts `count` requests of an API key that arrived together, one by one
+   * in order, exactly as that many calls of `hitKey` would: an isolate sends
+   * a busy key's concurrent requests as one batch.
+   */
+  hitKeyBatch(policy: KeyPolicy, count: number, now: number = Date.now()): HitResult[] {
     const effective = this.#adoptPolicy(policy);
     const windows = this.#windows(effective.limits, now);
-    if (isDead(effective, now)) return { outcome: "revoked", windows: reports(windows) };
-    return this.#hit(windows, now, true);
+    if (isDead(effective, now)) {
+      return Array.from({ length: count }, () => ({
+        outcome: "revoked",
+        windows: reports(windows),
+      }));
+    }
+    return Array.from({ length: count }, () => this.#hit(windows, now, true));
   }
 
   /** Counts one request without a valid key against the caller's per-IP budget. */
