@@ -58,6 +58,8 @@ const STATE_KEY = "state";
 export class RateLimiter extends DurableObject<Env> {
   #state: LimiterState = {};
   #cleanupScheduled = false;
+  #holdingWrites = false;
+  #writePending = false;
   #history: UsageHistory;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -91,7 +93,13 @@ export class RateLimiter extends DurableObject<Env> {
         windows: reports(windows),
       }));
     }
-    return Array.from({ length: count }, () => this.#hit(windows, now, true));
+    this.#holdingWrites = true;
+    try {
+      return Array.from({ length: count }, () => this.#hit(windows, now, true));
+    } finally {
+      this.#holdingWrites = false;
+      if (this.#writePending) this.#persist();
+    }
   }
 
   /** Counts one request without a valid key against the caller's per-IP budget. */
@@ -225,6 +233,12 @@ export class RateLimiter extends DurableObject<Env> {
   }
 
   #persist(): void {
+    // A batch's requests change the record one after another; it is written once, after the last.
+    if (this.#holdingWrites) {
+      this.#writePending = true;
+      return;
+    }
+    this.#writePending = false;
     void this.ctx.storage.put(STATE_KEY, this.#state);
     if (!this.#cleanupScheduled) this.#scheduleCleanup();
   }

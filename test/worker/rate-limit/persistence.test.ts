@@ -36,6 +36,21 @@ describe("state outlives the object", MANY_REQUESTS, () => {
     expect(header(reply, "X-RateLimit-Remaining")).toBe("49");
   });
 
+  it("keeps every request of a batch, written once, after the object is evicted", async () => {
+    setClock("2030-06-15T10:00:30Z");
+    const { hash, record } = await seedKey({ plan: "free" });
+    const decided = await keyLimiter(hash).hitKeyBatch(
+      testPolicy(planLimits.free, record.version),
+      7,
+    );
+    expect(decided.map((result) => result.windows[0]?.remaining)).toEqual([
+      59, 58, 57, 56, 55, 54, 53,
+    ]);
+    await evictDurableObject(keyLimiter(hash));
+    const [minute] = await limiter.usage(hash, planLimits.free);
+    expect(minute?.remaining).toBe(53);
+  });
+
   it("keeps counting where it left off after every object is aborted", async () => {
     setClock("2030-06-15T10:00:30Z");
     const { key } = await seedKey({ plan: "free" });
