@@ -37,12 +37,15 @@ export function rateLimitClient(namespace: Env["RATE_LIMITER"]): RateLimitClient
   const stub = (name: string): LimiterStub => namespace.get(namespace.idFromName(name));
   const call = <T>(name: string, method: (limiter: LimiterStub) => Promise<T>): Promise<T> =>
     guardStorage("Durable Object", () => method(stub(name)));
-  const batches = keyHitBatches((keyHash, policy, count) =>
-    stub(keyLimiterName(keyHash)).hitKeyBatch(policy, count),
-  );
+  const batches = sharesCallsAcrossRequests()
+    ? keyHitBatches((keyHash, policy, count) =>
+        stub(keyLimiterName(keyHash)).hitKeyBatch(policy, count),
+      )
+    : undefined;
   return {
     // Each request has its own timeout, since a batch can wait on the call before it.
     async hitKey(keyHash, policy) {
+      if (!batches) return call(keyLimiterName(keyHash), (limiter) => limiter.hitKey(policy));
       try {
         return await guardStorage("Durable Object", () => batches.hit(keyHash, policy));
       } catch (error) {
@@ -62,4 +65,15 @@ export function rateLimitClient(namespace: Env["RATE_LIMITER"]): RateLimitClient
     usageHistory: (keyHash) => call(keyLimiterName(keyHash), (limiter) => limiter.usageHistory()),
     hitNamed: (name, budget) => call(`named:${name}`, (limiter) => limiter.hitBudget(budget)),
   };
+}
+
+/**
+ * Whether a request awaiting a promise that another request settles resumes
+ * in its own context, which a key's requests sharing one call rely on. Every
+ * deployment has it (handle_cross_request_promise_resolution, the default
+ * since the 2024-10-14 compatibility date); Vitest's Workers runtime turns it
+ * off for its test runner, and there each request makes its own call.
+ */
+function sharesCallsAcrossRequests(): boolean {
+  return Cloudflare.compatibilityFlags.handle_cross_request_promise_resolution === true;
 }

@@ -45,6 +45,7 @@ export function failingLimiter(): Env["RATE_LIMITER"] {
       new Error("Durable Object RateLimiter is overloaded. Requests queued for too long."),
     );
   const stub = {
+    hitKey: unreachable,
     hitKeyBatch: unreachable,
     hitKeyless: unreachable,
     hitBudget: unreachable,
