@@ -1,5 +1,5 @@
-import { and, asc, eq, gt, inArray, isNotNull, sql } from "drizzle-orm";
-import { type Database, preparedQueries } from "../db/database.ts";
+import { and, asc, eq, gt, inArray, isNotNull, type Placeholder, sql } from "drizzle-orm";
+import { boundStatement, type Database, preparedQueries } from "../db/database.ts";
 import { orders, pets } from "../db/schema.ts";
 import { type ChangeEvents, eventsWaitingProbe } from "../events/events-waiting.ts";
 import {
@@ -43,7 +43,65 @@ function toOrder(row: OrderRow): Order {
   };
 }
 
-/** Each read shape built once per database, so a request only binds values. */
+/** An order as D1 returns it to a bound statement: by column name, times in milliseconds. */
+interface StoredOrderRow {
+  id: number;
+  pet_id: number;
+  status: OrderStatus;
+  created_at: number;
+  updated_at: number;
+}
+
+function storedOrder(row: StoredOrderRow): Order {
+  return toOrder({
+    id: row.id,
+    petId: row.pet_id,
+    status: row.status,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  });
+}
+
+/**
+ * The moves of a placed order, for one D1 batch: the animal moves on from
+ * `pending` only while its order is placed and the caller's, the order moves
+ * only if the animal did (`changes()` counts the statement before), then the
+ * order is read back, and whether events wait.
+ */
+function moveStatements(db: Database, to: { order: OrderStatus; pet: PetStatus }) {
+  const callers = and(
+    eq(orders.id, sql.placeholder("orderId")),
+    eq(orders.accountId, accountOfKey(sql.placeholder("apiKeyHash"))),
+  );
+  const placed = and(callers, eq(orders.status, "placed"));
+  return [
+    boundStatement(
+      db,
+      db
+        .update(pets)
+        .set({ status: to.pet })
+        .where(
+          and(
+            inArray(pets.id, db.select({ id: orders.petId }).from(orders).where(placed)),
+            eq(pets.status, "pending"),
+          ),
+        ),
+    ),
+    boundStatement(
+      db,
+      db
+        .update(orders)
+        // Milliseconds, as the column stores them: a placeholder here is bound as it is.
+        .set({ status: to.order, updatedAt: sql`${sql.placeholder("updatedAt")}` })
+        .where(and(placed, sql`changes() = 1`))
+        .returning(orderColumns),
+    ),
+    boundStatement(db, db.select(orderColumns).from(orders).where(callers)),
+    boundStatement(db, eventsWaitingProbe(db)),
+  ];
+}
+
+/** Each shape built once per database, so a request only binds values. */
 function prepareQueries(db: Database) {
   const ownedByCaller = eq(orders.accountId, accountOfKey(sql.placeholder("apiKeyHash")));
   const page = (byStatus: boolean) =>
@@ -68,6 +126,9 @@ function prepareQueries(db: Database) {
       .from(orders)
       .where(and(ownedByCaller, eq(orders.id, sql.placeholder("id"))))
       .prepare(),
+    placement: placementBatch(db),
+    complete: moveStatements(db, orderMoves.complete),
+    cancel: moveStatements(db, orderMoves.cancel),
   };
 }
 
@@ -135,7 +196,10 @@ export type PlaceOutcome = { kind: "placed"; order: Order } | PetUnavailable;
  * the database: exactly one moves it, the others change nothing. Then the
  * animal's status is read back, to say why a refused placement was refused.
  */
-function placementStatements(db: Database, { apiKeyHash, petId, now }: Placement) {
+function placementStatements(
+  db: Database,
+  { apiKeyHash, petId, now }: { [Value in keyof Placement]: Placement[Value] | Placeholder },
+) {
   const account = accountOfKey(apiKeyHash);
   return {
     reservePet: db
@@ -162,6 +226,18 @@ function placementStatements(db: Database, { apiKeyHash, petId, now }: Placement
   };
 }
 
+/** An unkeyed placement's batch, its statements bound per request by the placement's values. */
+function placementBatch(db: Database) {
+  const { reservePet, insertOrder, readPet } = placementStatements(db, {
+    apiKeyHash: sql.placeholder("apiKeyHash"),
+    petId: sql.placeholder("petId"),
+    now: sql.placeholder("now"),
+  });
+  return [reservePet, insertOrder, readPet, eventsWaitingProbe(db)].map((query) =>
+    boundStatement(db, query),
+  );
+}
+
 /** The order a placement makes, as the API returns it, but for the id the database assigns. */
 function placedBody({ petId, now }: Placement): Omit<Order, "id"> {
   const at = new Date(now).toISOString();
@@ -169,10 +245,10 @@ function placedBody({ petId, now }: Placement): Omit<Order, "id"> {
 }
 
 function placementOutcome(
-  order: OrderRow | undefined,
+  order: Order | undefined,
   pet: { status: PetStatus } | undefined,
 ): PlaceOutcome {
-  if (order) return { kind: "placed", order: toOrder(order) };
+  if (order) return { kind: "placed", order };
   if (pet?.status === "available") {
     // Only a key D1 does not hold (one that still awaits the KV import) reaches this.
     throw new Error("no account owns the API key, so the animal could not be ordered");
@@ -185,11 +261,16 @@ export async function placeOrder(
   db: Database,
   placement: Placement,
 ): Promise<PlaceOutcome & ChangeEvents> {
-  const { reservePet, insertOrder, readPet } = placementStatements(db, placement);
-  const [, [order], [pet], probe] = await guardStorage("D1", () =>
-    db.batch([reservePet, insertOrder, readPet, eventsWaitingProbe(db)]),
+  const values = { ...placement };
+  const [, inserted, read, probe] = await guardStorage("D1", () =>
+    db.$client.batch(orderQueries(db).placement.map((statement) => statement(values))),
   );
-  return { ...placementOutcome(order, pet), eventsWaiting: probe.length > 0 };
+  const order = inserted?.results[0] as StoredOrderRow | undefined;
+  const pet = read?.results[0] as { status: PetStatus } | undefined;
+  return {
+    ...placementOutcome(order && storedOrder(order), pet),
+    eventsWaiting: (probe?.results.length ?? 0) > 0,
+  };
 }
 
 /**
@@ -217,7 +298,7 @@ export function placeOrderOnce(
         eventsWaitingProbe(db),
       ]),
     ([, , , [order], , , [stored], [pet], probe]) => {
-      const outcome = placementOutcome(order, pet);
+      const outcome = placementOutcome(order && toOrder(order), pet);
       const events = { eventsWaiting: probe.length > 0 };
       if (outcome.kind === "refused") return { ...outcome, ...events };
       if (!stored) throw new Error("an order was placed but its response not stored");
@@ -257,37 +338,19 @@ export async function moveOrder(
   move: OrderMove,
   { apiKeyHash, orderId, now }: MoveRequest,
 ): Promise<MoveOutcome & ChangeEvents> {
-  const to = orderMoves[move];
-  const callers = and(eq(orders.id, orderId), eq(orders.accountId, accountOfKey(apiKeyHash)));
-  const placed = and(callers, eq(orders.status, "placed"));
-  const [, [moved], [current], probe] = await guardStorage("D1", () =>
-    db.batch([
-      db
-        .update(pets)
-        .set({ status: to.pet })
-        .where(
-          and(
-            inArray(pets.id, db.select({ id: orders.petId }).from(orders).where(placed)),
-            eq(pets.status, "pending"),
-          ),
-        ),
-      db
-        .update(orders)
-        .set({ status: to.order, updatedAt: new Date(now) })
-        .where(and(placed, sql`changes() = 1`))
-        .returning(orderColumns),
-      db.select(orderColumns).from(orders).where(callers),
-      eventsWaitingProbe(db),
-    ]),
+  const values = { apiKeyHash, orderId, updatedAt: now };
+  const [, updated, read, probe] = await guardStorage("D1", () =>
+    db.$client.batch(orderQueries(db)[move].map((statement) => statement(values))),
   );
-  if (moved) return { kind: "moved", order: toOrder(moved), eventsWaiting: probe.length > 0 };
+  const movedRow = updated?.results[0] as StoredOrderRow | undefined;
+  const currentRow = read?.results[0] as StoredOrderRow | undefined;
+  const moved = movedRow && storedOrder(movedRow);
+  const current = currentRow && storedOrder(currentRow);
+  const eventsWaiting = (probe?.results.length ?? 0) > 0;
+  if (moved) return { kind: "moved", order: moved, eventsWaiting };
   if (current?.status === "placed") {
     // A placed order's animal is pending unless something outside the API changed it.
     throw new Error(`order ${current.id} is placed but its animal is not pending`);
   }
-  return {
-    kind: "refused",
-    current: current && toOrder(current),
-    eventsWaiting: probe.length > 0,
-  };
+  return { kind: "refused", current, eventsWaiting };
 }

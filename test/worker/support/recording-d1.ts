@@ -1,6 +1,10 @@
 import { env } from "cloudflare:test";
 
-/** The real database, recording the SQL text of every batch the app sends, in order. */
+/**
+ * The real database, recording the SQL text of every batch the app sends, in
+ * order: a batch's statements are the last ones prepared before it (queries
+ * prepared once for later reads come earlier and are left out).
+ */
 export function recordingD1(batches: string[][]): D1Database {
   const prepared: string[] = [];
   return {
@@ -9,7 +13,7 @@ export function recordingD1(batches: string[][]): D1Database {
       return env.DB.prepare(query);
     },
     batch: (statements: D1PreparedStatement[]) => {
-      batches.push(prepared.splice(0));
+      batches.push(prepared.splice(0).slice(-statements.length));
       return env.DB.batch(statements);
     },
     exec: (query: string) => env.DB.exec(query),
