@@ -32,3 +32,8 @@ export function boundStatement(
   const { sql, params } = query.toSQL();
   return (values) => db.$client.prepare(sql).bind(...fillPlaceholders(params, values));
 }
+
+/** The first row of a bound statement's result, in the shape the caller knows its statement returns. */
+export function firstRow<Row>(result: D1Result | undefined): Row | undefined {
+  return result?.results[0] as Row | undefined;
+}

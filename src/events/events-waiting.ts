@@ -1,5 +1,5 @@
 import { isNull, sql } from "drizzle-orm";
-import type { Database } from "../db/database.ts";
+import { type Database, firstRow } from "../db/database.ts";
 import { events } from "../db/schema.ts";
 
 /** What a change's batch tells besides its result: whether events now wait for dispatch. */
@@ -20,4 +20,9 @@ export function eventsWaitingProbe(db: Database) {
     .from(events)
     .where(isNull(events.dispatchedAt))
     .limit(1);
+}
+
+/** Whether the probe, sent as a bound statement, found an event waiting. */
+export function eventsWaitingIn(probe: D1Result | undefined): boolean {
+  return firstRow(probe) !== undefined;
 }

@@ -1,7 +1,11 @@
 import { and, asc, eq, gt, inArray, isNotNull, type Placeholder, sql } from "drizzle-orm";
-import { boundStatement, type Database, preparedQueries } from "../db/database.ts";
+import { boundStatement, type Database, firstRow, preparedQueries } from "../db/database.ts";
 import { orders, pets } from "../db/schema.ts";
-import { type ChangeEvents, eventsWaitingProbe } from "../events/events-waiting.ts";
+import {
+  type ChangeEvents,
+  eventsWaitingIn,
+  eventsWaitingProbe,
+} from "../events/events-waiting.ts";
 import {
   type IdempotencyClaim,
   idempotencyStatements,
@@ -62,12 +66,7 @@ function storedOrder(row: StoredOrderRow): Order {
   });
 }
 
-/**
- * The moves of a placed order, for one D1 batch: the animal moves on from
- * `pending` only while its order is placed and the caller's, the order moves
- * only if the animal did (`changes()` counts the statement before), then the
- * order is read back, and whether events wait.
- */
+/** The statements of `moveOrder`'s batch for one move, bound per request. */
 function moveStatements(db: Database, to: { order: OrderStatus; pet: PetStatus }) {
   const callers = and(
     eq(orders.id, sql.placeholder("orderId")),
@@ -265,11 +264,11 @@ export async function placeOrder(
   const [, inserted, read, probe] = await guardStorage("D1", () =>
     db.$client.batch(orderQueries(db).placement.map((statement) => statement(values))),
   );
-  const order = inserted?.results[0] as StoredOrderRow | undefined;
-  const pet = read?.results[0] as { status: PetStatus } | undefined;
+  const order = firstRow<StoredOrderRow>(inserted);
+  const pet = firstRow<{ status: PetStatus }>(read);
   return {
     ...placementOutcome(order && storedOrder(order), pet),
-    eventsWaiting: (probe?.results.length ?? 0) > 0,
+    eventsWaiting: eventsWaitingIn(probe),
   };
 }
 
@@ -342,11 +341,11 @@ export async function moveOrder(
   const [, updated, read, probe] = await guardStorage("D1", () =>
     db.$client.batch(orderQueries(db)[move].map((statement) => statement(values))),
   );
-  const movedRow = updated?.results[0] as StoredOrderRow | undefined;
-  const currentRow = read?.results[0] as StoredOrderRow | undefined;
+  const movedRow = firstRow<StoredOrderRow>(updated);
+  const currentRow = firstRow<StoredOrderRow>(read);
   const moved = movedRow && storedOrder(movedRow);
   const current = currentRow && storedOrder(currentRow);
-  const eventsWaiting = (probe?.results.length ?? 0) > 0;
+  const eventsWaiting = eventsWaitingIn(probe);
   if (moved) return { kind: "moved", order: moved, eventsWaiting };
   if (current?.status === "placed") {
     // A placed order's animal is pending unless something outside the API changed it.

@@ -1,7 +1,11 @@
 import { and, asc, eq, gt, sql } from "drizzle-orm";
-import { boundStatement, type Database, preparedQueries } from "../db/database.ts";
+import { boundStatement, type Database, firstRow, preparedQueries } from "../db/database.ts";
 import { pets } from "../db/schema.ts";
-import { type ChangeEvents, eventsWaitingProbe } from "../events/events-waiting.ts";
+import {
+  type ChangeEvents,
+  eventsWaitingIn,
+  eventsWaitingProbe,
+} from "../events/events-waiting.ts";
 import {
   type IdempotencyClaim,
   idempotencyStatements,
@@ -112,10 +116,10 @@ export async function insertPet(
   const [inserted, probe] = await guardStorage("D1", () =>
     db.$client.batch([insert({ ...petValues(newPet), createdAt: new Date() }), eventsWaiting({})]),
   );
-  const row = inserted?.results[0] as PetRow | undefined;
+  const row = firstRow<PetRow>(inserted);
   if (!row) throw new Error("insert returned no row");
   const pet = { id: row.id, name: row.name, categoryId: row.category_id, status: row.status };
-  return { pet, eventsWaiting: (probe?.results.length ?? 0) > 0 };
+  return { pet, eventsWaiting: eventsWaitingIn(probe) };
 }
 
 /**
