@@ -1,33 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type LocalServer,
-  lastLine,
-  lines,
-  makeSandbox,
-  petsWith,
-  type Sandbox,
-  startServer,
-} from "./cli.ts";
+import { describe, expect, it } from "vitest";
+import { lastLine, lines, petsWith, serveForFile } from "./cli.ts";
 
 // One real `npm start` for the file; the commands find it themselves.
-let sandbox: Sandbox;
-let server: LocalServer;
-beforeAll(async () => {
-  sandbox = makeSandbox();
-  server = await startServer(sandbox);
-});
-afterAll(async () => {
-  await server?.stop();
-  sandbox?.remove();
-});
+const local = serveForFile();
 
 async function createKey(...args: string[]): Promise<string> {
-  const result = await sandbox.key("create", ...args);
+  const result = await local.sandbox.key("create", ...args);
   expect(result.code).toBe(0);
   return lastLine(result.stdout);
 }
 
-const limitOf = async (key: string) => (await petsWith(server.origin, key)).limit;
+const limitOf = async (key: string) => (await petsWith(local.server.origin, key)).limit;
 
 describe("npm run account -- plan", () => {
   it("moves every key that follows the account, from its next request, and keys made later", async () => {
@@ -37,7 +20,7 @@ describe("npm run account -- plan", () => {
     const own = await createKey("--account", account, "--plan", "business");
     expect([await limitOf(first), await limitOf(second)]).toEqual(["60", "60"]);
 
-    const result = await sandbox.account("plan", account, "pro");
+    const result = await local.sandbox.account("plan", account, "pro");
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(
@@ -54,12 +37,12 @@ describe("npm run account -- plan", () => {
     const account = "big@example.com";
     const key = await createKey("--account", account);
     const numbers = ["--per-minute", "9", "--per-day", "500"];
-    expect((await sandbox.account("plan", account, "enterprise", ...numbers)).code).toBe(0);
+    expect((await local.sandbox.account("plan", account, "enterprise", ...numbers)).code).toBe(0);
     expect(await limitOf(key)).toBe("9");
   });
 
   it("says in one line, exit 1, that an unknown account does not exist", async () => {
-    const result = await sandbox.account("plan", "ghost@example.com", "pro");
+    const result = await local.sandbox.account("plan", "ghost@example.com", "pro");
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
     expect(lines(result.stderr)).toHaveLength(1);
@@ -69,12 +52,12 @@ describe("npm run account -- plan", () => {
 
 describe("npm run account -- invite", () => {
   it("prints a one-time link, last, that opens the page setting the password", async () => {
-    const result = await sandbox.account("invite", "newcomer@example.com");
+    const result = await local.sandbox.account("invite", "newcomer@example.com");
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("Made the account newcomer@example.com");
     const link = lastLine(result.stdout);
-    expect(link.startsWith(`${server.origin}/dashboard/invite/`)).toBe(true);
+    expect(link.startsWith(`${local.server.origin}/dashboard/invite/`)).toBe(true);
 
     const page = await fetch(link);
     expect(page.status).toBe(200);
@@ -85,7 +68,7 @@ describe("npm run account -- invite", () => {
 
   it("for an account that exists makes no new one", async () => {
     await createKey("--account", "member@example.com");
-    const result = await sandbox.account("invite", "member@example.com");
+    const result = await local.sandbox.account("invite", "member@example.com");
     expect(result.code).toBe(0);
     expect(result.stdout).not.toContain("Made the account");
     expect((await fetch(lastLine(result.stdout))).status).toBe(200);

@@ -1,24 +1,15 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type LocalServer, lastLine, makeSandbox, type Sandbox, startServer } from "./cli.ts";
+import { describe, expect, it } from "vitest";
+import { lastLine, serveForFile } from "./cli.ts";
 
 // A busy key's concurrent requests share Durable Object calls where the
 // runtime lets one request await another's (as under `npm start` and when
 // deployed; not in Vitest's Workers runtime), so they are tried here with
 // real parallel HTTP requests, as a client sends them.
-let sandbox: Sandbox;
-let server: LocalServer;
-beforeAll(async () => {
-  sandbox = makeSandbox();
-  server = await startServer(sandbox);
-});
-afterAll(async () => {
-  await server?.stop();
-  sandbox?.remove();
-});
+const local = serveForFile();
 
 async function createKey(plan: string): Promise<string> {
-  const result = await sandbox.key("create", "--plan", plan);
+  const result = await local.sandbox.key("create", "--plan", plan);
   expect(result.code).toBe(0);
   return lastLine(result.stdout);
 }
@@ -33,7 +24,7 @@ interface Reply {
 
 async function listPets(key: string): Promise<Reply> {
   const startedAt = performance.now();
-  const response = await fetch(`${server.origin}/v1/pets?limit=1`, {
+  const response = await fetch(`${local.server.origin}/v1/pets?limit=1`, {
     headers: { Authorization: `Bearer ${key}` },
   });
   const body = (await response.json()) as { code?: string };
@@ -76,7 +67,7 @@ describe("a busy key's concurrent requests", () => {
   it("move orders exactly when a complete races a cancel, round after round", async () => {
     const key = await createKey("business");
     const post = async (path: string, body?: object) => {
-      const response = await fetch(`${server.origin}/v1${path}`, {
+      const response = await fetch(`${local.server.origin}/v1${path}`, {
         method: "POST",
         headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
         body: body && JSON.stringify(body),
@@ -93,7 +84,7 @@ describe("a busy key's concurrent requests", () => {
       ]);
       expect(moves.map((move) => move.status).sort()).toEqual([200, 409]);
     }
-    expect(server.output()).not.toMatch(STRANDED);
+    expect(local.server.output()).not.toMatch(STRANDED);
   });
 
   it("get 401 from the first request sent after a revocation, while the key is flooded", async () => {
@@ -111,7 +102,7 @@ describe("a busy key's concurrent requests", () => {
     const connections = Promise.all(Array.from({ length: 16 }, flood));
     while (replies.length < 100) await sleep(20);
     const revokeSentAt = performance.now();
-    const revoked = await sandbox.key("revoke", key);
+    const revoked = await local.sandbox.key("revoke", key);
     expect(revoked.code).toBe(0);
     revokedAt = performance.now();
     await connections;
@@ -121,6 +112,6 @@ describe("a busy key's concurrent requests", () => {
     expect(tally(before)).toEqual({ 200: before.length });
     expect(after).toHaveLength(16);
     expect(tally(after)).toEqual({ 401: 16 });
-    expect(server.output()).not.toMatch(STRANDED);
+    expect(local.server.output()).not.toMatch(STRANDED);
   });
 });

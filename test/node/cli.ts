@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "n
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { afterAll, beforeAll } from "vitest";
 import { signalGroup, stopGroup } from "./process-group.ts";
 
 export const repo = path.resolve(import.meta.dirname, "../..");
@@ -137,6 +138,42 @@ export interface LocalServer {
   output(): string;
   /** Ctrl-C, as a terminal sends it to the whole process group; SIGKILL if it lingers. */
   stop(): Promise<void>;
+}
+
+/** The sandbox and the `npm start` the tests of one file share. */
+export interface FileServer {
+  readonly sandbox: Sandbox;
+  readonly server: LocalServer;
+}
+
+/**
+ * One real `npm start` in a fresh sandbox for the whole test file: started
+ * before its first test, stopped and removed after its last. Read `sandbox`
+ * and `server` inside tests, once it has started.
+ */
+export function serveForFile(): FileServer {
+  let sandbox: Sandbox | undefined;
+  let server: LocalServer | undefined;
+  beforeAll(async () => {
+    sandbox = makeSandbox();
+    server = await startServer(sandbox);
+  });
+  afterAll(async () => {
+    await server?.stop();
+    sandbox?.remove();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error("npm start is not running yet: read it inside a test");
+    return value;
+  };
+  return {
+    get sandbox() {
+      return started(sandbox);
+    },
+    get server() {
+      return started(server);
+    },
+  };
 }
 
 /**

@@ -1,29 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type LocalServer,
-  lastLine,
-  lines,
-  makeSandbox,
-  petsWith,
-  type Sandbox,
-  startServer,
-} from "./cli.ts";
+import { describe, expect, it } from "vitest";
+import { lastLine, lines, petsWith, serveForFile } from "./cli.ts";
 
 // One real `npm start` for the file, on its default state in the sandbox, so
 // the commands here need no --url and no --persist-to: they find it themselves.
-let sandbox: Sandbox;
-let server: LocalServer;
-beforeAll(async () => {
-  sandbox = makeSandbox();
-  server = await startServer(sandbox);
-});
-afterAll(async () => {
-  await server?.stop();
-  sandbox?.remove();
-});
+const local = serveForFile();
 
 async function createKey(...args: string[]): Promise<string> {
-  const result = await sandbox.key("create", ...args);
+  const result = await local.sandbox.key("create", ...args);
   expect(result.stderr).toBe("");
   expect(result.code).toBe(0);
   return lastLine(result.stdout);
@@ -31,18 +14,18 @@ async function createKey(...args: string[]): Promise<string> {
 
 describe("npm run key -- create", () => {
   it("prints the key alone on the last line, once, and it works at once", async () => {
-    const result = await sandbox.key("create", "--plan", "free");
+    const result = await local.sandbox.key("create", "--plan", "free");
     expect(result.code).toBe(0);
     const key = lastLine(result.stdout);
     expect(key).toMatch(/^ps_test_[0-9A-Za-z]{32}$/);
     expect(result.stdout.split(key)).toHaveLength(2);
     expect(result.stdout).toContain("operator@localhost"); // the environment's operator account
-    expect(await petsWith(server.origin, key)).toEqual({ status: 200, limit: "60" });
+    expect(await petsWith(local.server.origin, key)).toEqual({ status: 200, limit: "60" });
   });
 
   it("without --plan makes a key that follows its account's plan", async () => {
     await createKey("--account", "follower@example.com");
-    const list = await sandbox.key("list", "--account", "follower@example.com");
+    const list = await local.sandbox.key("list", "--account", "follower@example.com");
     expect(list.code).toBe(0);
     expect(list.stdout).toMatch(/active\s+free\s+60\s+1000\s+account/);
   });
@@ -50,7 +33,7 @@ describe("npm run key -- create", () => {
   it("refuses a key past the account's cap of 20 in one line", async () => {
     const account = "full@example.com";
     for (let made = 0; made < 20; made++) await createKey("--account", account);
-    const result = await sandbox.key("create", "--account", account);
+    const result = await local.sandbox.key("create", "--account", account);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
     expect(lines(result.stderr)).toHaveLength(1);
@@ -61,17 +44,17 @@ describe("npm run key -- create", () => {
 describe("npm run key -- revoke", () => {
   it("refuses the key from the very next request", async () => {
     const key = await createKey("--plan", "pro");
-    expect((await petsWith(server.origin, key)).status).toBe(200);
-    const result = await sandbox.key("revoke", key);
+    expect((await petsWith(local.server.origin, key)).status).toBe(200);
+    const result = await local.sandbox.key("revoke", key);
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`ending in ${key.slice(-4)}`);
-    expect((await petsWith(server.origin, key)).status).toBe(401);
+    expect((await petsWith(local.server.origin, key)).status).toBe(401);
     expect(result.stdout).not.toContain(key);
   });
 
   it("says in one line, exit 1, that no key has a well-formed value it does not know", async () => {
-    const result = await sandbox.key("revoke", `ps_test_${"A".repeat(32)}`);
+    const result = await local.sandbox.key("revoke", `ps_test_${"A".repeat(32)}`);
     expect(result.code).toBe(1);
     expect(lines(result.stderr)).toHaveLength(1);
     expect(result.stderr).toMatch(/^error: no key has this value at http:\/\/127\.0\.0\.1:\d+/);
@@ -79,38 +62,40 @@ describe("npm run key -- revoke", () => {
 
   it("with a wrong ADMIN_TOKEN in the environment says which token to check", async () => {
     const key = await createKey("--plan", "free");
-    const result = await sandbox.run("key", ["revoke", key], { ADMIN_TOKEN: "not-the-token" });
+    const result = await local.sandbox.run("key", ["revoke", key], {
+      ADMIN_TOKEN: "not-the-token",
+    });
     expect(result.code).toBe(1);
     expect(lines(result.stderr)).toEqual([
-      `error: the Worker at ${server.origin} refused the operator token (401); check the ADMIN_TOKEN environment variable`,
+      `error: the Worker at ${local.server.origin} refused the operator token (401); check the ADMIN_TOKEN environment variable`,
     ]);
-    expect((await petsWith(server.origin, key)).status).toBe(200);
+    expect((await petsWith(local.server.origin, key)).status).toBe(200);
   });
 
   it("with --url talks to the Worker named", async () => {
     const key = await createKey("--plan", "free");
-    const result = await sandbox.key("revoke", key, "--url", `${server.origin}/v1`);
+    const result = await local.sandbox.key("revoke", key, "--url", `${local.server.origin}/v1`);
     expect(result.code).toBe(0);
-    expect((await petsWith(server.origin, key)).status).toBe(401);
+    expect((await petsWith(local.server.origin, key)).status).toBe(401);
   });
 });
 
 describe("npm run key -- plan", () => {
   it("changes the key's limit from its next request, and back to its account's", async () => {
     const key = await createKey("--plan", "free", "--account", "mover@example.com");
-    expect((await petsWith(server.origin, key)).limit).toBe("60");
+    expect((await petsWith(local.server.origin, key)).limit).toBe("60");
 
-    expect((await sandbox.key("plan", key, "pro")).code).toBe(0);
-    expect((await petsWith(server.origin, key)).limit).toBe("300");
+    expect((await local.sandbox.key("plan", key, "pro")).code).toBe(0);
+    expect((await petsWith(local.server.origin, key)).limit).toBe("300");
 
     const numbers = ["--per-minute", "7", "--per-day", "100"];
-    expect((await sandbox.key("plan", key, "enterprise", ...numbers)).code).toBe(0);
-    expect((await petsWith(server.origin, key)).limit).toBe("7");
+    expect((await local.sandbox.key("plan", key, "enterprise", ...numbers)).code).toBe(0);
+    expect((await petsWith(local.server.origin, key)).limit).toBe("7");
 
-    const back = await sandbox.key("plan", key, "account");
+    const back = await local.sandbox.key("plan", key, "account");
     expect(back.code).toBe(0);
     expect(back.stdout).toContain("from its account");
-    expect((await petsWith(server.origin, key)).limit).toBe("60");
+    expect((await petsWith(local.server.origin, key)).limit).toBe("60");
   });
 });
 
@@ -119,9 +104,9 @@ describe("npm run key -- list", () => {
     const account = "lister@example.com";
     const kept = await createKey("--account", account, "--plan", "business");
     const revoked = await createKey("--account", account);
-    expect((await sandbox.key("revoke", revoked)).code).toBe(0);
+    expect((await local.sandbox.key("revoke", revoked)).code).toBe(0);
 
-    const result = await sandbox.key("list", "--account", account);
+    const result = await local.sandbox.key("list", "--account", account);
     expect(result.code).toBe(0);
     const [heading, header, ...rows] = lines(result.stdout);
     expect(heading).toMatch(/^lister@example\.com: free \(60\/min, 1,000\/day\), no password yet/);
@@ -137,7 +122,7 @@ describe("npm run key -- list", () => {
   });
 
   it("says in one line that an unknown account does not exist", async () => {
-    const result = await sandbox.key("list", "--account", "nobody@example.com");
+    const result = await local.sandbox.key("list", "--account", "nobody@example.com");
     expect(result.code).toBe(1);
     expect(lines(result.stderr)).toHaveLength(1);
     expect(result.stderr).toMatch(/^error: no account nobody@example\.com at /);
@@ -146,7 +131,7 @@ describe("npm run key -- list", () => {
 
 describe("npm run key -- import", () => {
   it("with nothing only in KV says so", async () => {
-    const result = await sandbox.key("import");
+    const result = await local.sandbox.key("import");
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^Nothing to import at .*: no key exists only in KV\.$/m);
   });

@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type LocalServer, makeSandbox, repo, type Sandbox, startServer } from "./cli.ts";
+import { describe, expect, it } from "vitest";
+import { repo, serveForFile } from "./cli.ts";
 import { signalGroup } from "./process-group.ts";
 
 /**
@@ -51,18 +51,7 @@ function bash(script: string, cwd: string): Promise<{ code: number; output: stri
   });
 }
 
-let sandbox: Sandbox;
-let server: LocalServer;
-
-beforeAll(async () => {
-  sandbox = makeSandbox();
-  server = await startServer(sandbox);
-});
-
-afterAll(async () => {
-  await server?.stop();
-  sandbox?.remove();
-});
+const local = serveForFile();
 
 describe("the README", () => {
   const blocks = walkthroughs(readFileSync(path.join(repo, "README.md"), "utf8"));
@@ -72,9 +61,9 @@ describe("the README", () => {
   });
 
   it("runs its walk-throughs as written on a fresh npm start, every reply a success", async () => {
-    const port = new URL(server.origin).port;
+    const port = new URL(local.server.origin).port;
     const script = blocks.join("\n").replaceAll("127.0.0.1:8787", `127.0.0.1:${port}`);
-    const { code, output } = await bash(script, sandbox.dir);
+    const { code, output } = await bash(script, local.sandbox.dir);
     expect(code, output).toBe(0);
     const statuses = [...output.matchAll(/HTTP\/[\d.]+ (\d{3})/g)].map((match) => match[1]);
     expect(statuses.length, output).toBeGreaterThan(3);
