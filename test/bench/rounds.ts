@@ -43,8 +43,8 @@ export function pairedPlan(targets: Target[], round: number): Slot[] {
 }
 
 /**
- * Loads the targets round after round, each load after its own short
- * warm-up. By default every target loads once per round and an endpoint's
+ * Loads the targets round after round, each after its own warm-up in the
+ * first round. By default every target loads once per round and an endpoint's
  * ratio uses its floor's load of the same round; `paired` gives each
  * endpoint its own adjacent floor load instead, for ratios the machine's
  * noise moves less.
@@ -60,8 +60,9 @@ export async function measureRounds(
   for (let round = 0; round < rounds; round++) {
     const plan = options.paired ? pairedPlan(targets, round) : rotatedPlan(targets, round);
     for (const { target, besideEndpoint } of plan) {
-      const warmup = round === 0 ? warmupSeconds : Math.min(1, warmupSeconds);
-      await load(target, { ...loadSettings, durationSeconds: warmup });
+      // Later rounds find the servers warm: a Durable Object that slept while
+      // other targets loaded wakes in milliseconds, nothing a second notices.
+      if (round === 0) await load(target, { ...loadSettings, durationSeconds: warmupSeconds });
       const sample = await measure(target, loadSettings, round + 1);
       if (besideEndpoint) sample.besideEndpoint = besideEndpoint;
       samples.push(sample);
