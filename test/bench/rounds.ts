@@ -78,6 +78,11 @@ export async function measureRounds(
   return samples;
 }
 
+/** Seconds of load one target gets from `measureRounds`: its warm-up once, then every round. */
+export function secondsPerTarget(settings: RoundSettings): number {
+  return settings.warmupSeconds + settings.rounds * settings.durationSeconds;
+}
+
 /** Loads per round in the paired plan: lone floors, and two per endpoint. */
 export function pairedLoadsPerRound(targets: Target[]): number {
   return pairedPlan(targets, 0).length;

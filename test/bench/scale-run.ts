@@ -5,7 +5,7 @@ import { makeKeys } from "./bench-keys.ts";
 import { measure, probe, type Target } from "./measure.ts";
 import { growPets } from "./pets-table.ts";
 import { gitRevision, machine, summarise } from "./report.ts";
-import { measureRounds, type RoundSettings } from "./rounds.ts";
+import { measureRounds, type RoundSettings, secondsPerTarget } from "./rounds.ts";
 import {
   formatScaleTable,
   type PhaseAxis,
@@ -56,13 +56,11 @@ const TARGETS_PER_PHASE: Record<PhaseAxis, number> = { size: 6, endpoints: 4, ke
 
 /** Seconds of load the options ask for, warm-ups included; the setup comes on top. */
 export function loadSeconds(options: ScaleOptions): number {
-  const { rounds, durationSeconds, warmupSeconds } = options.settings;
-  const perTarget = rounds * (durationSeconds + warmupSeconds);
   const targets =
     options.sizes.length * TARGETS_PER_PHASE.size +
     TARGETS_PER_PHASE.endpoints +
     options.keyCounts.length * TARGETS_PER_PHASE.keys;
-  return targets * perTarget;
+  return targets * secondsPerTarget(options.settings);
 }
 
 interface Fleet {
