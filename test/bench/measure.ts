@@ -2,7 +2,10 @@ import autocannon from "autocannon";
 import { OrderWalk } from "./order-animals.ts";
 import { newPetBody, SEED_PETS } from "./seed.ts";
 
-/** The DO + D1 floors of the default run, and the validation + D1 floors of the scale run. */
+/**
+ * The DO + D1 floors of the default run; the validation + D1 floors of the
+ * scale run, and its mix from fewer keys that a mix from more is held to.
+ */
 export type FloorName =
   | "read"
   | "create"
@@ -10,7 +13,8 @@ export type FloorName =
   | "no-auth-list"
   | "no-auth-get"
   | "no-auth-create"
-  | "no-auth-mix";
+  | "no-auth-mix"
+  | "mix-fewer-keys";
 
 /** What one unit of a flow keeps between its requests (the order a first step placed, say). */
 export type FlowContext = Record<string, unknown>;

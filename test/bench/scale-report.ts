@@ -142,8 +142,10 @@ export function formatScaleTable(report: ScaleReport): string {
     ...report.phases.flatMap(formatPhase),
     "",
     "listings are compared with the no-auth listing of the first page at the same size, get and",
-    "create and the mix with the same requests without auth; the ratio is the median of the",
-    "per-round ratios, (min–max) their spread over the rounds, i.e. the noise band;",
+    "create with the same requests without auth, the mix from the first key count with the mix",
+    "without auth and from each later count with the mix from the count before it, loaded beside",
+    "it; the ratio is the median of the per-round ratios, (min–max) their spread over the rounds,",
+    "i.e. the noise band;",
     "bad = responses with another status than expected, plus connection errors.",
   ].join("\n");
 }

@@ -51,16 +51,26 @@ export interface RunContext {
   log: (message: string) => void;
 }
 
-/** Targets per round in each kind of phase, for the time estimate. */
-const TARGETS_PER_PHASE: Record<PhaseAxis, number> = { size: 6, endpoints: 4, keys: 2 };
+/**
+ * Loads per round in each kind of phase, for the time estimate. A key count
+ * after the first loads three: the mix without auth, and the mix from the
+ * count before beside its own.
+ */
+const LOADS_PER_PHASE: Record<PhaseAxis | "firstKeys", number> = {
+  size: 6,
+  endpoints: 4,
+  firstKeys: 2,
+  keys: 3,
+};
 
 /** Seconds of load the options ask for, warm-ups included; the setup comes on top. */
 export function loadSeconds(options: ScaleOptions): number {
-  const targets =
-    options.sizes.length * TARGETS_PER_PHASE.size +
-    TARGETS_PER_PHASE.endpoints +
-    options.keyCounts.length * TARGETS_PER_PHASE.keys;
-  return targets * secondsPerTarget(options.settings);
+  const loads =
+    options.sizes.length * LOADS_PER_PHASE.size +
+    LOADS_PER_PHASE.endpoints +
+    LOADS_PER_PHASE.firstKeys +
+    (options.keyCounts.length - 1) * LOADS_PER_PHASE.keys;
+  return loads * secondsPerTarget(options.settings);
 }
 
 interface Fleet {
@@ -130,7 +140,10 @@ async function runPhase(
   const setupSeconds = (performance.now() - setupStarted) / 1000;
   const ready = await workerdUsage(fleet.api.processGroup);
   for (const target of targets) await probe(target);
-  const samples = await measureRounds(targets, settings, (m) => log(`${phase.title}: ${m}`));
+  // Key counts are compared with each other, so each mix loads right beside its floor.
+  const paired = phase.axis === "keys";
+  const progress = (message: string) => log(`${phase.title}: ${message}`);
+  const samples = await measureRounds(targets, settings, progress, { paired });
   const end = await workerdUsage(fleet.api.processGroup);
   return {
     ...phase,
@@ -200,6 +213,7 @@ export async function runScale(options: ScaleOptions, context: RunContext): Prom
       ),
     );
 
+    let fewerKeys: string[] | undefined;
     for (const keyCount of options.keyCounts) {
       const title = `mix from ${keysPhrase(keyCount)}`;
       const phase = { axis: "keys" as const, title, animals, keys: keyCount };
@@ -207,7 +221,7 @@ export async function runScale(options: ScaleOptions, context: RunContext): Prom
         await runPhase(fleet, context, settings, phase, async () => {
           log(`making keys up to ${keyCount}, through POST /admin/keys`);
           await makeKeys(fleet.origins.api, fleet.adminToken, keys, keyCount, log);
-          const targets = mixTargets(fleet.origins, keys.slice(0, keyCount), largestId);
+          const targets = mixTargets(fleet.origins, keys.slice(0, keyCount), largestId, fewerKeys);
           const apiMix = targets.find((t) => t.id === "mix");
           if (apiMix) {
             log(`warming ${keysPhrase(keyCount)}, one request each`);
@@ -216,6 +230,7 @@ export async function runScale(options: ScaleOptions, context: RunContext): Prom
           return targets;
         }),
       );
+      fewerKeys = keys.slice(0, keyCount);
     }
 
     const report: ScaleReport = {

@@ -7,11 +7,13 @@ import type { Sample, Target } from "../bench/measure.ts";
 import { createMix, MIX_SHARES, type MixKind } from "../bench/mix.ts";
 import { growPetsSql, lastPageAfterId, statusOf } from "../bench/pets-table.ts";
 import { summarise } from "../bench/report.ts";
+import { pairedPlan } from "../bench/rounds.ts";
 import { type ScalePhase, type ScaleReport, writeScaleReport } from "../bench/scale-report.ts";
 import { listingTargets, mixTargets } from "../bench/scale-targets.ts";
 import { NO_AUTH_CONFIG, ROOT, wrangler } from "../bench/servers.ts";
 
 const scratch = await mkdtemp(path.join(os.tmpdir(), "bench-scale-test-"));
+const origins = { api: "http://api", noAuth: "http://no-auth", floor: "http://floor" };
 afterAll(() => rm(scratch, { recursive: true, force: true }));
 
 describe("growing the pets table with SQL", () => {
@@ -115,6 +117,35 @@ describe("the mix", () => {
     expect(Math.max(...ids)).toBeLessThanOrEqual(largestId);
   });
 
+  it("holds the mix from more keys to the mix from fewer, loaded right beside it", () => {
+    const targets = mixTargets(origins, keys, largestId, keys.slice(0, 1));
+    const plan = (round: number) =>
+      pairedPlan(targets, round).map(({ target, besideEndpoint }) =>
+        besideEndpoint ? `${target.label} beside ${besideEndpoint}` : target.label,
+      );
+    const noAuth = "floor: validation + D1 (no auth, no limiter): mix";
+    expect(plan(0)).toEqual([noAuth, "mix from 1 key beside mix", "mix from 3 keys"]);
+    expect(plan(1)).toEqual([noAuth, "mix from 3 keys", "mix from 1 key beside mix"]);
+    const round = (target: string, requestsPerSecond: number, besideEndpoint?: string) => ({
+      target,
+      round: 1,
+      requestsPerSecond,
+      p50Ms: 10,
+      p99Ms: 20,
+      requests: 1_000,
+      unexpected: 0,
+      errors: 0,
+      timeouts: 0,
+      ...(besideEndpoint ? { besideEndpoint } : {}),
+    });
+    const rows = summarise(targets, [
+      round("no-auth-mix", 500),
+      round("mix-fewer-keys", 400, "mix"),
+      round("mix", 300),
+    ]);
+    expect(rows.find((row) => row.target === "mix")?.throughputVsFloor).toBe(0.75);
+  });
+
   it("sends creates as JSON and no key to a server without auth", () => {
     const create = requests.find((r) => r.kind === "create");
     expect(create?.method).toBe("POST");
@@ -145,7 +176,6 @@ function expectWellFormedXml(xml: string): void {
 }
 
 describe("the chart", () => {
-  const origins = { api: "http://api", noAuth: "http://no-auth", floor: "http://floor" };
   const usage = { processes: 1, residentMiB: 100, openFiles: 50, openFilesLimit: 1024 };
 
   function phase(axis: ScalePhase["axis"], x: number, targets: Target[]): ScalePhase {
