@@ -140,8 +140,9 @@ async function runPhase(
   const setupSeconds = (performance.now() - setupStarted) / 1000;
   const ready = await workerdUsage(fleet.api.processGroup);
   for (const target of targets) await probe(target);
-  // Key counts are compared with each other, so each mix loads right beside its floor.
-  const paired = phase.axis === "keys";
+  // Get, create and each mix load right beside their floors at no extra cost: one
+  // floor each. The listings share theirs, which pairing would load four times a round.
+  const paired = phase.axis !== "size";
   const progress = (message: string) => log(`${phase.title}: ${message}`);
   const samples = await measureRounds(targets, settings, progress, { paired });
   const end = await workerdUsage(fleet.api.processGroup);
