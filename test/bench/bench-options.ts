@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { buildTargets } from "./measure.ts";
-import { pairedLoadsPerRound, type RoundSettings, secondsPerTarget } from "./rounds.ts";
+import { loadsPerRound, type RoundSettings, secondsPerLoad } from "./rounds.ts";
 import { loadSeconds, type ScaleOptions } from "./scale-run.ts";
 
 export interface BenchOptions {
@@ -49,7 +49,8 @@ export function parseBenchOptions(args: string[]): BenchOptions {
     throw new Error("--rounds, --duration, --warmup and --connections must be positive numbers");
   }
   if (!values.scale) {
-    const budget = pairedLoadsPerRound(buildTargets("", "", "")) * secondsPerTarget(settings);
+    const budget =
+      loadsPerRound(buildTargets("", "", ""), { paired: true }) * secondsPerLoad(settings);
     if (budget > 240)
       throw new Error(`${budget} s of load would not fit the time limit; lower them`);
     return { settings, scale: null, deadlineMs: 360_000 };

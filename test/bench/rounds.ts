@@ -58,8 +58,7 @@ export async function measureRounds(
   const { rounds, warmupSeconds, ...loadSettings } = settings;
   const samples: Sample[] = [];
   for (let round = 0; round < rounds; round++) {
-    const plan = options.paired ? pairedPlan(targets, round) : rotatedPlan(targets, round);
-    for (const { target, besideEndpoint } of plan) {
+    for (const { target, besideEndpoint } of planOf(targets, round, options.paired)) {
       // Later rounds find the servers warm: a Durable Object that slept while
       // other targets loaded wakes in milliseconds, nothing a second notices.
       if (round === 0) await load(target, { ...loadSettings, durationSeconds: warmupSeconds });
@@ -78,12 +77,16 @@ export async function measureRounds(
   return samples;
 }
 
-/** Seconds of load one target gets from `measureRounds`: its warm-up once, then every round. */
-export function secondsPerTarget(settings: RoundSettings): number {
+function planOf(targets: Target[], round: number, paired = false): Slot[] {
+  return paired ? pairedPlan(targets, round) : rotatedPlan(targets, round);
+}
+
+/** Seconds of load one slot of a round gets from `measureRounds`: its warm-up once, then every round. */
+export function secondsPerLoad(settings: RoundSettings): number {
   return settings.warmupSeconds + settings.rounds * settings.durationSeconds;
 }
 
-/** Loads per round in the paired plan: lone floors, and two per endpoint. */
-export function pairedLoadsPerRound(targets: Target[]): number {
-  return pairedPlan(targets, 0).length;
+/** Loads per round of `measureRounds`: every target once, or paired, lone floors and two per endpoint. */
+export function loadsPerRound(targets: Target[], options: { paired?: boolean } = {}): number {
+  return planOf(targets, 0, options.paired).length;
 }

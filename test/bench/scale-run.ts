@@ -5,7 +5,7 @@ import { makeKeys } from "./bench-keys.ts";
 import { measure, probe, type Target } from "./measure.ts";
 import { growPets } from "./pets-table.ts";
 import { gitRevision, machine, summarise } from "./report.ts";
-import { measureRounds, type RoundSettings, secondsPerTarget } from "./rounds.ts";
+import { loadsPerRound, measureRounds, type RoundSettings, secondsPerLoad } from "./rounds.ts";
 import {
   formatScaleTable,
   type PhaseAxis,
@@ -52,25 +52,34 @@ export interface RunContext {
 }
 
 /**
- * Loads per round in each kind of phase, for the time estimate. A key count
- * after the first loads three: the mix without auth, and the mix from the
- * count before beside its own.
+ * Get, create and each mix load right beside their floors at no extra cost:
+ * one floor each. The listings share theirs, which pairing would load four
+ * times a round.
  */
-const LOADS_PER_PHASE: Record<PhaseAxis | "firstKeys", number> = {
-  size: 6,
-  endpoints: 4,
-  firstKeys: 2,
-  keys: 3,
-};
+const pairedPhase = (axis: PhaseAxis): boolean => axis !== "size";
 
-/** Seconds of load the options ask for, warm-ups included; the setup comes on top. */
+/**
+ * Seconds of load the options ask for, warm-ups included, counted from the
+ * targets and plans the phases will use; the setup comes on top.
+ */
 export function loadSeconds(options: ScaleOptions): number {
-  const loads =
-    options.sizes.length * LOADS_PER_PHASE.size +
-    LOADS_PER_PHASE.endpoints +
-    LOADS_PER_PHASE.firstKeys +
-    (options.keyCounts.length - 1) * LOADS_PER_PHASE.keys;
-  return loads * secondsPerTarget(options.settings);
+  const origins: Origins = { api: "", noAuth: "", floor: "" };
+  const phases: [PhaseAxis, Target[]][] = [
+    ...options.sizes.map((size): [PhaseAxis, Target[]] => [
+      "size",
+      listingTargets(origins, "", size),
+    ]),
+    ["endpoints", endpointTargets(origins, "", 1)],
+    ...options.keyCounts.map((_, i): [PhaseAxis, Target[]] => [
+      "keys",
+      mixTargets(origins, [], 1, i > 0 ? [] : undefined),
+    ]),
+  ];
+  const loads = phases.reduce(
+    (sum, [axis, targets]) => sum + loadsPerRound(targets, { paired: pairedPhase(axis) }),
+    0,
+  );
+  return loads * secondsPerLoad(options.settings);
 }
 
 interface Fleet {
@@ -140,10 +149,8 @@ async function runPhase(
   const setupSeconds = (performance.now() - setupStarted) / 1000;
   const ready = await workerdUsage(fleet.api.processGroup);
   for (const target of targets) await probe(target);
-  // Get, create and each mix load right beside their floors at no extra cost: one
-  // floor each. The listings share theirs, which pairing would load four times a round.
-  const paired = phase.axis !== "size";
   const progress = (message: string) => log(`${phase.title}: ${message}`);
+  const paired = pairedPhase(phase.axis);
   const samples = await measureRounds(targets, settings, progress, { paired });
   const end = await workerdUsage(fleet.api.processGroup);
   return {

@@ -9,6 +9,7 @@ import { growPetsSql, lastPageAfterId, statusOf } from "../bench/pets-table.ts";
 import { summarise } from "../bench/report.ts";
 import { pairedPlan } from "../bench/rounds.ts";
 import { type ScalePhase, type ScaleReport, writeScaleReport } from "../bench/scale-report.ts";
+import { loadSeconds } from "../bench/scale-run.ts";
 import { listingTargets, mixTargets } from "../bench/scale-targets.ts";
 import { NO_AUTH_CONFIG, ROOT, wrangler } from "../bench/servers.ts";
 
@@ -144,6 +145,15 @@ describe("the mix", () => {
       round("mix", 300),
     ]);
     expect(rows.find((row) => row.target === "mix")?.throughputVsFloor).toBe(0.75);
+  });
+
+  it("counts the scale run's loads from the plans its phases follow", () => {
+    const settings = { rounds: 3, durationSeconds: 4, warmupSeconds: 1, connections: 16 };
+    // Six listings a size, two pairs for get and create, then per key count the
+    // no-auth pair for the first and no-auth plus the fewer-keys pair for each later.
+    const loads = 3 * 6 + 4 + 2 + 3 + 3;
+    const sizes = [1_000, 100_000, 1_000_000];
+    expect(loadSeconds({ settings, sizes, keyCounts: [1, 100, 10_000] })).toBe(loads * 13);
   });
 
   it("sends creates as JSON and no key to a server without auth", () => {
