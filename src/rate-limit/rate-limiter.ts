@@ -65,10 +65,12 @@ export class RateLimiter extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#history = new UsageHistory(ctx.storage.sql);
-    void ctx.blockConcurrencyWhile(async () => {
-      this.#state = (await ctx.storage.get<LimiterState>(STATE_KEY)) ?? {};
-      this.#cleanupScheduled = (await ctx.storage.getAlarm()) !== null;
-    });
+    // Read synchronously, so waking costs one lookup and no request can run before it.
+    this.#state = ctx.storage.kv.get<LimiterState>(STATE_KEY) ?? {};
+    // Every write that leaves windows or a ban schedules the clean-up in the
+    // same commit, so a record holding them has its alarm; a record holding
+    // less may have none, and its next write schedules one.
+    this.#cleanupScheduled = staleAt(this.#state) !== undefined;
   }
 
   /**
@@ -142,7 +144,7 @@ export class RateLimiter extends DurableObject<Env> {
       this.#history = new UsageHistory(this.ctx.storage.sql);
       return;
     }
-    await this.ctx.storage.put(STATE_KEY, this.#state);
+    this.ctx.storage.kv.put(STATE_KEY, this.#state);
     this.#scheduleCleanup();
   }
 
@@ -239,7 +241,7 @@ export class RateLimiter extends DurableObject<Env> {
       return;
     }
     this.#writePending = false;
-    void this.ctx.storage.put(STATE_KEY, this.#state);
+    this.ctx.storage.kv.put(STATE_KEY, this.#state);
     if (!this.#cleanupScheduled) this.#scheduleCleanup();
   }
 

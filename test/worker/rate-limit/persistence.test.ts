@@ -137,6 +137,17 @@ describe("alarm clean-up", MANY_REQUESTS, () => {
     expect(await scheduledAlarm(stub)).toBe(Date.parse("2030-07-15T00:00:00Z"));
   });
 
+  it("schedules the clean-up of a key that held only its policy when it wakes to count", async () => {
+    setClock("2030-06-15T10:00:30Z");
+    const { key, hash, record } = await seedKey({ plan: "free" });
+    await limiter.applyPolicy(hash, testPolicy(planLimits.free, record.version));
+    const stub = keyLimiter(hash);
+    expect(await scheduledAlarm(stub)).toBeNull();
+    await evictDurableObject(stub);
+    expect((await send("/v1/pets", { key })).status).toBe(200);
+    expect(await scheduledAlarm(stub)).toBe(Date.parse("2030-06-16T00:00:00Z"));
+  });
+
   it("deletes a client IP's object entirely once its minute is over", async () => {
     setClock("2030-06-15T10:00:30Z");
     const ip = "192.0.2.44";
