@@ -4,7 +4,9 @@ import { newPetBody, SEED_PETS } from "./seed.ts";
 
 /**
  * The DO + D1 floors of the default run; the validation + D1 floors of the
- * scale run, and its mix from fewer keys that a mix from more is held to.
+ * scale run, its mix from fewer keys that a mix from more is held to, and
+ * its listings at the first table size that the same listings at a larger
+ * size are held to.
  */
 export type FloorName =
   | "read"
@@ -14,7 +16,8 @@ export type FloorName =
   | "no-auth-get"
   | "no-auth-create"
   | "no-auth-mix"
-  | "mix-fewer-keys";
+  | "mix-fewer-keys"
+  | `first-size-${string}`;
 
 /** What one unit of a flow keeps between its requests (the order a first step placed, say). */
 export type FlowContext = Record<string, unknown>;

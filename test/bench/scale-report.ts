@@ -141,11 +141,13 @@ export function formatScaleTable(report: ScaleReport): string {
     describeSettings(report.settings),
     ...report.phases.flatMap(formatPhase),
     "",
-    "listings are compared with the no-auth listing of the first page at the same size, get and",
-    "create with the same requests without auth, the mix from the first key count with the mix",
-    "without auth and from each later count with the mix from the count before it, loaded beside",
-    "it; the ratio is the median of the per-round ratios, (min–max) their spread over the rounds,",
-    "i.e. the noise band;",
+    "listings at the first size are compared with the no-auth listing of the first page, and at",
+    "each later size with the same listing on a second API whose table stays at the first size;",
+    "get and create with the same requests without auth; the mix from the first key count with",
+    "the mix without auth and from each later count with the mix from the count before it. All",
+    "but the first size's listings load right beside what they are compared with. The ratio is",
+    "the median of the per-round ratios, (min–max) their spread over the rounds, i.e. the noise",
+    "band;",
     "bad = responses with another status than expected, plus connection errors.",
   ].join("\n");
 }

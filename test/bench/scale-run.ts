@@ -52,11 +52,15 @@ export interface RunContext {
 }
 
 /**
- * Get, create and each mix load right beside their floors at no extra cost:
- * one floor each. The listings share theirs, which pairing would load four
- * times a round.
+ * Whether a phase loads each endpoint right beside its own floor load. Get,
+ * create, each mix and the listings at a larger size have a floor each; the
+ * first size's listings share theirs, which pairing would load four times a
+ * round.
  */
-const pairedPhase = (axis: PhaseAxis): boolean => axis !== "size";
+const pairedPhase = (axis: PhaseAxis, sizeIndex = 0): boolean => axis !== "size" || sizeIndex > 0;
+
+/** Stand-in for a server's origin where only the number of targets matters. */
+const nowhere = { origin: "", key: "" };
 
 /**
  * Seconds of load the options ask for, warm-ups included, counted from the
@@ -64,22 +68,28 @@ const pairedPhase = (axis: PhaseAxis): boolean => axis !== "size";
  */
 export function loadSeconds(options: ScaleOptions): number {
   const origins: Origins = { api: "", noAuth: "", floor: "" };
-  const phases: [PhaseAxis, Target[]][] = [
-    ...options.sizes.map((size): [PhaseAxis, Target[]] => [
-      "size",
-      listingTargets(origins, "", size),
+  const [firstSize = 0] = options.sizes;
+  const phases: [Target[], boolean][] = [
+    ...options.sizes.map((size, i): [Target[], boolean] => [
+      listingTargets(origins, "", size, i > 0 ? { ...nowhere, size: firstSize } : undefined),
+      pairedPhase("size", i),
     ]),
-    ["endpoints", endpointTargets(origins, "", 1)],
-    ...options.keyCounts.map((_, i): [PhaseAxis, Target[]] => [
-      "keys",
+    [endpointTargets(origins, "", 1), pairedPhase("endpoints")],
+    ...options.keyCounts.map((_, i): [Target[], boolean] => [
       mixTargets(origins, [], 1, i > 0 ? [] : undefined),
+      pairedPhase("keys"),
     ]),
   ];
   const loads = phases.reduce(
-    (sum, [axis, targets]) => sum + loadsPerRound(targets, { paired: pairedPhase(axis) }),
+    (sum, [targets, paired]) => sum + loadsPerRound(targets, { paired }),
     0,
   );
   return loads * secondsPerLoad(options.settings);
+}
+
+interface Table {
+  config: string;
+  persistTo: string;
 }
 
 interface Fleet {
@@ -87,27 +97,34 @@ interface Fleet {
   api: DevServer;
   adminToken: string;
   /** Each Worker's wrangler config with its D1 state, so all three tables grow alike. */
-  tables: { config: string; persistTo: string }[];
+  tables: Table[];
+  /** With more than one size: a second API whose table grows to the first size only. */
+  firstSize?: { origin: string; table: Table };
 }
 
-async function startFleet(context: RunContext, servers: DevServer[]): Promise<Fleet> {
+async function startFleet(
+  context: RunContext,
+  servers: DevServer[],
+  options: ScaleOptions,
+): Promise<Fleet> {
   const { runDir, stateDir, log } = context;
   // This run's own operator token, so its keys are made through the admin endpoint.
   const adminToken = randomBytes(24).toString("base64url");
   const state = (name: string) => path.join(stateDir, name);
+  const api = {
+    config: path.join(ROOT, "wrangler.toml"),
+    readyPath: "/health",
+    vars: { LOG_LEVEL: "warn", ADMIN_TOKEN: adminToken },
+  };
   const workers: Omit<DevServerOptions, "script" | "persistTo" | "logFile">[] = [
-    {
-      name: "api",
-      config: path.join(ROOT, "wrangler.toml"),
-      readyPath: "/health",
-      vars: { LOG_LEVEL: "warn", ADMIN_TOKEN: adminToken },
-    },
+    { name: "api", ...api },
     { name: "floor", config: FLOOR_CONFIG, readyPath: "/static" },
     { name: "no-auth", config: NO_AUTH_CONFIG, readyPath: "/health" },
+    ...(options.sizes.length > 1 ? [{ name: "api-first-size", ...api }] : []),
   ];
-  log("bundling the API and both floor fixtures, applying migrations");
+  log(`bundling and migrating ${workers.map((worker) => worker.name).join(", ")}`);
   await buildReferenceAssets(ROOT);
-  const options = await Promise.all(
+  const serverOptions = await Promise.all(
     workers.map(async (worker): Promise<DevServerOptions> => {
       const [script] = await Promise.all([
         bundle(worker.config, path.join(runDir, `${worker.name}-bundle`)),
@@ -117,16 +134,21 @@ async function startFleet(context: RunContext, servers: DevServer[]): Promise<Fl
       return { ...worker, script, persistTo: state(worker.name), logFile };
     }),
   );
-  log("starting wrangler dev for the API and the two floors");
-  const started = await startDevServers(options);
+  log("starting wrangler dev for each");
+  const started = await startDevServers(serverOptions);
   servers.push(...started);
-  const [api, floor, noAuth] = started;
-  if (!api || !floor || !noAuth) throw new Error("a server did not start");
+  const [apiServer, floor, noAuth, firstSize] = started;
+  if (!apiServer || !floor || !noAuth) throw new Error("a server did not start");
+  const tables = serverOptions.map(({ config, persistTo }) => ({ config, persistTo }));
+  const firstSizeTable = tables[3];
   return {
-    origins: { api: api.origin, floor: floor.origin, noAuth: noAuth.origin },
-    api,
+    origins: { api: apiServer.origin, floor: floor.origin, noAuth: noAuth.origin },
+    api: apiServer,
     adminToken,
-    tables: options.map(({ config, persistTo }) => ({ config, persistTo })),
+    tables: tables.slice(0, 3),
+    ...(firstSize && firstSizeTable
+      ? { firstSize: { origin: firstSize.origin, table: firstSizeTable } }
+      : {}),
   };
 }
 
@@ -138,7 +160,7 @@ async function runPhase(
   fleet: Fleet,
   context: RunContext,
   settings: RoundSettings,
-  phase: { axis: PhaseAxis; title: string; animals: number; keys: number },
+  phase: { axis: PhaseAxis; title: string; animals: number; keys: number; paired: boolean },
   setup: () => Promise<Target[]>,
 ): Promise<ScalePhase> {
   const { log } = context;
@@ -150,11 +172,11 @@ async function runPhase(
   const ready = await workerdUsage(fleet.api.processGroup);
   for (const target of targets) await probe(target);
   const progress = (message: string) => log(`${phase.title}: ${message}`);
-  const paired = pairedPhase(phase.axis);
+  const { paired, ...described } = phase;
   const samples = await measureRounds(targets, settings, progress, { paired });
   const end = await workerdUsage(fleet.api.processGroup);
   return {
-    ...phase,
+    ...described,
     setupSeconds,
     apiWorkerd: { start, ready, end },
     rows: summarise(targets, samples),
@@ -186,24 +208,34 @@ export async function runScale(options: ScaleOptions, context: RunContext): Prom
   const { settings } = options;
   const servers: DevServer[] = [];
   try {
-    const fleet = await startFleet(context, servers);
+    const fleet = await startFleet(context, servers, options);
     const keys: string[] = [];
     await makeKeys(fleet.origins.api, fleet.adminToken, keys, 1, log);
     const firstKey = keys[0] ?? "";
+    const firstSizeKeys: string[] = [];
+    if (fleet.firstSize) {
+      await makeKeys(fleet.firstSize.origin, fleet.adminToken, firstSizeKeys, 1, log);
+    }
     const phases: ScalePhase[] = [];
+    const [firstSizeAnimals = 0] = options.sizes;
     let animals = 0;
 
-    for (const size of options.sizes) {
+    for (const [i, size] of options.sizes.entries()) {
       const title = `${size.toLocaleString("en-US")} animals`;
-      const phase = { axis: "size" as const, title, animals: size, keys: 1 };
+      const paired = pairedPhase("size", i);
+      const phase = { axis: "size" as const, title, animals: size, keys: 1, paired };
       const grownFrom = animals;
+      const tables =
+        fleet.firstSize && i === 0 ? [...fleet.tables, fleet.firstSize.table] : fleet.tables;
+      const firstSize =
+        fleet.firstSize && i > 0
+          ? { origin: fleet.firstSize.origin, key: firstSizeKeys[0] ?? "", size: firstSizeAnimals }
+          : undefined;
       phases.push(
         await runPhase(fleet, context, settings, phase, async () => {
-          log(`growing all three tables from ${grownFrom} to ${size} animals`);
-          await Promise.all(
-            fleet.tables.map((t) => growPets(t.config, t.persistTo, grownFrom, size)),
-          );
-          return listingTargets(fleet.origins, firstKey, size);
+          log(`growing ${tables.length} tables from ${grownFrom} to ${size} animals`);
+          await Promise.all(tables.map((t) => growPets(t.config, t.persistTo, grownFrom, size)));
+          return listingTargets(fleet.origins, firstKey, size, firstSize);
         }),
       );
       animals = size;
@@ -216,7 +248,13 @@ export async function runScale(options: ScaleOptions, context: RunContext): Prom
         fleet,
         context,
         settings,
-        { axis: "endpoints", title: "get and create with one key", animals, keys: 1 },
+        {
+          axis: "endpoints",
+          title: "get and create with one key",
+          animals,
+          keys: 1,
+          paired: pairedPhase("endpoints"),
+        },
         async () => endpointTargets(fleet.origins, firstKey, largestId),
       ),
     );
@@ -224,7 +262,13 @@ export async function runScale(options: ScaleOptions, context: RunContext): Prom
     let fewerKeys: string[] | undefined;
     for (const keyCount of options.keyCounts) {
       const title = `mix from ${keysPhrase(keyCount)}`;
-      const phase = { axis: "keys" as const, title, animals, keys: keyCount };
+      const phase = {
+        axis: "keys" as const,
+        title,
+        animals,
+        keys: keyCount,
+        paired: pairedPhase("keys"),
+      };
       phases.push(
         await runPhase(fleet, context, settings, phase, async () => {
           log(`making keys up to ${keyCount}, through POST /admin/keys`);

@@ -26,12 +26,20 @@ function doFloorRead(origins: Origins, key: string): Target {
   return target;
 }
 
+type Page = "first" | "last";
+
+/** The four listings at every size: first and last page, without and with the rare status. */
+const LISTINGS: { status?: PetStatus; page: Page }[] = [
+  { page: "first" },
+  { page: "last" },
+  { status: RARE_STATUS, page: "first" },
+  { status: RARE_STATUS, page: "last" },
+];
+
 function listing(
-  origins: Origins,
-  key: string,
+  api: { origin: string; key: string },
   size: number,
-  status: PetStatus | undefined,
-  page: "first" | "last",
+  { status, page }: { status?: PetStatus; page: Page },
 ): Target {
   const query = new URLSearchParams({ limit: String(PAGE) });
   if (status) query.set("status", status);
@@ -42,37 +50,66 @@ function listing(
   return {
     id: `list${status ? "-status" : ""}-${page}`,
     label: `GET ${shown}, ${page} page`,
-    floor: "no-auth-list",
-    origin: origins.api,
+    origin: api.origin,
     method: "GET",
     path: `/v1/pets?${query}`,
     expectStatus: 200,
-    headers: bearer(key),
+    headers: bearer(api.key),
   };
+}
+
+/** A second API whose table stays at the first size, with a key of its own. */
+export interface FirstSizeApi {
+  origin: string;
+  key: string;
+  size: number;
 }
 
 /**
  * The four listings at one table size, first and last page with and without
- * the rare status, against the no-auth listing of the first page and the DO +
- * D1 floor, in the same rounds.
+ * the rare status, beside the no-auth listing of the first page. At the
+ * first size they are held to that listing, with the DO + D1 floor in the
+ * same rounds. At a larger size each is held to the same listing on a second
+ * API whose table stays at the first size, loaded right beside it, so "10⁶
+ * against 10³" compares two loads seconds apart rather than two phases
+ * minutes apart.
  */
-export function listingTargets(origins: Origins, key: string, size: number): Target[] {
-  return [
-    {
-      id: "no-auth-list",
-      label: `${NO_AUTH}: GET /v1/pets?limit=${PAGE}`,
-      isFloor: "no-auth-list",
-      origin: origins.noAuth,
-      method: "GET",
-      path: `/v1/pets?limit=${PAGE}`,
-      expectStatus: 200,
-    },
-    doFloorRead(origins, key),
-    listing(origins, key, size, undefined, "first"),
-    listing(origins, key, size, undefined, "last"),
-    listing(origins, key, size, RARE_STATUS, "first"),
-    listing(origins, key, size, RARE_STATUS, "last"),
-  ];
+export function listingTargets(
+  origins: Origins,
+  key: string,
+  size: number,
+  firstSize?: FirstSizeApi,
+): Target[] {
+  const noAuth: Target = {
+    id: "no-auth-list",
+    label: `${NO_AUTH}: GET /v1/pets?limit=${PAGE}`,
+    isFloor: "no-auth-list",
+    origin: origins.noAuth,
+    method: "GET",
+    path: `/v1/pets?limit=${PAGE}`,
+    expectStatus: 200,
+  };
+  const api = { origin: origins.api, key };
+  if (!firstSize) {
+    const listings = LISTINGS.map(
+      (shape): Target => ({
+        ...listing(api, size, shape),
+        floor: "no-auth-list",
+      }),
+    );
+    return [noAuth, doFloorRead(origins, key), ...listings];
+  }
+  const animals = firstSize.size.toLocaleString("en-US");
+  const pairs = LISTINGS.map((shape): Target[] => {
+    const target = listing(api, size, shape);
+    const floor: FloorName = `first-size-${target.id}`;
+    const twin = listing(firstSize, firstSize.size, shape);
+    return [
+      { ...twin, id: floor, label: `${twin.label}, at ${animals} animals`, isFloor: floor },
+      { ...target, floor },
+    ];
+  });
+  return [noAuth, ...pairs.flat()];
 }
 
 /**

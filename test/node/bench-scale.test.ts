@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { decodeCursor } from "../../src/api/cursor.ts";
+import { decodeCursor, encodeCursor } from "../../src/api/cursor.ts";
 import type { Sample, Target } from "../bench/measure.ts";
 import { createMix, MIX_SHARES, type MixKind } from "../bench/mix.ts";
 import { growPetsSql, lastPageAfterId, statusOf } from "../bench/pets-table.ts";
@@ -80,6 +80,58 @@ describe("growing the pets table with SQL", () => {
   });
 });
 
+describe("the listings at a larger size", () => {
+  const firstSize = { origin: "http://api-first-size", key: "first-size-key", size: 1_000 };
+  const targets = listingTargets(origins, "key", 1_000_000, firstSize);
+
+  it("load each listing right beside the same listing on the API that holds the first size", () => {
+    const plan = pairedPlan(targets, 0).map(({ target, besideEndpoint }) =>
+      besideEndpoint ? `${target.origin}${target.path} beside ${besideEndpoint}` : target.id,
+    );
+    expect(plan).toEqual([
+      "no-auth-list",
+      "http://api-first-size/v1/pets?limit=20 beside list-first",
+      "list-first",
+      `http://api-first-size/v1/pets?limit=20&cursor=${encodeCursor(980)} beside list-last`,
+      "list-last",
+      "http://api-first-size/v1/pets?limit=20&status=pending beside list-status-first",
+      "list-status-first",
+      // A thousand animals hold ten pending: their last page is the first.
+      "http://api-first-size/v1/pets?limit=20&status=pending beside list-status-last",
+      "list-status-last",
+    ]);
+    const keysSent = new Set(targets.map((t) => `${t.origin} ${t.headers?.Authorization}`));
+    expect(keysSent).toEqual(
+      new Set([
+        "http://no-auth undefined",
+        "http://api-first-size Bearer first-size-key",
+        "http://api Bearer key",
+      ]),
+    );
+  });
+
+  it("are held to that listing, loaded in the same round", () => {
+    const sample = (target: string, requestsPerSecond: number, besideEndpoint?: string) => ({
+      target,
+      round: 1,
+      requestsPerSecond,
+      p50Ms: 10,
+      p99Ms: 20,
+      requests: 1_000,
+      unexpected: 0,
+      errors: 0,
+      timeouts: 0,
+      ...(besideEndpoint ? { besideEndpoint } : {}),
+    });
+    const rows = summarise(targets, [
+      sample("no-auth-list", 500),
+      sample("first-size-list-last", 400, "list-last"),
+      sample("list-last", 360),
+    ]);
+    expect(rows.find((row) => row.target === "list-last")?.throughputVsFloor).toBe(0.9);
+  });
+});
+
 describe("the mix", () => {
   const largestId = 1_000;
   const keys = ["key-a", "key-b", "key-c"];
@@ -149,9 +201,11 @@ describe("the mix", () => {
 
   it("counts the scale run's loads from the plans its phases follow", () => {
     const settings = { rounds: 3, durationSeconds: 4, warmupSeconds: 1, connections: 16 };
-    // Six listings a size, two pairs for get and create, then per key count the
-    // no-auth pair for the first and no-auth plus the fewer-keys pair for each later.
-    const loads = 3 * 6 + 4 + 2 + 3 + 3;
+    // The first size's four listings and two floors; at each later size the
+    // no-auth listing and four pairs; two pairs for get and create; then per key
+    // count the no-auth pair for the first and no-auth plus the fewer-keys pair
+    // for each later.
+    const loads = 6 + 2 * 9 + 4 + 2 + 3 + 3;
     const sizes = [1_000, 100_000, 1_000_000];
     expect(loadSeconds({ settings, sizes, keyCounts: [1, 100, 10_000] })).toBe(loads * 13);
   });
