@@ -17,6 +17,22 @@ const scratch = await mkdtemp(path.join(os.tmpdir(), "bench-scale-test-"));
 const origins = { api: "http://api", noAuth: "http://no-auth", floor: "http://floor" };
 afterAll(() => rm(scratch, { recursive: true, force: true }));
 
+/** One first-round load of a target at this rate, beside an endpoint when it is that one's floor. */
+function sample(target: string, requestsPerSecond: number, besideEndpoint?: string): Sample {
+  return {
+    target,
+    round: 1,
+    requestsPerSecond,
+    p50Ms: 10,
+    p99Ms: 20,
+    requests: 1_000,
+    unexpected: 0,
+    errors: 0,
+    timeouts: 0,
+    ...(besideEndpoint ? { besideEndpoint } : {}),
+  };
+}
+
 describe("growing the pets table with SQL", () => {
   it("adds 1,000 animals split 90% sold, 9% available, 1% pending, and finds the last page", async () => {
     const size = 1_000;
@@ -111,18 +127,6 @@ describe("the listings at a larger size", () => {
   });
 
   it("are held to that listing, loaded in the same round", () => {
-    const sample = (target: string, requestsPerSecond: number, besideEndpoint?: string) => ({
-      target,
-      round: 1,
-      requestsPerSecond,
-      p50Ms: 10,
-      p99Ms: 20,
-      requests: 1_000,
-      unexpected: 0,
-      errors: 0,
-      timeouts: 0,
-      ...(besideEndpoint ? { besideEndpoint } : {}),
-    });
     const rows = summarise(targets, [
       sample("no-auth-list", 500),
       sample("first-size-list-last", 400, "list-last"),
@@ -179,22 +183,10 @@ describe("the mix", () => {
     const noAuth = "floor: validation + D1 (no auth, no limiter): mix";
     expect(plan(0)).toEqual([noAuth, "mix from 1 key beside mix", "mix from 3 keys"]);
     expect(plan(1)).toEqual([noAuth, "mix from 3 keys", "mix from 1 key beside mix"]);
-    const round = (target: string, requestsPerSecond: number, besideEndpoint?: string) => ({
-      target,
-      round: 1,
-      requestsPerSecond,
-      p50Ms: 10,
-      p99Ms: 20,
-      requests: 1_000,
-      unexpected: 0,
-      errors: 0,
-      timeouts: 0,
-      ...(besideEndpoint ? { besideEndpoint } : {}),
-    });
     const rows = summarise(targets, [
-      round("no-auth-mix", 500),
-      round("mix-fewer-keys", 400, "mix"),
-      round("mix", 300),
+      sample("no-auth-mix", 500),
+      sample("mix-fewer-keys", 400, "mix"),
+      sample("mix", 300),
     ]);
     expect(rows.find((row) => row.target === "mix")?.throughputVsFloor).toBe(0.75);
   });
