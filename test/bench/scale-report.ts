@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Sample } from "./measure.ts";
-import { describeSettings, formatRows, type Machine, median, type Row } from "./report.ts";
+import { describeSettings, formatRows, type Machine, type Row } from "./report.ts";
 import type { RoundSettings } from "./rounds.ts";
 import { type ChartPanel, type ChartSeries, type ReferenceLine, renderChart } from "./svg-chart.ts";
 import { formatUsage, type WorkerdUsage } from "./workerd-usage.ts";
@@ -58,11 +58,14 @@ function seriesOf(phases: ScalePhase[], target: string, metric: Metric): ChartSe
   return label && points.length > 0 ? { label, points } : null;
 }
 
-/** A floor as one line: the median of all its rounds over the phases of the axis. */
+/** A floor where each phase of the axis measured it: the median of its rounds there. */
 function referenceOf(phases: ScalePhase[], target: string, metric: Metric): ReferenceLine | null {
-  const values = phases.flatMap((p) => p.samples.filter((s) => s.target === target));
+  const points = phases.flatMap((phase) => {
+    const row = phase.rows.find((r) => r.target === target);
+    return row ? [{ x: xOf(phase), y: row[metric] }] : [];
+  });
   const label = phases.flatMap((phase) => phase.rows).find((r) => r.target === target)?.label;
-  return label && values.length > 0 ? { label, y: median(values.map((s) => s[metric])) } : null;
+  return label && points.length > 0 ? { label, points } : null;
 }
 
 function panel(
@@ -117,7 +120,7 @@ export function scaleChart(report: ScaleReport): string {
     "Pet Store API under scale: npm run bench -- --scale",
     [
       `${report.startedAt} · ${report.git ?? "no git"} · ${rounds} rounds of ${durationSeconds} s, ${connections} connections · ${report.machine.cpus} CPUs`,
-      "points: medians of the rounds, bars: their min–max · dashed: floors, each the median of all its rounds on that axis",
+      "points: medians of the rounds, bars: their min–max · dashed: floors, the median of their rounds in each phase (one loaded in a single phase spans the axis)",
     ],
     panels,
   );

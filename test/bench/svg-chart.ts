@@ -11,10 +11,14 @@ export interface ChartSeries {
   points: ChartPoint[];
 }
 
-/** A floor: one value for every x, drawn as a dashed horizontal line. */
+/**
+ * A floor: its value at each x where it was measured, drawn as a dashed line
+ * through them, so a floor that moved between phases shows the machine's
+ * drift beside the series; one measured at a single x spans the axis.
+ */
 export interface ReferenceLine {
   label: string;
-  y: number;
+  points: { x: number; y: number }[];
 }
 
 export interface ChartPanel {
@@ -110,7 +114,7 @@ function renderPanel(panel: ChartPanel, originX: number, originY: number): strin
   const largest = Math.max(
     1e-9,
     ...points.map((p) => Math.max(p.y, p.high)),
-    ...panel.references.map((r) => r.y),
+    ...panel.references.flatMap((r) => r.points.map((p) => p.y)),
   );
   const step = niceStep(largest * 1.05);
   const yMax = Math.ceil((largest * 1.05) / step) * step;
@@ -159,10 +163,21 @@ function renderPanel(panel: ChartPanel, originX: number, originY: number): strin
   };
   panel.references.forEach((reference, i) => {
     const style = REFERENCE_STYLES[i % REFERENCE_STYLES.length] ?? { colour: "#444", dash: "6 3" };
-    const line = (x1: number, y: number, x2: number) =>
-      `<line x1="${round(x1)}" y1="${round(y)}" x2="${round(x2)}" y2="${round(y)}" stroke="${style.colour}" stroke-width="1.5" stroke-dasharray="${style.dash}"/>`;
-    parts.push(line(left, yOf(reference.y), left + width));
-    legendEntry(line(0, 0, 26), reference.label);
+    const stroke = `fill="none" stroke="${style.colour}" stroke-width="1.5" stroke-dasharray="${style.dash}"`;
+    const vertices = [...reference.points]
+      .sort((a, b) => a.x - b.x)
+      .map((p) => ({ x: xOf(p.x), y: yOf(p.y) }));
+    const [only] = vertices;
+    const drawn =
+      vertices.length === 1 && only
+        ? [
+            { x: left, y: only.y },
+            { x: left + width, y: only.y },
+          ]
+        : vertices;
+    const path = drawn.map((p) => `${round(p.x)},${round(p.y)}`).join(" ");
+    parts.push(`<polyline points="${path}" ${stroke}/>`);
+    legendEntry(`<line x1="0" y1="0" x2="26" y2="0" ${stroke}/>`, reference.label);
   });
   panel.series.forEach((series, i) => {
     const colour = SERIES_COLOURS[i % SERIES_COLOURS.length] ?? "#000";
@@ -189,7 +204,7 @@ function renderPanel(panel: ChartPanel, originX: number, originY: number): strin
 
 /**
  * A self-contained SVG of panels laid out two to a row: log-scale x axes,
- * linear y axes from zero, floors as dashed horizontal lines. Hand-written so
+ * linear y axes from zero, floors as dashed lines. Hand-written so
  * the bench needs no chart library; any browser shows it.
  */
 export function renderChart(title: string, subtitles: string[], panels: ChartPanel[]): string {

@@ -8,7 +8,12 @@ import { createMix, MIX_SHARES, type MixKind } from "../bench/mix.ts";
 import { growPetsSql, lastPageAfterId, statusOf } from "../bench/pets-table.ts";
 import { summarise } from "../bench/report.ts";
 import { pairedPlan } from "../bench/rounds.ts";
-import { type ScalePhase, type ScaleReport, writeScaleReport } from "../bench/scale-report.ts";
+import {
+  type ScalePhase,
+  type ScaleReport,
+  scaleChart,
+  writeScaleReport,
+} from "../bench/scale-report.ts";
 import { loadSeconds } from "../bench/scale-run.ts";
 import { listingTargets, mixTargets } from "../bench/scale-targets.ts";
 import { NO_AUTH_CONFIG, ROOT, wrangler } from "../bench/servers.ts";
@@ -262,8 +267,10 @@ describe("the chart", () => {
     };
   }
 
-  it("draws a well-formed SVG with axes, series and floors beside the JSON", async () => {
-    const report: ScaleReport = {
+  function scaleReport(phases: ScalePhase[]): ScaleReport {
+    const xs = (axis: ScalePhase["axis"], x: (p: ScalePhase) => number) =>
+      phases.filter((p) => p.axis === axis).map(x);
+    return {
       kind: "scale",
       startedAt: "2026-01-01T00:00:00.000Z",
       finishedAt: "2026-01-01T00:10:00.000Z",
@@ -272,20 +279,22 @@ describe("the chart", () => {
         durationSeconds: 4,
         warmupSeconds: 1,
         connections: 16,
-        sizes: [1_000, 100_000],
-        keyCounts: [1, 10_000],
+        sizes: xs("size", (p) => p.animals),
+        keyCounts: xs("keys", (p) => p.keys),
       },
       machine: { node: "v24", cpus: 2, loadAverage: [0, 0, 0] },
       git: "abc1234",
-      phases: [
-        ...[1_000, 100_000].map((size) =>
-          phase("size", size, listingTargets(origins, "key", size)),
-        ),
-        ...[1, 10_000].map((count) =>
-          phase("keys", count, mixTargets(origins, Array(count).fill("key"), 1_000)),
-        ),
-      ],
+      phases,
     };
+  }
+
+  it("draws a well-formed SVG with axes, series and floors beside the JSON", async () => {
+    const report = scaleReport([
+      ...[1_000, 100_000].map((size) => phase("size", size, listingTargets(origins, "key", size))),
+      ...[1, 10_000].map((count) =>
+        phase("keys", count, mixTargets(origins, Array(count).fill("key"), 1_000)),
+      ),
+    ]);
     const files = await writeScaleReport(scratch, report);
     expect(path.dirname(files.svg)).toBe(path.dirname(files.json));
     expect(JSON.parse(await readFile(files.json, "utf8"))).toMatchObject({ kind: "scale" });
@@ -309,8 +318,35 @@ describe("the chart", () => {
       expect(svg).toContain(tick);
     }
     // Two panels per axis: four listings each by size, one mix each by keys.
-    expect(svg.match(/<polyline /g)).toHaveLength(2 * 4 + 2 * 1);
-    // Floors: two by size, one by keys, in each of the two panels per axis.
+    expect(svg.match(/<polyline (?![^>]*stroke-dasharray)/g)).toHaveLength(2 * 4 + 2 * 1);
+    // Floors: two by size, one by keys, in each of the two panels per axis, each
+    // drawn once in its panel and once in its legend.
+    expect(svg.match(/<polyline [^>]*stroke-dasharray/g)).toHaveLength(2 * (2 + 1));
     expect(svg.match(/stroke-dasharray="[^"]+"/g)?.length).toBe(2 * (2 + 1) * 2);
+  });
+
+  it("draws each floor where its phases measured it, so the machine's drift shows", () => {
+    const floorHeights = (svg: string, dash: string) =>
+      [...svg.matchAll(/<polyline points="([^"]+)"[^>]*stroke-dasharray="([^"]+)"/g)]
+        .filter(([, , pattern]) => pattern === dash)
+        .map(([, points = ""]) => points.split(" ").map((vertex) => vertex.split(",")[1]));
+    const firstSize = { origin: "http://first-size-api", key: "key", size: 1_000 };
+    const report = scaleReport([
+      phase("size", 1_000, listingTargets(origins, "key", 1_000)),
+      ...[100_000, 1_000_000].map((size) =>
+        phase("size", size, listingTargets(origins, "key", size, firstSize)),
+      ),
+    ]);
+    const svg = scaleChart(report);
+    // The no-auth listing is loaded at every size and moves with x here: three
+    // heights in the requests/s panel and in the p99 one.
+    const noAuth = floorHeights(svg, "8 4");
+    expect(noAuth.map((heights) => new Set(heights).size)).toEqual([3, 3]);
+    // The Durable Object and D1 floor is loaded at the first size only: one height, end to end.
+    const durableObject = floorHeights(svg, "3 3");
+    expect(durableObject.map((heights) => [heights.length, new Set(heights).size])).toEqual([
+      [2, 1],
+      [2, 1],
+    ]);
   });
 });
