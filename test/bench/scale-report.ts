@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Sample } from "./measure.ts";
 import { describeSettings, formatRows, type Machine, type Row } from "./report.ts";
 import type { RoundSettings } from "./rounds.ts";
-import { type ChartPanel, type ChartSeries, type ReferenceLine, renderChart } from "./svg-chart.ts";
+import { type ChartPanel, type ChartSeries, renderChart } from "./svg-chart.ts";
 import { formatUsage, type WorkerdUsage } from "./workerd-usage.ts";
 
 /** What a phase varies: the table's size, the number of distinct keys, or neither (endpoints). */
@@ -58,16 +58,6 @@ function seriesOf(phases: ScalePhase[], target: string, metric: Metric): ChartSe
   return label && points.length > 0 ? { label, points } : null;
 }
 
-/** A floor where each phase of the axis measured it: the median of its rounds there. */
-function referenceOf(phases: ScalePhase[], target: string, metric: Metric): ReferenceLine | null {
-  const points = phases.flatMap((phase) => {
-    const row = phase.rows.find((r) => r.target === target);
-    return row ? [{ x: xOf(phase), y: row[metric] }] : [];
-  });
-  const label = phases.flatMap((phase) => phase.rows).find((r) => r.target === target)?.label;
-  return label && points.length > 0 ? { label, points } : null;
-}
-
 function panel(
   phases: ScalePhase[],
   targets: string[],
@@ -79,7 +69,7 @@ function panel(
     ...labels,
     yLabel: metric === "requestsPerSecond" ? "requests/s" : "p99 latency (ms)",
     series: targets.flatMap((t) => seriesOf(phases, t, metric) ?? []),
-    references: floors.flatMap((f) => referenceOf(phases, f, metric) ?? []),
+    references: floors.flatMap((f) => seriesOf(phases, f, metric) ?? []),
   };
 }
 
