@@ -298,32 +298,6 @@ export async function setAccountPlan(
   return rows;
 }
 
-export interface ImportedKey extends NewKey {
-  createdAt: number;
-  revokedAt: number | null;
-  expiresAt: number | null;
-  version: number;
-}
-
-/** Adds a key that so far existed only in KV, unless D1 holds it already. */
-export async function insertImportedKey(db: Database, key: ImportedKey): Promise<void> {
-  await guardStorage("D1", () =>
-    db
-      .insert(apiKeys)
-      .values({
-        hash: key.hash,
-        accountId: key.accountId,
-        lastFour: key.lastFour,
-        createdAt: new Date(key.createdAt),
-        revokedAt: key.revokedAt === null ? null : new Date(key.revokedAt),
-        expiresAt: key.expiresAt === null ? null : new Date(key.expiresAt),
-        ...key.limits,
-        version: key.version,
-      })
-      .onConflictDoNothing(),
-  );
-}
-
 /** Records that KV and the Durable Object hold this version (never moving backwards). */
 export async function markKeySynced(db: Database, hash: string, version: number): Promise<void> {
   await guardStorage("D1", () =>
