@@ -11,7 +11,7 @@ import {
 } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Database } from "../db/database.ts";
-import { accounts, apiKeys, FIRST_KEY_VERSION } from "../db/schema.ts";
+import { accounts, apiKeys } from "../db/schema.ts";
 import type { Plan } from "../rate-limit/plans.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
 
@@ -89,7 +89,7 @@ function newKeyColumns(
     plan: limits.plan,
     perMinute: limits.perMinute,
     perDay: limits.perDay,
-    version: sql<number>`${FIRST_KEY_VERSION}`.as("version"),
+    version: sql<number>`1`.as("version"),
     syncedVersion: sql<number>`0`.as("synced_version"),
   };
 }
