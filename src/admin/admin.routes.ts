@@ -6,7 +6,6 @@ import {
   AccountSummarySchema,
   CreateKeyBodySchema,
   EmailParamsSchema,
-  ImportBodySchema,
   KeyHashParamsSchema,
   KeyPlanBodySchema,
   KeySummarySchema,
@@ -65,22 +64,6 @@ export const keyPlanRoute = createRoute({
   middleware: [jsonBody()] as const,
   request: { params: KeyHashParamsSchema, body: body(KeyPlanBodySchema) },
   responses: { 200: { description: "The key with its new limits.", ...json(KeySummarySchema) } },
-});
-
-export const importKeysRoute = createRoute({
-  method: "post",
-  path: "/keys/import",
-  hide: true,
-  middleware: [jsonBody()] as const,
-  request: { body: body(ImportBodySchema) },
-  responses: {
-    200: {
-      description: "One page of the import; call again with `cursor` until it is null.",
-      ...json(
-        z.object({ imported: z.number(), rewritten: z.number(), cursor: z.string().nullable() }),
-      ),
-    },
-  },
 });
 
 export const accountPlanRoute = createRoute({

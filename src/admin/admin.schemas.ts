@@ -61,8 +61,6 @@ export const CreateKeyBodySchema = z
   })
   .superRefine(numbersFitPlan);
 
-export const ImportBodySchema = z.strictObject({ cursor: z.string().min(1).max(1_000).optional() });
-
 export const KeySummarySchema = z.object({
   hash: z.string(),
   lastFour: z.string(),

@@ -7,7 +7,6 @@ import {
   accountPlanHandler,
   createKeyHandler,
   dispatchEventsHandler,
-  importKeysHandler,
   inviteHandler,
   keyPlanHandler,
   listKeysHandler,
@@ -17,7 +16,6 @@ import {
   accountPlanRoute,
   createKeyRoute,
   dispatchEventsRoute,
-  importKeysRoute,
   inviteRoute,
   keyPlanRoute,
   listKeysRoute,
@@ -39,19 +37,13 @@ export function adminRoutes(): OpenAPIHono<AppEnv> {
   admin.use(requireAdminToken());
   admin.openapi(createKeyRoute, createKeyHandler, validate);
   admin.openapi(listKeysRoute, listKeysHandler, validate);
-  admin.openapi(importKeysRoute, importKeysHandler, validate);
   admin.openapi(revokeKeyRoute, revokeKeyHandler, validate);
   admin.openapi(keyPlanRoute, keyPlanHandler, validate);
   admin.openapi(accountPlanRoute, accountPlanHandler, validate);
   admin.openapi(inviteRoute, inviteHandler, validate);
   admin.openapi(dispatchEventsRoute, dispatchEventsHandler, validate);
   admin.all("/keys", methodNotAllowed(["GET", "HEAD", "POST"]));
-  for (const path of [
-    "/keys/import",
-    "/keys/:hash/revoke",
-    "/keys/:hash/plan",
-    "/events/dispatch",
-  ]) {
+  for (const path of ["/keys/:hash/revoke", "/keys/:hash/plan", "/events/dispatch"]) {
     admin.all(path, methodNotAllowed(["POST"]));
   }
   for (const path of ["/accounts/:email/plan", "/accounts/:email/invite"]) {

@@ -1,6 +1,5 @@
 import { runCommand } from "./args.ts";
 import { createCommand } from "./key-create.ts";
-import { importCommand } from "./key-import.ts";
 import { listCommand } from "./key-list.ts";
 import { planCommand } from "./key-plan.ts";
 import { revokeCommand } from "./key-revoke.ts";
@@ -14,7 +13,6 @@ const usage = `Usage: npm run key -- <subcommand> [options]
   plan <key> <plan>|account [--per-minute N --per-day N]
                           give the key limits of its own, or make it follow its account
   list --account EMAIL    the account's keys, newest first
-  import                  bring keys that exist only in KV into D1
 
 Each talks to the running Worker's admin endpoint: the one \`npm start\` serves
 unless --url URL or --env staging|production names another.
@@ -26,6 +24,5 @@ await runCommand(
     revoke: revokeCommand,
     plan: planCommand,
     list: listCommand,
-    import: importCommand,
   }),
 );

@@ -2,12 +2,10 @@ import type { ChildProcess } from "node:child_process";
 import { constants } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { adminClient } from "./admin-client.ts";
 import { parseCommand, parsePort, runCommand, UsageError } from "./args.ts";
 import { ensureDevVars } from "./dev-vars.ts";
-import { importLegacyKeys, importReport } from "./key-import.ts";
 import { answersHealth, findLocalServer, forgetServing, recordServing } from "./local-server.ts";
-import { LOCAL_STATE_DIR, localAdminToken, projectRoot } from "./project.ts";
+import { LOCAL_STATE_DIR, projectRoot } from "./project.ts";
 import { buildReferenceAssets } from "./reference-assets.ts";
 import { spawnWrangler } from "./wrangler.ts";
 
@@ -17,7 +15,7 @@ Applies pending local D1 migrations, creates .dev.vars (with a random
 ADMIN_TOKEN) if it is missing, then serves the API with wrangler dev on
 http://127.0.0.1:8787, with local D1, KV and Durable Objects under ${LOCAL_STATE_DIR}.
 Once it answers, it records its address there (so \`npm run key\` and
-\`npm run account\` find it) and imports keys that exist only in KV into D1.
+\`npm run account\` find it).
 
   --port N          listen on port N instead of 8787
   --persist-to DIR  keep local state in DIR instead of ${LOCAL_STATE_DIR}
@@ -51,27 +49,6 @@ async function serving(origin: string, child: ChildProcess): Promise<boolean> {
     await sleep(250);
   }
   return false;
-}
-
-/** Runs the import against the local Worker; says something only when it did something. */
-async function importKeptKeys(root: string, origin: string): Promise<void> {
-  const token = localAdminToken(root);
-  if (!token) return;
-  const worker = adminClient({
-    origin,
-    token,
-    tokenSource: "ADMIN_TOKEN in .dev.vars",
-    unreachableHint: "it stopped",
-  });
-  try {
-    const totals = await importLegacyKeys(worker);
-    if (totals.imported + totals.rewritten > 0) console.log(importReport(totals, origin));
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    console.error(
-      `warning: importing KV-only keys failed (${reason}); run \`npm run key -- import\``,
-    );
-  }
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -133,7 +110,6 @@ async function main(argv: string[]): Promise<number> {
 
   if (await serving(origin, dev)) {
     recordServing(stateDir, { url: origin, pid: process.pid });
-    await importKeptKeys(root, origin);
     console.log(`Serving on ${origin}. Make an API key:  npm run key -- create --plan free`);
   }
   return exited;

@@ -178,7 +178,7 @@ export function serveForFile(): FileServer {
 
 /**
  * `npm start -- --port <free port> [--persist-to DIR]` in the sandbox, ready
- * once it says it serves (after its import has run).
+ * once it says it serves.
  */
 export async function startServer(sandbox: Sandbox, persistTo?: string): Promise<LocalServer> {
   const port = await freePort();

@@ -1,9 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { createApp } from "../../../src/app.ts";
-import { generateApiKey, hashApiKey, keyRecordName } from "../../../src/keys/key-format.ts";
-import { KeyRecordSchema, type LegacyKeyRecord } from "../../../src/keys/key-record.ts";
-import { createPet } from "../support/assertions.ts";
+import { hashApiKey } from "../../../src/keys/key-format.ts";
 import { DashboardBrowser, keysIn, uniqueEmail } from "../support/dashboard-browser.ts";
 import { seedKey } from "../support/keys.ts";
 import { api, jsonOf } from "../support/request.ts";
@@ -188,118 +186,6 @@ describe("operator endpoints — happy path", () => {
     expect(page.status).toBe(409);
     const signIn = await new DashboardBrowser().signIn(email, "");
     expect(signIn.status).not.toBe(303);
-  });
-});
-
-describe("importing keys that exist only in KV", () => {
-  /** What the operator command wrote before D1 held keys: the record alone, in KV. */
-  async function legacyKey(record: Partial<LegacyKeyRecord> = {}) {
-    const key = generateApiKey("ps_test_");
-    const hash = await hashApiKey(key);
-    const legacy: LegacyKeyRecord = {
-      account: "legacy@example.com",
-      plan: "pro",
-      createdAt: "2026-03-01T10:00:00.000Z",
-      revoked: false,
-      lastFour: key.slice(-4),
-      version: 1_790_000_000_000,
-      ...record,
-    };
-    await env.API_KEYS.put(keyRecordName(hash), JSON.stringify(legacy));
-    return { key, hash };
-  }
-
-  async function importAll() {
-    let cursor: string | null = null;
-    let imported = 0;
-    do {
-      const page: { imported: number; cursor: string | null } = await adminJson("/keys/import", {
-        json: cursor ? { cursor } : {},
-      });
-      imported += page.imported;
-      cursor = page.cursor;
-    } while (cursor);
-    return imported;
-  }
-
-  it("imports every legacy key with its own plan, and none stops working", async () => {
-    const pro = await legacyKey();
-    const enterprise = await legacyKey({
-      plan: "enterprise",
-      limits: { perMinute: 5, perDay: 50 },
-    });
-    const revoked = await legacyKey({ revoked: true });
-
-    expect(await importAll()).toBe(3);
-    const record = KeyRecordSchema.parse(await env.API_KEYS.get(keyRecordName(pro.hash), "json"));
-    expect(record.limits).toEqual({ perMinute: 300, perDay: 10_000 });
-    const listed = await adminJson<{ keys: KeySummary[] }>("/keys?account=legacy%40example.com");
-    expect(listed.keys.map((key) => key.hash).sort()).toEqual(
-      [pro.hash, enterprise.hash, revoked.hash].sort(),
-    );
-
-    expect(await probe(pro.key)).toEqual({ status: 200, limit: "300" });
-    expect(await probe(enterprise.key)).toEqual({ status: 200, limit: "5" });
-    expect((await probe(revoked.key)).status).toBe(401);
-    // Idempotent: a second run imports nothing and changes nothing that works.
-    expect(await importAll()).toBe(0);
-    expect(await probe(pro.key)).toEqual({ status: 200, limit: "300" });
-  });
-
-  it("brings a legacy key into D1 on its first request, so it can order an animal", async () => {
-    const legacy = await legacyKey({ account: "first-use@example.com" });
-    expect(await probe(legacy.key)).toEqual({ status: 200, limit: "300" });
-    const listed = await adminJson<{ keys: KeySummary[] }>("/keys?account=first-use%40example.com");
-    expect(listed.keys.map((key) => key.hash)).toEqual([legacy.hash]);
-    const pet = await createPet(legacy.key, { name: "Adopted", categoryId: 9 });
-    const order = await api("/v1/store/orders", {
-      method: "POST",
-      key: legacy.key,
-      json: { petId: pet.id },
-    });
-    expect(order.status).toBe(201);
-    await order.body?.cancel();
-  });
-
-  it("revokes a legacy key D1 has not seen yet: the operator's revoke brings it in first", async () => {
-    const legacy = await legacyKey({ account: "revoke-first@example.com" });
-    const revoked = await adminJson<KeySummary>(`/keys/${legacy.hash}/revoke`, { method: "POST" });
-    expect(revoked.status).toBe("revoked");
-    expect((await probe(legacy.key)).status).toBe(401);
-  });
-
-  /** A key D1 holds, whose KV record is back in the old shape (an edge cache, an old release). */
-  async function heldKeyWithOldRecord() {
-    const seeded = await seedKey({ plan: "account" });
-    await env.API_KEYS.put(
-      keyRecordName(seeded.hash),
-      JSON.stringify({
-        account: seeded.row.account.email,
-        plan: "free",
-        createdAt: seeded.row.createdAt.toISOString(),
-        revoked: false,
-        lastFour: seeded.row.lastFour,
-        version: 1_790_000_000_000,
-      }),
-    );
-    return seeded;
-  }
-
-  it("answers a request with an old-shaped record of a key D1 holds from its row, writing nothing", async () => {
-    const seeded = await heldKeyWithOldRecord();
-    expect(await probe(seeded.key)).toEqual({ status: 200, limit: "60" });
-    const stored = await env.API_KEYS.get(keyRecordName(seeded.hash), "json");
-    expect(stored).toMatchObject({ account: seeded.row.account.email, plan: "free" });
-  });
-
-  it("rewrites the old-shaped record of a key D1 already holds without touching its row", async () => {
-    const seeded = await heldKeyWithOldRecord();
-    await importAll();
-    const record = KeyRecordSchema.parse(
-      await env.API_KEYS.get(keyRecordName(seeded.hash), "json"),
-    );
-    expect(record.version).toBe(seeded.record.version);
-    expect(await probe(seeded.key)).toEqual({ status: 200, limit: "60" });
   });
 });
 
