@@ -1,5 +1,4 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { jsonBody } from "../middleware/json-body.ts";
 import {
   AccountPlanBodySchema,
   AccountQuerySchema,
@@ -27,7 +26,6 @@ export const createKeyRoute = createRoute({
   method: "post",
   path: "/keys",
   hide: true,
-  middleware: [jsonBody()] as const,
   request: { body: body(CreateKeyBodySchema) },
   responses: {
     201: {
@@ -62,7 +60,6 @@ export const keyPlanRoute = createRoute({
   method: "post",
   path: "/keys/{hash}/plan",
   hide: true,
-  middleware: [jsonBody()] as const,
   request: { params: KeyHashParamsSchema, body: body(KeyPlanBodySchema) },
   responses: { 200: { description: "The key with its new limits.", ...json(KeySummarySchema) } },
 });
@@ -71,7 +68,6 @@ export const importKeysRoute = createRoute({
   method: "post",
   path: "/keys/import",
   hide: true,
-  middleware: [jsonBody()] as const,
   request: { body: body(ImportBodySchema) },
   responses: {
     200: {
@@ -87,7 +83,6 @@ export const accountPlanRoute = createRoute({
   method: "post",
   path: "/accounts/{email}/plan",
   hide: true,
-  middleware: [jsonBody()] as const,
   request: { params: EmailParamsSchema, body: body(AccountPlanBodySchema) },
   responses: {
     200: {
