@@ -321,6 +321,22 @@ describe("operator endpoints — bad input", () => {
     expect(await jsonOf(response)).toMatchObject({ code: "invalid_request", status: 400 });
   });
 
+  it("refuses an account email that sign-up would refuse, naming the field", async () => {
+    const email = "<script>x</script>@test.example";
+    const made = await admin("/keys", { json: { account: email } });
+    const listed = await admin(`/keys?${new URLSearchParams({ account: email })}`);
+    for (const response of [made, listed]) {
+      expect(response.status).toBe(400);
+      expect(await jsonOf(response)).toMatchObject({
+        code: "invalid_request",
+        details: [{ path: "account" }],
+      });
+    }
+    const page = await new DashboardBrowser().signUp(email);
+    expect(page.status).toBe(422);
+    expect(page.html).toContain("Enter an email address like name@example.com.");
+  });
+
   it("answers 404 for a key or account that does not exist, or a path that names none", async () => {
     for (const [path, json] of [
       [`/keys/${hash}/revoke`, undefined],
