@@ -181,6 +181,27 @@ describe("operator endpoints — happy path", () => {
     expect(signIn.status).toBe(303);
   });
 
+  it("shows an invite form posted without its token again (403); a dead link is 404 first", async () => {
+    const email = uniqueEmail("invite");
+    await createKey({ account: email });
+    const { link } = await adminJson<{ link: string }>(
+      `/accounts/${encodeURIComponent(email)}/invite`,
+      { method: "POST" },
+      201,
+    );
+    const path = new URL(link).pathname;
+    const browser = new DashboardBrowser();
+    await browser.get(path);
+    const password = "a long enough passphrase";
+    const stale = await browser.post(path, { password, csrf: "not-its-token" });
+    expect(stale.status).toBe(403);
+    expect(stale.html).toContain("This form had expired. Please try again.");
+    expect(stale.html).toContain(email);
+    const dead = await browser.post(`/dashboard/invite/${"A".repeat(43)}`, { password, csrf: "" });
+    expect(dead.status).toBe(404);
+    expect((await browser.post(path, { password })).status).toBe(303);
+  });
+
   it("never lets sign-up take over an operator-made account", async () => {
     const email = uniqueEmail("taken");
     await createKey({ account: email });
