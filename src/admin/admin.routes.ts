@@ -1,5 +1,4 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { jsonBody } from "../middleware/json-body.ts";
 import {
   AccountPlanBodySchema,
   AccountQuerySchema,
@@ -26,7 +25,6 @@ export const createKeyRoute = createRoute({
   method: "post",
   path: "/keys",
   hide: true,
-  middleware: [jsonBody()] as const,
   request: { body: body(CreateKeyBodySchema) },
   responses: {
     201: {
@@ -61,7 +59,6 @@ export const keyPlanRoute = createRoute({
   method: "post",
   path: "/keys/{hash}/plan",
   hide: true,
-  middleware: [jsonBody()] as const,
   request: { params: KeyHashParamsSchema, body: body(KeyPlanBodySchema) },
   responses: { 200: { description: "The key with its new limits.", ...json(KeySummarySchema) } },
 });
@@ -70,7 +67,6 @@ export const accountPlanRoute = createRoute({
   method: "post",
   path: "/accounts/{email}/plan",
   hide: true,
-  middleware: [jsonBody()] as const,
   request: { params: EmailParamsSchema, body: body(AccountPlanBodySchema) },
   responses: {
     200: {

@@ -1,6 +1,7 @@
 import { type Hook, OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
 import { ApiError, messages } from "../errors.ts";
+import { jsonBody } from "../middleware/json-body.ts";
 import { methodNotAllowed } from "../middleware/method-not-allowed.ts";
 import { rejectInvalid } from "../validation.ts";
 import {
@@ -31,10 +32,17 @@ const validate: Hook<unknown, AppEnv, string, undefined> = (result, c) => {
   return rejectInvalid(result, c);
 };
 
-/** Operator endpoints, used by `npm run key` and `npm run account`; every one needs the ADMIN_TOKEN. */
+/**
+ * Operator endpoints, used by `npm run key` and `npm run account`; every one
+ * needs the ADMIN_TOKEN. Body checks run before each route's validators:
+ * media type, size, then JSON syntax.
+ */
 export function adminRoutes(): OpenAPIHono<AppEnv> {
   const admin = new OpenAPIHono<AppEnv>({ defaultHook: rejectInvalid });
   admin.use(requireAdminToken());
+  for (const path of ["/keys", "/keys/import", "/keys/:hash/plan", "/accounts/:email/plan"]) {
+    admin.post(path, jsonBody());
+  }
   admin.openapi(createKeyRoute, createKeyHandler, validate);
   admin.openapi(listKeysRoute, listKeysHandler, validate);
   admin.openapi(revokeKeyRoute, revokeKeyHandler, validate);

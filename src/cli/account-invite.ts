@@ -1,5 +1,5 @@
 import type { AccountSummary } from "../admin/admin.schemas.ts";
-import { expectPositionals, parseCommand, parseEmail } from "./args.ts";
+import { expectPositionals, parseCommand } from "./args.ts";
 import { minuteOf } from "./describe.ts";
 import { projectRoot } from "./project.ts";
 import { connect, targetHelp, targetOf, targetOptions } from "./worker-target.ts";
@@ -25,8 +25,7 @@ export async function inviteCommand(argv: string[]): Promise<number> {
     console.log(inviteHelp);
     return 0;
   }
-  const [emailArg = ""] = expectPositionals(positionals, ["email"]);
-  const email = parseEmail("<email>", emailArg);
+  const [email = ""] = expectPositionals(positionals, ["email"]);
   const worker = await connect(targetOf(values), projectRoot());
 
   const invite = await worker.call<Invite>({

@@ -1,12 +1,5 @@
 import type { AccountSummary } from "../admin/admin.schemas.ts";
-import {
-  expectPositionals,
-  PLANS,
-  parseCommand,
-  parseEmail,
-  parseLimits,
-  parsePlan,
-} from "./args.ts";
+import { expectPositionals, PLANS, parseCommand, parseLimits, parsePlan } from "./args.ts";
 import { limitsText } from "./describe.ts";
 import { projectRoot } from "./project.ts";
 import { connect, targetHelp, targetOf, targetOptions } from "./worker-target.ts";
@@ -36,8 +29,7 @@ export async function accountPlanCommand(argv: string[]): Promise<number> {
     console.log(accountPlanHelp);
     return 0;
   }
-  const [emailArg = "", planName = ""] = expectPositionals(positionals, ["email", "plan"]);
-  const email = parseEmail("<email>", emailArg);
+  const [email = "", planName = ""] = expectPositionals(positionals, ["email", "plan"]);
   const plan = parsePlan(planName);
   const limits = parseLimits(plan, values["per-minute"], values["per-day"]);
   const worker = await connect(targetOf(values), projectRoot());

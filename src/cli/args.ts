@@ -67,16 +67,6 @@ export function parseEnvironment(value: string | undefined): RemoteEnvironment |
   return env;
 }
 
-// The Worker's own check for operator-named accounts (admin.schemas.ts), so a refusal happens here.
-const EMAIL = /^[^\s@]+@[^\s@]+$/;
-
-export function parseEmail(what: string, value: string): string {
-  if (!EMAIL.test(value) || value.length > 254) {
-    throw new UsageError(`${what} must be an email address, got "${value}"`);
-  }
-  return value;
-}
-
 export function parseKey(value: string): string {
   if (!isWellFormedKey(value)) {
     throw new UsageError(

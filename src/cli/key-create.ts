@@ -1,12 +1,5 @@
 import type { KeySummary } from "../admin/admin.schemas.ts";
-import {
-  expectPositionals,
-  PLANS,
-  parseCommand,
-  parseEmail,
-  parseLimits,
-  parsePlan,
-} from "./args.ts";
+import { expectPositionals, PLANS, parseCommand, parseLimits, parsePlan } from "./args.ts";
 import { keyLimitsText } from "./describe.ts";
 import { projectRoot } from "./project.ts";
 import { connect, targetHelp, targetOf, targetOptions } from "./worker-target.ts";
@@ -42,8 +35,7 @@ export async function createCommand(argv: string[]): Promise<number> {
     return 0;
   }
   expectPositionals(positionals, []);
-  const account =
-    values.account === undefined ? undefined : parseEmail("--account", values.account);
+  const account = values.account;
   const plan = values.plan === undefined ? undefined : parsePlan(values.plan);
   const limits = parseLimits(plan, values["per-minute"], values["per-day"]);
   const worker = await connect(targetOf(values), projectRoot());

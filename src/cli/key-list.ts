@@ -1,5 +1,5 @@
 import type { AccountSummary, KeySummary } from "../admin/admin.schemas.ts";
-import { expectPositionals, parseCommand, parseEmail, UsageError } from "./args.ts";
+import { expectPositionals, parseCommand, UsageError } from "./args.ts";
 import { accountText, formatTable, minuteOf, statusText } from "./describe.ts";
 import { projectRoot } from "./project.ts";
 import { connect, targetHelp, targetOf, targetOptions } from "./worker-target.ts";
@@ -43,7 +43,7 @@ export async function listCommand(argv: string[]): Promise<number> {
   }
   expectPositionals(positionals, []);
   if (values.account === undefined) throw new UsageError("--account EMAIL is required");
-  const email = parseEmail("--account", values.account);
+  const email = values.account;
   const worker = await connect(targetOf(values), projectRoot());
 
   const { account, keys } = await worker.call<AccountKeys>({

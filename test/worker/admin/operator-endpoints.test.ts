@@ -179,6 +179,27 @@ describe("operator endpoints — happy path", () => {
     expect(signIn.status).toBe(303);
   });
 
+  it("shows an invite form posted without its token again (403); a dead link is 404 first", async () => {
+    const email = uniqueEmail("invite");
+    await createKey({ account: email });
+    const { link } = await adminJson<{ link: string }>(
+      `/accounts/${encodeURIComponent(email)}/invite`,
+      { method: "POST" },
+      201,
+    );
+    const path = new URL(link).pathname;
+    const browser = new DashboardBrowser();
+    await browser.get(path);
+    const password = "a long enough passphrase";
+    const stale = await browser.post(path, { password, csrf: "not-its-token" });
+    expect(stale.status).toBe(403);
+    expect(stale.html).toContain("This form had expired. Please try again.");
+    expect(stale.html).toContain(email);
+    const dead = await browser.post(`/dashboard/invite/${"A".repeat(43)}`, { password, csrf: "" });
+    expect(dead.status).toBe(404);
+    expect((await browser.post(path, { password })).status).toBe(303);
+  });
+
   it("never lets sign-up take over an operator-made account", async () => {
     const email = uniqueEmail("taken");
     await createKey({ account: email });
@@ -205,6 +226,22 @@ describe("operator endpoints — bad input", () => {
     const response = await admin("/keys", { json });
     expect(response.status).toBe(400);
     expect(await jsonOf(response)).toMatchObject({ code: "invalid_request", status: 400 });
+  });
+
+  it("refuses an account email that sign-up would refuse, naming the field", async () => {
+    const email = "<script>x</script>@test.example";
+    const made = await admin("/keys", { json: { account: email } });
+    const listed = await admin(`/keys?${new URLSearchParams({ account: email })}`);
+    for (const response of [made, listed]) {
+      expect(response.status).toBe(400);
+      expect(await jsonOf(response)).toMatchObject({
+        code: "invalid_request",
+        details: [{ path: "account" }],
+      });
+    }
+    const page = await new DashboardBrowser().signUp(email);
+    expect(page.status).toBe(422);
+    expect(page.html).toContain("Enter an email address like name@example.com.");
   });
 
   it("answers 404 for a key or account that does not exist, or a path that names none", async () => {
