@@ -40,7 +40,7 @@ const validate: Hook<unknown, AppEnv, string, undefined> = (result, c) => {
 export function adminRoutes(): OpenAPIHono<AppEnv> {
   const admin = new OpenAPIHono<AppEnv>({ defaultHook: rejectInvalid });
   admin.use(requireAdminToken());
-  for (const path of ["/keys", "/keys/import", "/keys/:hash/plan", "/accounts/:email/plan"]) {
+  for (const path of ["/keys", "/keys/:hash/plan", "/accounts/:email/plan"]) {
     admin.post(path, jsonBody());
   }
   admin.openapi(createKeyRoute, createKeyHandler, validate);

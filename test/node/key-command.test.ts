@@ -19,7 +19,7 @@ describe("npm run key -- create", () => {
     const key = lastLine(result.stdout);
     expect(key).toMatch(/^ps_test_[0-9A-Za-z]{32}$/);
     expect(result.stdout.split(key)).toHaveLength(2);
-    expect(result.stdout).toContain("operator@localhost"); // the environment's operator account
+    expect(result.stdout).toContain("operator@petstore.test"); // the environment's operator account
     expect(await petsWith(local.server.origin, key)).toEqual({ status: 200, limit: "60" });
   });
 

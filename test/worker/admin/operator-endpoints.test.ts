@@ -57,7 +57,7 @@ describe("operator endpoints — happy path", () => {
     const made = await createKey({ plan: "free" });
     expect(made.key).toMatch(/^ps_test_[0-9A-Za-z]{32}$/);
     expect(made).toMatchObject({
-      account: "operator@localhost",
+      account: "operator@petstore.test",
       lastFour: made.key.slice(-4),
       hash: await hashApiKey(made.key),
       status: "active",
