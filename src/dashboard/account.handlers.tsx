@@ -26,7 +26,7 @@ const ACCOUNT_PAGE = "/dashboard/account";
 const capReached = `You already have ${MAX_WORKING_KEYS} working keys, the most an account can have. Revoke a key first, then make another.`;
 
 function sessionCsrf(c: DashboardContext): Promise<string> {
-  return csrfToken(c.env.SESSION_SECRET, c.get("session").id);
+  return csrfToken(c.var.services.config.sessionSecret, c.get("session").id);
 }
 
 /**

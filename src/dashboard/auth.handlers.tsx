@@ -27,14 +27,17 @@ async function renderForm(
   state: Omit<CredentialsFormState, "csrf">,
   status: 200 | 400 | 403 | 409 | 422 | 429 = 200,
 ) {
-  const csrf = await csrfToken(c.env.SESSION_SECRET, preSessionNonce(c));
+  const csrf = await csrfToken(c.var.services.config.sessionSecret, preSessionNonce(c));
   return c.html(<CredentialsPage mode={mode} csrf={csrf} {...state} />, status);
 }
 
 /** Both forms post a token tied to the pre-session cookie; a missing or wrong one is refused. */
 async function hasValidFormToken(c: DashboardContext, form: Record<string, unknown>) {
   const nonce = readPreSessionNonce(c);
-  return nonce !== undefined && isValidCsrfToken(c.env.SESSION_SECRET, nonce, form[CSRF_FIELD]);
+  return (
+    nonce !== undefined &&
+    isValidCsrfToken(c.var.services.config.sessionSecret, nonce, form[CSRF_FIELD])
+  );
 }
 
 function throttled(c: DashboardContext, mode: Mode, email: string, verdict: ThrottleVerdict) {

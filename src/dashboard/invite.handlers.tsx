@@ -32,7 +32,7 @@ async function renderInvite(
   status: 200 | 403 | 422 = 200,
 ) {
   const token = c.req.param("token") ?? "";
-  const csrf = await csrfToken(c.env.SESSION_SECRET, preSessionNonce(c));
+  const csrf = await csrfToken(c.var.services.config.sessionSecret, preSessionNonce(c));
   return c.html(
     <InvitePage csrf={csrf} email={email} action={`${INVITE_PATH}${token}`} error={error} />,
     status,
@@ -53,7 +53,10 @@ export async function acceptInviteForm(c: DashboardContext) {
   if (!account) return invalidInvite(c);
   const form = c.get("form");
   const nonce = readPreSessionNonce(c);
-  if (!nonce || !(await isValidCsrfToken(c.env.SESSION_SECRET, nonce, form[CSRF_FIELD]))) {
+  if (
+    !nonce ||
+    !(await isValidCsrfToken(c.var.services.config.sessionSecret, nonce, form[CSRF_FIELD]))
+  ) {
     return renderInvite(c, account.email, "This form had expired. Please try again.", 403);
   }
   const parsed = parseNewPassword(form);

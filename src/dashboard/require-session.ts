@@ -27,7 +27,7 @@ export function requireSession(): MiddlewareHandler<DashboardEnv> {
 export function requireCsrfToken(): MiddlewareHandler<DashboardEnv> {
   return async function requireCsrfToken(c, next) {
     const valid = await isValidCsrfToken(
-      c.env.SESSION_SECRET,
+      c.var.services.config.sessionSecret,
       c.get("session").id,
       c.get("form")[CSRF_FIELD],
     );
