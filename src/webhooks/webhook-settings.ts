@@ -13,14 +13,21 @@ export interface WebhookSettings {
 /** The longest delay Cloudflare Queues accepts for a retry (12 hours). */
 const MAX_RETRY_DELAY_SECONDS = 43_200;
 
+const DELAYS_RULE = `must be whole seconds from 0 to ${MAX_RETRY_DELAY_SECONDS}, separated by commas`;
+
 /** The variables behind the settings, as part of the configuration's schema. */
 export const webhookVariables = {
   /** Comma-separated seconds, e.g. `30,120,600`. */
   WEBHOOK_RETRY_DELAYS: z
     .string()
     .transform((value) => value.split(",").map((part) => (part.trim() ? Number(part) : Number.NaN)))
-    .pipe(z.array(z.int().min(0).max(MAX_RETRY_DELAY_SECONDS))),
-  WEBHOOK_TIMEOUT_MS: z.string().transform(Number).pipe(z.int().min(1)),
+    .pipe(
+      z.array(z.int(DELAYS_RULE).min(0, DELAYS_RULE).max(MAX_RETRY_DELAY_SECONDS, DELAYS_RULE)),
+    ),
+  WEBHOOK_TIMEOUT_MS: z
+    .string()
+    .transform(Number)
+    .pipe(z.int("must be whole milliseconds").min(1, "must be at least 1 millisecond")),
   /** Local development and tests only: endpoints at `http://127.0.0.1`. */
   WEBHOOK_ALLOW_LOOPBACK_HTTP: z.enum(["true", "false"]).optional(),
 };
