@@ -1,7 +1,7 @@
 /**
  * The environment's variables and secrets (wrangler.toml `vars`, `wrangler
  * secret`, .dev.vars), read by one schema into the typed configuration the
- * services carry. Nothing else reads the environment. The operator command
+ * services carry. Nothing else reads the environment. `npm run openapi`
  * imports this under Node's type stripping, hence erasable syntax only.
  */
 import { z } from "@hono/zod-openapi";
