@@ -90,7 +90,7 @@ export async function createKey(
   account: Pick<Account, "id">,
   limits: KeyLimits = FOLLOW_ACCOUNT,
 ): Promise<CreatedKey> {
-  const key = generateApiKey(services.keyPrefix);
+  const key = generateApiKey(services.config.keyPrefix);
   const hash = await hashApiKey(key);
   const row = await insertKeyUnderCap(
     services.db,
@@ -127,7 +127,7 @@ export async function rollKey(
   accountId: number,
   oldHash: string,
 ): Promise<RolledKey> {
-  const key = generateApiKey(services.keyPrefix);
+  const key = generateApiKey(services.config.keyPrefix);
   const newHash = await hashApiKey(key);
   const { old, successor } = await rollKeyOnce(
     services.db,

@@ -36,7 +36,7 @@ export const createKeyHandler: RouteHandler<typeof createKeyRoute, AppEnv> = asy
   const body = c.req.valid("json");
   const { account, created } = await findOrCreateAccount(
     services.db,
-    body.account ?? services.operatorEmail,
+    body.account ?? services.config.operatorEmail,
   );
   const limits = body.plan ? { plan: body.plan, ...numbersOf(body) } : FOLLOW_ACCOUNT;
   const made = await createKey(services, account, limits);

@@ -2,18 +2,21 @@
  * Prints the OpenAPI document without starting a server:
  *   npm run openapi                      → stdout
  *   npm run openapi -- --out FILE        → FILE
- *   npm run openapi -- --env production  → servers as that environment's vars name them
+ *   npm run openapi -- --env production  → as that environment's configuration sets it
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { unstable_readConfig } from "wrangler";
-import { buildOpenApiDocument } from "../openapi/openapi-document.ts";
+import { ConfigurationError, parseConfig } from "../config.ts";
+import { buildOpenApiDocument, type OpenApiDocument } from "../openapi/openapi-document.ts";
 
 const USAGE = `Usage: npm run openapi -- [--out FILE] [--env staging|production]
 
 Writes the OpenAPI 3.1 document of the API (generated from the route schemas)
-to FILE, or to standard output. Server URLs come from wrangler.toml vars.`;
+to FILE, or to standard output, as one environment configures the API (its
+wrangler.toml vars: servers, webhook URL rules, delivery timeout and retry
+schedule, deprecation dates); without --env, local development's.`;
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -45,12 +48,6 @@ function options(): { out: string | undefined; env: string | undefined } {
   }
 }
 
-function variable(vars: Record<string, unknown>, name: string): string {
-  const value = vars[name];
-  if (typeof value !== "string" || value === "") fail(`wrangler.toml sets no ${name}`);
-  return value;
-}
-
 // `npm run -s openapi | head` closes the pipe early; that is not a failure.
 process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   if (error.code !== "EPIPE") throw error;
@@ -58,12 +55,18 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
 });
 
 const { out, env } = options();
-const config = unstable_readConfig({ config: path.join(root, "wrangler.toml"), env });
-const document = buildOpenApiDocument({
-  ...config.vars,
-  PRODUCTION_URL: variable(config.vars, "PRODUCTION_URL"),
-  STAGING_URL: variable(config.vars, "STAGING_URL"),
-});
+const described = env
+  ? `${env} ([env.${env}] in wrangler.toml)`
+  : "local development (wrangler.toml's top level)";
+const { vars } = unstable_readConfig({ config: path.join(root, "wrangler.toml"), env });
+let document: OpenApiDocument;
+try {
+  document = buildOpenApiDocument(parseConfig(vars));
+} catch (error) {
+  if (!(error instanceof ConfigurationError)) throw error;
+  fail(`${described}: ${error.message}`);
+}
+process.stderr.write(`openapi: describes ${described}\n`);
 const json = `${JSON.stringify(document, null, 2)}\n`;
 if (out === undefined) {
   process.stdout.write(json);

@@ -24,7 +24,7 @@ export type FormRefusal = (c: DashboardContext) => Response | Promise<Response>;
 
 /** The one place the dashboard reads its secret. */
 function sessionSecret(c: DashboardContext): string | undefined {
-  return c.env.SESSION_SECRET;
+  return c.var.services.config.sessionSecret;
 }
 
 /**

@@ -74,7 +74,7 @@ function judge(
  */
 async function deliver(services: Services, message: Message<DeliveryMessage>): Promise<void> {
   const { eventId, webhookId } = message.body;
-  const { retryDelaysSeconds, timeoutMs } = services.webhooks;
+  const { retryDelaysSeconds, timeoutMs } = services.config.webhooks;
   const fallbackDelay = retryDelaysSeconds[message.attempts - 1] ?? retryDelaysSeconds.at(-1) ?? 0;
   let target: DeliveryTarget | undefined;
   try {

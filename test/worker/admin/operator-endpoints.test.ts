@@ -314,7 +314,7 @@ describe("operator endpoints — auth", () => {
     spy.mockRestore();
     expect(response.status).toBe(404);
     await response.body?.cancel();
-    expect(logs.join("\n")).toContain("ADMIN_TOKEN is too short");
+    expect(logs.join("\n")).toContain("ADMIN_TOKEN is shorter than 32 characters");
   });
 
   it("does not exist (404) where no ADMIN_TOKEN is configured", async () => {
