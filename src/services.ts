@@ -1,5 +1,5 @@
 import { type Database, database } from "./db/database.ts";
-import type { DeliveryMessage } from "./events/events.queries.ts";
+import type { DeliveryMessage } from "./events/event-records.ts";
 import type { KeyPrefix } from "./keys/key-format.ts";
 import { type KeyStore, keyStore } from "./keys/key-store.ts";
 import { type RateLimitClient, rateLimitClient } from "./rate-limit/rate-limit-client.ts";

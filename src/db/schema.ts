@@ -101,29 +101,6 @@ export const accountInvites = sqliteTable(
 );
 
 /**
- * The records of Idempotency-Keys as the first release kept them: a key and
- * the animal it made, which a replay re-read. Superseded by
- * `idempotencyRecords`, which keeps the response itself; nothing writes or
- * reads this table any more. It stays so that migrations remain additive: the
- * previous release still writes it until a deploy has rolled out, and a
- * trigger forwards each row it writes to `idempotencyRecords`.
- */
-export const idempotencyKeys = sqliteTable(
-  "idempotency_keys",
-  {
-    apiKeyHash: text("api_key_hash").notNull(),
-    idempotencyKey: text("idempotency_key").notNull(),
-    requestHash: text("request_hash").notNull(),
-    petId: integer("pet_id").notNull(),
-    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
-  },
-  (table) => [
-    primaryKey({ columns: [table.apiKeyHash, table.idempotencyKey] }),
-    index("idempotency_keys_created_at_idx").on(table.createdAt),
-  ],
-);
-
-/**
  * One row per Idempotency-Key an API key used, with the operation it was
  * used on and the response that request was sent, so a replay answers
  * exactly as the first time even after the resource has changed. The row is
@@ -232,13 +209,10 @@ export const EVENT_TYPES = [
 ] as const;
 
 /**
- * The outbox and the event feed in one table. Its rows are written by
- * triggers (in the migration that made this table) on `pets` and `orders`,
- * inside the statement that changes the row: no change commits without its
- * event, and no event without its change, whichever code makes the change.
- * `data` is the Pet or Order as the API returns it, built from the row the
- * statement wrote. Migrations must stay additive: rebuilding `pets` or
- * `orders` would drop their triggers.
+ * The outbox and the event feed in one table. Each change to an animal or an
+ * order writes its events in its own D1 batch (see `src/events/outbox.ts`):
+ * no change commits without its events, and no event without its change.
+ * `data` is the Pet or Order as the API returns it after the change.
  */
 export const events = sqliteTable(
   "events",

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, lt, sql } from "drizzle-orm";
 import type { Database } from "../db/database.ts";
 import { accounts, deliveryAttempts, events, webhooks } from "../db/schema.ts";
-import { type EventRow, eventColumns } from "../events/events.queries.ts";
+import { type EventRow, eventColumns } from "../events/event-records.ts";
 import type { EventTypeSelector } from "../events/events.schemas.ts";
 import { accountOfKey } from "../keys/keys.queries.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
