@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
-import type { Database } from "../db/database.ts";
+import { type Database, millis, preparedQueries, runBatch } from "../db/database.ts";
 import { events, webhooks } from "../db/schema.ts";
 import { accountOfKey } from "../keys/keys.queries.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
@@ -67,6 +67,42 @@ export interface Claim {
   deliveries: DeliveryMessage[];
 }
 
+/** A claim's statements, prepared once per database. */
+const claimQueries = preparedQueries((db: Database) => {
+  const mine = and(eq(events.claimToken, sql.placeholder("token")), isNull(events.dispatchedAt));
+  const waiting = db
+    .select({ seq: events.seq })
+    .from(events)
+    .where(
+      and(
+        isNull(events.dispatchedAt),
+        or(isNull(events.claimExpiresAt), lte(events.claimExpiresAt, millis("now"))),
+      ),
+    )
+    .orderBy(asc(events.seq))
+    .limit(sql.placeholder("limit"));
+  return {
+    claimed: db
+      .update(events)
+      .set({ claimToken: sql`${sql.placeholder("token")}`, claimExpiresAt: millis("leaseEnds") })
+      .where(inArray(events.seq, waiting))
+      .returning({ seq: events.seq })
+      .prepare(),
+    unwanted: db
+      .update(events)
+      .set({ dispatchedAt: millis("now"), claimToken: null, claimExpiresAt: null })
+      .where(and(mine, noEndpointWants))
+      .prepare(),
+    deliveries: db
+      .select({ eventId: events.id, webhookId: sql<number>`${webhooks.id}`.as("webhook_id") })
+      .from(events)
+      .innerJoin(webhooks, endpointWants)
+      .where(mine)
+      .orderBy(asc(events.seq), asc(webhooks.id))
+      .prepare(),
+  };
+});
+
 /**
  * Claims up to `limit` waiting events, oldest first, for `leaseMs`: no
  * other dispatcher takes them before the lease ends, and if this one dies
@@ -78,36 +114,14 @@ export async function claimEvents(
   db: Database,
   claim: { token: string; now: number; leaseMs: number; limit: number },
 ): Promise<Claim> {
-  const mine = and(eq(events.claimToken, claim.token), isNull(events.dispatchedAt));
-  const waiting = db
-    .select({ seq: events.seq })
-    .from(events)
-    .where(
-      and(
-        isNull(events.dispatchedAt),
-        or(isNull(events.claimExpiresAt), lte(events.claimExpiresAt, new Date(claim.now))),
-      ),
-    )
-    .orderBy(asc(events.seq))
-    .limit(claim.limit);
-  const [claimed, , deliveries] = await guardStorage("D1", () =>
-    db.batch([
-      db
-        .update(events)
-        .set({ claimToken: claim.token, claimExpiresAt: new Date(claim.now + claim.leaseMs) })
-        .where(inArray(events.seq, waiting))
-        .returning({ seq: events.seq }),
-      db
-        .update(events)
-        .set({ dispatchedAt: new Date(claim.now), claimToken: null, claimExpiresAt: null })
-        .where(and(mine, noEndpointWants)),
-      db
-        .select({ eventId: events.id, webhookId: sql<number>`${webhooks.id}`.as("webhook_id") })
-        .from(events)
-        .innerJoin(webhooks, endpointWants)
-        .where(mine)
-        .orderBy(asc(events.seq), asc(webhooks.id)),
-    ]),
+  const values = {
+    token: claim.token,
+    now: claim.now,
+    leaseEnds: claim.now + claim.leaseMs,
+    limit: claim.limit,
+  };
+  const { claimed, deliveries } = await guardStorage("D1", () =>
+    runBatch(db, claimQueries(db), values),
   );
   return { events: claimed.length, deliveries };
 }
