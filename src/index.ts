@@ -1,5 +1,5 @@
 import { createApp } from "./app.ts";
-import type { DeliveryMessage } from "./events/events.queries.ts";
+import type { DeliveryMessage } from "./events/event-records.ts";
 import { runScheduledTasks } from "./scheduled.ts";
 import { servicesOrReport } from "./services.ts";
 import { deliverBatch } from "./webhooks/webhook-delivery.ts";

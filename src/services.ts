@@ -1,6 +1,6 @@
 import { type Config, ConfigurationError, parseConfig } from "./config.ts";
 import { type Database, database } from "./db/database.ts";
-import type { DeliveryMessage } from "./events/events.queries.ts";
+import type { DeliveryMessage } from "./events/event-records.ts";
 import { type KeyStore, keyStore } from "./keys/key-store.ts";
 import { log } from "./logging.ts";
 import { type RateLimitClient, rateLimitClient } from "./rate-limit/rate-limit-client.ts";

@@ -1,5 +1,4 @@
-import type { DeliveryMessage } from "../events/events.queries.ts";
-import { toEvent } from "../events/events.queries.ts";
+import { type DeliveryMessage, toEvent } from "../events/event-records.ts";
 import { describeError, log } from "../logging.ts";
 import type { Services } from "../services.ts";
 import { signDelivery } from "./webhook-signature.ts";

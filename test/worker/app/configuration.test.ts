@@ -6,7 +6,7 @@ import {
   getQueueResult,
 } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
-import type { DeliveryMessage } from "../../../src/events/events.queries.ts";
+import type { DeliveryMessage } from "../../../src/events/event-records.ts";
 import worker from "../../../src/index.ts";
 import { expectError } from "../support/assertions.ts";
 import { seedKey } from "../support/keys.ts";
