@@ -122,10 +122,12 @@ function appliedMigrations(stateDir: string): string[] {
  * so a mistaken --persist-to never loses anything else.
  */
 async function discardStaleState(root: string, stateDir: string, shown: string): Promise<void> {
+  const applied = appliedMigrations(stateDir);
+  if (applied.length === 0) return;
   const config = await wranglerConfig(root);
   const dir = path.resolve(root, config.d1_databases[0]?.migrations_dir ?? "migrations");
   const shipped = new Set(readdirSync(dir).filter((file) => file.endsWith(".sql")));
-  const unknown = appliedMigrations(stateDir).find((name) => !shipped.has(name));
+  const unknown = applied.find((name) => !shipped.has(name));
   if (unknown === undefined) return;
   rmSync(path.join(stateDir, "v3"), { recursive: true, force: true });
   console.log(

@@ -34,7 +34,12 @@ describe("bad arguments: exit 2 with a one-line reason on stderr, nothing on std
     ["no subcommand", "key", [], /missing subcommand: create, revoke, plan, list \(/],
     ["an unknown subcommand", "key", ["rotate"], /unknown subcommand "rotate"/],
     ["an unknown plan", "key", ["create", "--plan", "gold"], /--plan: Invalid option/],
-    ["enterprise without limits", "key", ["create", "--plan", "enterprise"], /Enterprise needs perMinute and perDay/],
+    [
+      "enterprise without limits",
+      "key",
+      ["create", "--plan", "enterprise"],
+      /Enterprise needs perMinute and perDay/,
+    ],
     [
       "enterprise with one limit",
       "key",
@@ -73,7 +78,12 @@ describe("bad arguments: exit 2 with a one-line reason on stderr, nothing on std
     ["revoke of two keys", "key", ["revoke", someKey, someKey], /unexpected argument/],
     ["plan without a plan", "key", ["plan", someKey], /missing <plan>/],
     ["plan to an unknown plan", "key", ["plan", someKey, "gold"], /<plan>: Invalid input/],
-    ["plan account with limits", "key", ["plan", someKey, "account", "--per-day", "9"], /Only Enterprise/],
+    [
+      "plan account with limits",
+      "key",
+      ["plan", someKey, "account", "--per-day", "9"],
+      /Only Enterprise/,
+    ],
     ["list without an account", "key", ["list"], /--account EMAIL is required/],
     ["import, which is no more", "key", ["import"], /unknown subcommand "import"/],
     ["--url that is not a URL", "key", ["revoke", someKey, "--url", "localhost"], /--url must be/],
@@ -104,7 +114,12 @@ describe("bad arguments: exit 2 with a one-line reason on stderr, nothing on std
     ["account: no subcommand", "account", [], /missing subcommand: plan, invite/],
     ["account plan of a malformed email", "account", ["plan", "bob", "pro"], /^error: <email>: /],
     ["account plan without a plan", "account", ["plan", "a@example.com"], /missing <plan>/],
-    ["account plan to account", "account", ["plan", "a@example.com", "account"], /<plan>: Invalid option/],
+    [
+      "account plan to account",
+      "account",
+      ["plan", "a@example.com", "account"],
+      /<plan>: Invalid option/,
+    ],
     [
       "account plan enterprise without limits",
       "account",

@@ -128,11 +128,3 @@ describe("npm run key -- list", () => {
     expect(result.stderr).toMatch(/^error: no account nobody@example\.com at /);
   });
 });
-
-describe("npm run key -- import", () => {
-  it("with nothing only in KV says so", async () => {
-    const result = await local.sandbox.key("import");
-    expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^Nothing to import at .*: no key exists only in KV\.$/m);
-  });
-});
