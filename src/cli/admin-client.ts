@@ -48,8 +48,8 @@ export const limitsHelp = `  --per-minute N            enterprise only, required
   --per-day N               enterprise only, required there: requests per day`;
 
 /**
- * The numbers as typed, as numbers: the route's own schema judges them, here
- * before anything is sent and again on the Worker.
+ * The numbers as typed, as numbers: the admin schema judges them, here
+ * (`checkArguments`) and again on the Worker.
  */
 export function limitsOf(values: {
   "per-minute"?: string | undefined;
