@@ -1,10 +1,13 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import {
+  AccountKeysSchema,
   AccountPlanBodySchema,
+  AccountPlanChangeSchema,
   AccountQuerySchema,
-  AccountSummarySchema,
+  CreatedKeySchema,
   CreateKeyBodySchema,
   EmailParamsSchema,
+  InviteSchema,
   KeyHashParamsSchema,
   KeyPlanBodySchema,
   KeySummarySchema,
@@ -29,7 +32,7 @@ export const createKeyRoute = createRoute({
   responses: {
     201: {
       description: "The key, shown this once, and what it belongs to.",
-      ...json(KeySummarySchema.extend({ key: z.string(), accountCreated: z.boolean() })),
+      ...json(CreatedKeySchema),
     },
   },
 });
@@ -42,7 +45,7 @@ export const listKeysRoute = createRoute({
   responses: {
     200: {
       description: "The account and its keys, newest first.",
-      ...json(z.object({ account: AccountSummarySchema, keys: z.array(KeySummarySchema) })),
+      ...json(AccountKeysSchema),
     },
   },
 });
@@ -71,7 +74,7 @@ export const accountPlanRoute = createRoute({
   responses: {
     200: {
       description: "The account on its new plan, and how many of its keys took it.",
-      ...json(z.object({ account: AccountSummarySchema, keysUpdated: z.number() })),
+      ...json(AccountPlanChangeSchema),
     },
   },
 });
@@ -84,14 +87,7 @@ export const inviteRoute = createRoute({
   responses: {
     201: {
       description: "A one-time link that sets the account's password.",
-      ...json(
-        z.object({
-          account: AccountSummarySchema,
-          accountCreated: z.boolean(),
-          link: z.string(),
-          expiresAt: z.string(),
-        }),
-      ),
+      ...json(InviteSchema),
     },
   },
 });

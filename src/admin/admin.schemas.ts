@@ -81,3 +81,25 @@ export const AccountSummarySchema = z.object({
   createdAt: z.string(),
 });
 export type AccountSummary = z.infer<typeof AccountSummarySchema>;
+
+export const CreatedKeySchema = KeySummarySchema.extend({
+  key: z.string(),
+  accountCreated: z.boolean(),
+});
+
+export const AccountKeysSchema = z.object({
+  account: AccountSummarySchema,
+  keys: z.array(KeySummarySchema),
+});
+
+export const AccountPlanChangeSchema = z.object({
+  account: AccountSummarySchema,
+  keysUpdated: z.number(),
+});
+
+export const InviteSchema = z.object({
+  account: AccountSummarySchema,
+  accountCreated: z.boolean(),
+  link: z.string(),
+  expiresAt: z.string(),
+});

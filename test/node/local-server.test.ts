@@ -1,6 +1,7 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   freePort,
@@ -19,6 +20,24 @@ let sandbox: Sandbox;
 let stateDir: string;
 let server: LocalServer | undefined;
 const record = () => path.join(stateDir, "npm-start.json");
+
+/** Marks the state's D1 as made by an earlier version: it applied a migration no longer shipped. */
+function addUnknownMigration(name: string): void {
+  const d1 = path.join(stateDir, "v3", "d1");
+  const files = readdirSync(d1, { recursive: true, encoding: "utf8" });
+  let marked = 0;
+  for (const file of files.filter((file) => file.endsWith(".sqlite"))) {
+    const db = new DatabaseSync(path.join(d1, file));
+    const migrations =
+      "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'd1_migrations'";
+    if (db.prepare(migrations).get()) {
+      db.prepare("INSERT INTO d1_migrations (name) VALUES (?)").run(name);
+      marked += 1;
+    }
+    db.close();
+  }
+  expect(marked).toBe(1);
+}
 
 const key = (...args: string[]) => sandbox.key(...args, "--persist-to", stateDir);
 const account = (...args: string[]) => sandbox.account(...args, "--persist-to", stateDir);
@@ -100,6 +119,7 @@ describe("with no Worker running", () => {
 
   it("nothing was changed: a server started later on the same state knows none of it", async () => {
     server = await startServer(sandbox, stateDir);
+    expect(server.output()).not.toContain("earlier version");
     expect((await petsWith(server.origin, untouched)).status).toBe(200);
     expect((await petsWith(server.origin, revoked)).status).toBe(401);
     const limits = await key("list", "--account", "stays@example.com");
@@ -108,5 +128,25 @@ describe("with no Worker running", () => {
       const list = await key("list", "--account", email);
       expect(list.stderr).toMatch(new RegExp(`^error: no account ${email}`));
     }
+  });
+});
+
+describe("npm start on state made by an earlier version", () => {
+  it("says in one line that it starts afresh, discards D1, KV and Durable Objects, and serves", async () => {
+    await server?.stop();
+    addUnknownMigration("0000_from_an_earlier_version.sql");
+
+    server = await startServer(sandbox, stateDir);
+    const said = lines(server.output()).filter((line) => line.includes("earlier version"));
+    expect(said).toEqual([
+      `Local state in ${stateDir} was made by an earlier version (its D1 applied 0000_from_an_earlier_version.sql); starting afresh without its D1, KV and Durable Objects.`,
+    ]);
+    expect((await petsWith(server.origin, untouched)).status).toBe(401);
+    const list = await key("list", "--account", "stays@example.com");
+    expect(list.stderr).toMatch(/^error: no account stays@example\.com/);
+
+    const created = await key("create", "--plan", "free");
+    expect(created.code).toBe(0);
+    expect((await petsWith(server.origin, lastLine(created.stdout))).status).toBe(200);
   });
 });
