@@ -4,6 +4,16 @@ import { defineConfig } from "vitest/config";
 
 const root = path.resolve(import.meta.dirname, "..");
 
+/** A whole number from the shell, or the default: how property tests pick their seed and size. */
+function wholeNumber(name: "SEED" | "RUNS", fallback: number, least: number): string {
+  const text = process.env[name] || String(fallback);
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < least || value > 2_147_483_647) {
+    throw new Error(`${name}=${text}: expected a whole number from ${least} to 2147483647`);
+  }
+  return String(value);
+}
+
 export default defineConfig({
   root,
   test: {
@@ -26,6 +36,9 @@ export default defineConfig({
                 // Where the receiver started by the global setup listens, and a port where nothing does.
                 WEBHOOK_RECEIVER_PORT: String(inject("receiverPort")),
                 WEBHOOK_CLOSED_PORT: String(inject("closedPort")),
+                // Property tests: a fixed seed, so a failure replays, and cases per property.
+                SEED: wholeNumber("SEED", 1, 0),
+                RUNS: wholeNumber("RUNS", 100, 1),
               },
             },
           })),
