@@ -18,6 +18,8 @@ export default defineConfig({
   root,
   test: {
     reporters: ["default", path.join(root, "test/summary-reporter.ts")],
+    // Vitest's default is one worker fewer than the cores: one test file at a time on two.
+    maxWorkers: 2,
     // Two runtimes: the Worker's tests run inside workerd, the operator command's in Node.
     projects: [
       {
