@@ -57,8 +57,10 @@ export default defineConfig({
           name: "node",
           environment: "node",
           include: ["test/node/**/*.test.ts"],
+          // One real `npm start` (migrations, then wrangler dev) for the files that can share it.
+          globalSetup: ["test/node/shared-server.ts"],
           testTimeout: 120_000,
-          // Each file starts a real `npm start` (migrations, then wrangler dev) before its tests.
+          // A file needing its own state or flags starts its own `npm start` before its tests.
           hookTimeout: 120_000,
         },
       },
