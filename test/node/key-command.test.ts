@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { lastLine, lines, petsWith, serveForFile } from "./cli.ts";
+import { lastLine, lines, petsWith, sharedServer } from "./cli.ts";
 
-// One real `npm start` for the file, on its default state in the sandbox, so
+// The `npm start` the Node files share, on its default state in its sandbox, so
 // the commands here need no --url and no --persist-to: they find it themselves.
-const local = serveForFile();
+const local = sharedServer();
 
 async function createKey(...args: string[]): Promise<string> {
   const result = await local.sandbox.key("create", ...args);
