@@ -1,16 +1,12 @@
-import {
-  createKey as createAccountKey,
-  revokeKey as revokeAccountKey,
-  rollKey as rollAccountKey,
-} from "../accounts/account-changes.ts";
+import * as changes from "../accounts/account-changes.ts";
 import { accountUsage } from "../accounts/account-usage.ts";
 import { findAccountKey, listAccountKeys, MAX_WORKING_KEYS } from "../keys/keys.queries.ts";
 import { listWebhooksWithLastDelivery } from "../webhooks/webhooks.queries.ts";
 import { formToken } from "./csrf.ts";
-import { messageResponse } from "./messages.tsx";
 import { leaveNotice, type Notice, takeNotices } from "./notices.ts";
 import { AccountPage } from "./pages/account-page.tsx";
 import { RevokePage } from "./pages/keys.tsx";
+import { messageResponse } from "./pages/layout.tsx";
 import type { DashboardContext } from "./session.ts";
 
 const ACCOUNT_PAGE = "/dashboard/account";
@@ -62,7 +58,7 @@ async function noticeAndRedirect(c: DashboardContext, notice: Notice) {
 }
 
 export async function createKey(c: DashboardContext) {
-  const created = await createAccountKey(c.var.services, c.get("account"));
+  const created = await changes.createKey(c.var.services, c.get("account"));
   if (!created.ok) return renderAccount(c, capReached);
   return noticeAndRedirect(c, { kind: "key-created", key: created.key });
 }
@@ -93,13 +89,13 @@ export async function confirmRevoke(c: DashboardContext) {
 export async function revokeKey(c: DashboardContext) {
   const key = await ownKey(c);
   if (!key) return keyNotFound(c);
-  await revokeAccountKey(c.var.services, key.hash);
+  await changes.revokeKey(c.var.services, key.hash);
   return noticeAndRedirect(c, { kind: "key-revoked", lastFour: key.lastFour });
 }
 
 export async function rollKey(c: DashboardContext) {
   const hash = c.req.param("hash") ?? "";
-  const rolled = await rollAccountKey(c.var.services, c.get("account").id, hash);
+  const rolled = await changes.rollKey(c.var.services, c.get("account").id, hash);
   if (!rolled.ok && rolled.reason === "not_found") return keyNotFound(c);
   if (!rolled.ok) {
     return renderAccount(

@@ -12,12 +12,12 @@ import {
   verifyPassword,
 } from "./credentials.ts";
 import { formToken } from "./csrf.ts";
-import { messageResponse } from "./messages.tsx";
 import {
   type CredentialsFormState,
   CredentialsPage,
   InvitePage,
 } from "./pages/credential-pages.tsx";
+import { messageResponse } from "./pages/layout.tsx";
 import {
   type DashboardContext,
   type DashboardEnv,

@@ -18,8 +18,13 @@ import {
   staleInviteForm,
 } from "./auth.handlers.tsx";
 import { requireFormToken } from "./csrf.ts";
-import { forbiddenFormPage, messageResponse } from "./messages.tsx";
-import { COPY_KEY_SCRIPT, COPY_KEY_SCRIPT_ROUTE, contentSecurityPolicy } from "./pages/layout.tsx";
+import {
+  COPY_KEY_SCRIPT,
+  COPY_KEY_SCRIPT_ROUTE,
+  contentSecurityPolicy,
+  forbiddenFormPage,
+  messageResponse,
+} from "./pages/layout.tsx";
 import type { DashboardContext, DashboardEnv } from "./session.ts";
 
 /**

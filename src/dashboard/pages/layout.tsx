@@ -1,5 +1,7 @@
+import type { Context } from "hono";
 import { raw } from "hono/html";
 import type { Child } from "hono/jsx";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { toBase64 } from "../../utils/base64url.ts";
 import { sha256 } from "../../utils/sha256.ts";
 import { CSRF_FIELD } from "../csrf.ts";
@@ -155,5 +157,33 @@ export function Layout({ title, signedIn, children }: LayoutProps) {
         </main>
       </body>
     </html>
+  );
+}
+
+/** An HTML page that only says something (not found, forbidden, an error), with the status it goes with. */
+export function messageResponse(
+  c: Context,
+  status: ContentfulStatusCode,
+  title: string,
+  message: string,
+  link = { href: "/dashboard", text: "Go to the dashboard" },
+): Response | Promise<Response> {
+  const page = (
+    <Layout title={title}>
+      <p>{message}</p>
+      <p>
+        <a href={link.href}>{link.text}</a>
+      </p>
+    </Layout>
+  );
+  return c.html(page, status);
+}
+
+export function forbiddenFormPage(c: Context): Response | Promise<Response> {
+  return messageResponse(
+    c,
+    403,
+    "This form could not be accepted",
+    "The form was out of date or did not come from this dashboard. Go back, reload the page and try again.",
   );
 }
