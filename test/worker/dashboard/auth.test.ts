@@ -4,7 +4,7 @@ import {
   hashPassword,
   PBKDF2_ITERATIONS,
   verifyPassword,
-} from "../../../src/dashboard/passwords.ts";
+} from "../../../src/dashboard/credentials.ts";
 import { SESSION_TTL_MS } from "../../../src/dashboard/session.ts";
 import {
   DashboardBrowser,
