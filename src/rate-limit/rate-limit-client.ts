@@ -162,7 +162,8 @@ async function shareArriving(shares: KeyShares, keyHash: string): Promise<void> 
  * in its own context, which a key's requests sharing one call rely on. Every
  * deployment has it (handle_cross_request_promise_resolution, the default
  * since the 2024-10-14 compatibility date); Vitest's Workers runtime turns it
- * off for its test runner, and there each request makes its own call.
+ * off for its test runner, and there each request makes its own call (see
+ * `shareArriving`).
  */
 function sharesCallsAcrossRequests(): boolean {
   return Cloudflare.compatibilityFlags.handle_cross_request_promise_resolution === true;
