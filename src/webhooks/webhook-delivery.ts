@@ -1,5 +1,4 @@
-import type { DeliveryMessage } from "../events/events.queries.ts";
-import { toEvent } from "../events/events.queries.ts";
+import { type DeliveryMessage, toEvent } from "../events/event-records.ts";
 import { describeError, log } from "../logging.ts";
 import type { Services } from "../services.ts";
 import { signDelivery } from "./webhook-signature.ts";
@@ -74,7 +73,7 @@ function judge(
  */
 async function deliver(services: Services, message: Message<DeliveryMessage>): Promise<void> {
   const { eventId, webhookId } = message.body;
-  const { retryDelaysSeconds, timeoutMs } = services.webhooks;
+  const { retryDelaysSeconds, timeoutMs } = services.config.webhooks;
   const fallbackDelay = retryDelaysSeconds[message.attempts - 1] ?? retryDelaysSeconds.at(-1) ?? 0;
   let target: DeliveryTarget | undefined;
   try {

@@ -1,3 +1,4 @@
+import { z } from "@hono/zod-openapi";
 import type { WebhookUrlPolicy } from "./webhook-url.ts";
 
 /** How deliveries are made in this environment: wrangler.toml variables, which tests shorten. */
@@ -12,39 +13,32 @@ export interface WebhookSettings {
 /** The longest delay Cloudflare Queues accepts for a retry (12 hours). */
 const MAX_RETRY_DELAY_SECONDS = 43_200;
 
-function configurationError(name: string, value: string): Error {
-  return new Error(`configuration: ${name} is not valid (${JSON.stringify(value)})`);
-}
+const DELAYS_RULE = `must be whole seconds from 0 to ${MAX_RETRY_DELAY_SECONDS}, separated by commas`;
 
-function retryDelays(value: string): number[] {
-  const delays = value.split(",").map((part) => Number(part.trim()));
-  const valid = delays.every(
-    (delay) => Number.isInteger(delay) && delay >= 0 && delay <= MAX_RETRY_DELAY_SECONDS,
-  );
-  if (value.trim() === "" || !valid) throw configurationError("WEBHOOK_RETRY_DELAYS", value);
-  return delays;
-}
+/** The variables behind the settings, as part of the configuration's schema. */
+export const webhookVariables = {
+  /** Comma-separated seconds, e.g. `30,120,600`. */
+  WEBHOOK_RETRY_DELAYS: z
+    .string()
+    .transform((value) => value.split(",").map((part) => (part.trim() ? Number(part) : Number.NaN)))
+    .pipe(
+      z.array(z.int(DELAYS_RULE).min(0, DELAYS_RULE).max(MAX_RETRY_DELAY_SECONDS, DELAYS_RULE)),
+    ),
+  WEBHOOK_TIMEOUT_MS: z
+    .string()
+    .transform(Number)
+    .pipe(z.int("must be whole milliseconds").min(1, "must be at least 1 millisecond")),
+  /** Local development and tests only: endpoints at `http://127.0.0.1`. */
+  WEBHOOK_ALLOW_LOOPBACK_HTTP: z.enum(["true", "false"]).optional(),
+};
 
-function timeout(value: string): number {
-  const ms = Number(value);
-  if (!Number.isInteger(ms) || ms < 1) throw configurationError("WEBHOOK_TIMEOUT_MS", value);
-  return ms;
-}
+type WebhookVariables = z.output<z.ZodObject<typeof webhookVariables>>;
 
-/** Whether this environment lets endpoints be `http://127.0.0.1` (local development only). */
-export function webhookUrlPolicy(env: { WEBHOOK_ALLOW_LOOPBACK_HTTP?: string }): WebhookUrlPolicy {
-  return { allowLoopbackHttp: env.WEBHOOK_ALLOW_LOOPBACK_HTTP === "true" };
-}
-
-/** The settings the environment's variables describe; a malformed variable is a configuration error. */
-export function webhookSettings(env: {
-  WEBHOOK_RETRY_DELAYS: string;
-  WEBHOOK_TIMEOUT_MS: string;
-  WEBHOOK_ALLOW_LOOPBACK_HTTP: string;
-}): WebhookSettings {
+/** The settings the (already validated) variables describe. */
+export function webhookSettings(variables: WebhookVariables): WebhookSettings {
   return {
-    urlPolicy: webhookUrlPolicy(env),
-    retryDelaysSeconds: retryDelays(env.WEBHOOK_RETRY_DELAYS),
-    timeoutMs: timeout(env.WEBHOOK_TIMEOUT_MS),
+    urlPolicy: { allowLoopbackHttp: variables.WEBHOOK_ALLOW_LOOPBACK_HTTP === "true" },
+    retryDelaysSeconds: variables.WEBHOOK_RETRY_DELAYS,
+    timeoutMs: variables.WEBHOOK_TIMEOUT_MS,
   };
 }

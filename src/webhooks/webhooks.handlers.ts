@@ -24,10 +24,11 @@ export const createWebhookHandler: RouteHandler<
   AppEnv
 > = async (c) => {
   const { url, types } = c.req.valid("json");
-  const { db, webhooks } = c.var.services;
+  const { db, config } = c.var.services;
+  const { urlPolicy } = config.webhooks;
   // The rules depend on the environment, so they are checked here rather than by the schema.
-  if (!isAllowedWebhookUrl(url, webhooks.urlPolicy)) {
-    const detail = { path: "url", message: webhookUrlRules(webhooks.urlPolicy) };
+  if (!isAllowedWebhookUrl(url, urlPolicy)) {
+    const detail = { path: "url", message: webhookUrlRules(urlPolicy) };
     throw new ApiError("invalid_request", messages.invalidRequest(`url: ${detail.message}`), {
       details: [detail],
     });

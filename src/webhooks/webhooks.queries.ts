@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, lt, sql } from "drizzle-orm";
-import type { Database } from "../db/database.ts";
+import { type Database, millis, preparedQueries, runBatch } from "../db/database.ts";
 import { accounts, deliveryAttempts, events, webhooks } from "../db/schema.ts";
-import { type EventRow, eventColumns } from "../events/events.queries.ts";
+import { type EventRow, eventColumns } from "../events/event-records.ts";
 import type { EventTypeSelector } from "../events/events.schemas.ts";
 import { accountOfKey } from "../keys/keys.queries.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
@@ -52,40 +52,15 @@ export async function insertWebhookUnderCap(
   db: Database,
   endpoint: NewEndpoint,
 ): Promise<InsertOutcome> {
-  const account = accountOfKey(endpoint.apiKeyHash);
-  const [inserted, [owner]] = await guardStorage("D1", () =>
-    db.batch([
-      db
-        .insert(webhooks)
-        .select(
-          db
-            .select({
-              id: sql<null>`NULL`.as("id"),
-              accountId: accounts.id,
-              url: sql<string>`${endpoint.url}`.as("url"),
-              types: sql<string>`${JSON.stringify(endpoint.types)}`.as("types"),
-              secret: sql<string>`${endpoint.secret}`.as("secret"),
-              afterSeq: sql<number>`coalesce((SELECT max(${events.seq}) FROM ${events}), 0)`.as(
-                "after_seq",
-              ),
-              createdAt: sql<number>`${endpoint.now}`.as("created_at"),
-            })
-            .from(accounts)
-            .where(
-              and(
-                eq(accounts.id, account),
-                sql`(SELECT count(*) FROM ${webhooks} WHERE ${webhooks.accountId} = ${accounts.id}) < ${MAX_WEBHOOKS}`,
-              ),
-            ),
-        )
-        .returning(webhookColumns),
-      db.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, account)),
-    ]),
+  const values = { ...endpoint, types: JSON.stringify(endpoint.types) };
+  const { inserted, owner } = await guardStorage("D1", () =>
+    runBatch(db, webhookQueries(db).insertUnderCap, values),
   );
   const [row] = inserted;
   if (row) return { kind: "created", webhook: toWebhook(row) };
-  // Only a key D1 does not hold (one that still awaits the KV import) has no account.
-  if (!owner) throw new Error("no account owns the API key, so no endpoint could be added");
+  // Every authenticated key has an account row; none here means the data is broken.
+  if (owner.length === 0)
+    throw new Error("no account owns the API key, so no endpoint could be added");
   return { kind: "limit_reached" };
 }
 
@@ -146,6 +121,65 @@ function toDelivery(row: DeliveryRow): Delivery {
   };
 }
 
+/** The endpoints' batches, prepared once per database. */
+const webhookQueries = preparedQueries((db: Database) => {
+  const account = accountOfKey(sql.placeholder("apiKeyHash"));
+  return {
+    insertUnderCap: {
+      inserted: db
+        .insert(webhooks)
+        .select(
+          db
+            .select({
+              id: sql<null>`NULL`.as("id"),
+              accountId: accounts.id,
+              url: sql<string>`${sql.placeholder("url")}`.as("url"),
+              types: sql<string>`${sql.placeholder("types")}`.as("types"),
+              secret: sql<string>`${sql.placeholder("secret")}`.as("secret"),
+              afterSeq: sql<number>`coalesce((SELECT max(${events.seq}) FROM ${events}), 0)`.as(
+                "after_seq",
+              ),
+              createdAt: millis("now").as("created_at"),
+            })
+            .from(accounts)
+            .where(
+              and(
+                eq(accounts.id, account),
+                sql`(SELECT count(*) FROM ${webhooks} WHERE ${webhooks.accountId} = ${accounts.id}) < ${MAX_WEBHOOKS}`,
+              ),
+            ),
+        )
+        .returning(webhookColumns)
+        .prepare(),
+      owner: db
+        .select({ id: accounts.id })
+        .from(accounts)
+        .where(eq(accounts.id, account))
+        .prepare(),
+    },
+    /** A page of an endpoint's attempts, read with the check that the endpoint is the caller's account's. */
+    deliveryPage: {
+      endpoint: db
+        .select({ id: webhooks.id })
+        .from(webhooks)
+        .where(and(eq(webhooks.id, sql.placeholder("webhookId")), eq(webhooks.accountId, account)))
+        .prepare(),
+      attempts: db
+        .select(deliveryColumns)
+        .from(deliveryAttempts)
+        .where(
+          and(
+            eq(deliveryAttempts.webhookId, sql.placeholder("webhookId")),
+            gt(deliveryAttempts.id, sql.placeholder("afterId")),
+          ),
+        )
+        .orderBy(asc(deliveryAttempts.id))
+        .limit(sql.placeholder("limit"))
+        .prepare(),
+    },
+  };
+});
+
 export interface DeliveryPageQuery {
   apiKeyHash: string;
   webhookId: number;
@@ -166,34 +200,13 @@ export async function listDeliveries(
   db: Database,
   query: DeliveryPageQuery,
 ): Promise<DeliveryPage | undefined> {
-  const [[endpoint], rows] = await guardStorage("D1", () =>
-    db.batch([
-      db
-        .select({ id: webhooks.id })
-        .from(webhooks)
-        .where(
-          and(
-            eq(webhooks.id, query.webhookId),
-            eq(webhooks.accountId, accountOfKey(query.apiKeyHash)),
-          ),
-        ),
-      db
-        .select(deliveryColumns)
-        .from(deliveryAttempts)
-        .where(
-          and(
-            eq(deliveryAttempts.webhookId, query.webhookId),
-            gt(deliveryAttempts.id, query.afterId),
-          ),
-        )
-        .orderBy(asc(deliveryAttempts.id))
-        .limit(query.limit + 1),
-    ]),
+  const { endpoint, attempts } = await guardStorage("D1", () =>
+    runBatch(db, webhookQueries(db).deliveryPage, { ...query, limit: query.limit + 1 }),
   );
-  if (!endpoint) return undefined;
+  if (endpoint.length === 0) return undefined;
   return {
-    deliveries: rows.slice(0, query.limit).map(toDelivery),
-    hasMore: rows.length > query.limit,
+    deliveries: attempts.slice(0, query.limit).map(toDelivery),
+    hasMore: attempts.length > query.limit,
   };
 }
 

@@ -4,6 +4,7 @@ import { commonHeaders, errorResponses } from "../api/responses.ts";
 import { EVENT_TYPES } from "../db/schema.ts";
 import { messages } from "../errors.ts";
 import { eventSchemas } from "../events/events.schemas.ts";
+import type { WebhookSettings } from "./webhook-settings.ts";
 import type { WebhookUrlPolicy } from "./webhook-url.ts";
 import {
   CreatedWebhookSchema,
@@ -16,18 +17,43 @@ import {
   WebhooksSchema,
 } from "./webhooks.schemas.ts";
 
-/** How deliveries behave, as the tag and every webhook in the document state it. */
-const DELIVERY =
-  "Each event is POSTed as JSON, signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`; verify with the official `standardwebhooks` libraries and the endpoint's secret). Any 2xx within 10 s is success; anything else (another status, a redirect, which is never followed, a timeout, a failed connection) is retried after about 30 s, 2 min, 10 min, 1 h, 6 h and 12 h, then the delivery has failed. Each retry is signed afresh with its own timestamp but keeps the event's id as `webhook-id`. Delivery is at least once: deduplicate by `webhook-id`. Order of arrival is not promised: each event carries its `createdAt` and the full resource, and `GET /events` gives the true order.";
+/** A delay as a reader takes it in: `30 s`, `2 min`, `6 h`. */
+function duration(seconds: number): string {
+  if (seconds >= 3600 && seconds % 3600 === 0) return `${seconds / 3600} h`;
+  if (seconds >= 60 && seconds % 60 === 0) return `${seconds / 60} min`;
+  return `${seconds} s`;
+}
+
+/** `a`, `a and b`, `a, b and c`. */
+function list(items: readonly string[]): string {
+  return items.length < 2
+    ? (items[0] ?? "")
+    : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+}
+
+/** The receiver's time to answer, as the document states it. */
+function answerWithin(settings: WebhookSettings): string {
+  return duration(settings.timeoutMs / 1000);
+}
+
+/** How deliveries behave, as the tag and every webhook in the document state it: this environment's timeout and schedule. */
+function deliveryRules(settings: WebhookSettings): string {
+  const retries = list(settings.retryDelaysSeconds.map(duration));
+  return `Each event is POSTed as JSON, signed per Standard Webhooks (\`webhook-id\`, \`webhook-timestamp\`, \`webhook-signature\`; verify with the official \`standardwebhooks\` libraries and the endpoint's secret). Any 2xx within ${answerWithin(settings)} is success; anything else (another status, a redirect, which is never followed, a timeout, a failed connection) is retried after about ${retries}, then the delivery has failed. Each retry is signed afresh with its own timestamp but keeps the event's id as \`webhook-id\`. Delivery is at least once: deduplicate by \`webhook-id\`. Order of arrival is not promised: each event carries its \`createdAt\` and the full resource, and \`GET /events\` gives the true order.`;
+}
+
+const WEBHOOKS_TAG = "webhooks";
 
 /** The `webhooks` tag of the document. */
-export const webhooksTag = {
-  name: "webhooks",
-  description: `Endpoints that receive the account's events as they happen (beta), at most ${MAX_WEBHOOKS} per account. ${DELIVERY}`,
-};
+export function webhooksTag(settings: WebhookSettings) {
+  return {
+    name: WEBHOOKS_TAG,
+    description: `Endpoints that receive the account's events as they happen (beta), at most ${MAX_WEBHOOKS} per account. ${deliveryRules(settings)}`,
+  };
+}
 
 const beta = {
-  tags: [webhooksTag.name],
+  tags: [WEBHOOKS_TAG],
   security: [{ bearerAuth: [] }],
   "x-stability": "beta",
 };
@@ -128,9 +154,14 @@ export const listDeliveriesRoute = createRoute({
   },
 });
 
-/** The webhook operations, as the document for an environment with this URL policy describes them. */
-export function webhooksOperations(policy: WebhookUrlPolicy): RouteConfig[] {
-  return [createWebhookRoute(policy), listWebhooksRoute, deleteWebhookRoute, listDeliveriesRoute];
+/** The webhook operations, as the document for an environment with these settings describes them. */
+export function webhooksOperations(settings: WebhookSettings): RouteConfig[] {
+  return [
+    createWebhookRoute(settings.urlPolicy),
+    listWebhooksRoute,
+    deleteWebhookRoute,
+    listDeliveriesRoute,
+  ];
 }
 
 const deliveryHeader = (description: string, example: string) => ({
@@ -141,46 +172,47 @@ const deliveryHeader = (description: string, example: string) => ({
 });
 
 /** The request each kind of event arrives as, for the document's `webhooks`. */
-export const deliveredWebhooks: RouteConfig[] = EVENT_TYPES.map((type) => ({
-  method: "post",
-  path: type,
-  operationId: `${type.replace(/[._](.)/g, (_, letter: string) => letter.toUpperCase())}Webhook`,
-  tags: [webhooksTag.name],
-  "x-stability": "beta",
-  summary: `Delivery of a \`${type}\` event`,
-  description: `What an endpoint subscribed to \`${type}\` receives. ${DELIVERY}`,
-  security: [],
-  parameters: [
-    {
-      name: "webhook-id",
-      in: "header",
-      ...deliveryHeader(
-        "The event's id; the same on every retry.",
-        "evt_01jd8x3q7m2n4p6r8s0t2v4w6y",
-      ),
+export function deliveredWebhooks(settings: WebhookSettings): RouteConfig[] {
+  return EVENT_TYPES.map((type) => ({
+    method: "post",
+    path: type,
+    operationId: `${type.replace(/[._](.)/g, (_, letter: string) => letter.toUpperCase())}Webhook`,
+    tags: [WEBHOOKS_TAG],
+    "x-stability": "beta",
+    summary: `Delivery of a \`${type}\` event`,
+    description: `What an endpoint subscribed to \`${type}\` receives. ${deliveryRules(settings)}`,
+    security: [],
+    parameters: [
+      {
+        name: "webhook-id",
+        in: "header",
+        ...deliveryHeader(
+          "The event's id; the same on every retry.",
+          "evt_01jd8x3q7m2n4p6r8s0t2v4w6y",
+        ),
+      },
+      {
+        name: "webhook-timestamp",
+        in: "header",
+        ...deliveryHeader("When this attempt was signed, in Unix seconds.", "1777897800"),
+      },
+      {
+        name: "webhook-signature",
+        in: "header",
+        ...deliveryHeader(
+          "`v1,` and the base64 HMAC-SHA256 of `webhook-id.webhook-timestamp.body`, keyed with the secret's bytes (after `whsec_`, base64-decoded).",
+          "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=",
+        ),
+      },
+    ],
+    request: {
+      body: { required: true, content: { "application/json": { schema: eventSchemas[type] } } },
     },
-    {
-      name: "webhook-timestamp",
-      in: "header",
-      ...deliveryHeader("When this attempt was signed, in Unix seconds.", "1777897800"),
+    responses: {
+      "2XX": { description: "Received: the delivery succeeded, and is not repeated." },
+      default: {
+        description: `Anything else, or no answer within ${answerWithin(settings)}: the delivery is retried on the schedule.`,
+      },
     },
-    {
-      name: "webhook-signature",
-      in: "header",
-      ...deliveryHeader(
-        "`v1,` and the base64 HMAC-SHA256 of `webhook-id.webhook-timestamp.body`, keyed with the secret's bytes (after `whsec_`, base64-decoded).",
-        "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=",
-      ),
-    },
-  ],
-  request: {
-    body: { required: true, content: { "application/json": { schema: eventSchemas[type] } } },
-  },
-  responses: {
-    "2XX": { description: "Received: the delivery succeeded, and is not repeated." },
-    default: {
-      description:
-        "Anything else, or no answer within 10 s: the delivery is retried on the schedule.",
-    },
-  },
-}));
+  }));
+}
