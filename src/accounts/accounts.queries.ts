@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import type { Database } from "../db/database.ts";
+import { type Database, millis, preparedQueries, runOne } from "../db/database.ts";
 import { accounts } from "../db/schema.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
 
@@ -10,10 +10,32 @@ export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-const byEmail = (email: string) => eq(sql`lower(${accounts.email})`, normaliseEmail(email));
+/** The accounts' statements, prepared once per database. */
+const accountQueries = preparedQueries((db: Database) => ({
+  byEmail: db
+    .select()
+    .from(accounts)
+    .where(eq(sql`lower(${accounts.email})`, sql.placeholder("email")))
+    .prepare(),
+  insert: db
+    .insert(accounts)
+    .values({
+      email: sql.placeholder("email"),
+      passwordHash: sql.placeholder("passwordHash"),
+      createdAt: millis("now"),
+    })
+    .onConflictDoNothing()
+    .returning()
+    .prepare(),
+}));
 
-export function findAccountByEmail(db: Database, email: string): Promise<Account | undefined> {
-  return guardStorage("D1", () => db.select().from(accounts).where(byEmail(email)).get());
+export async function findAccountByEmail(
+  db: Database,
+  email: string,
+): Promise<Account | undefined> {
+  const values = { email: normaliseEmail(email) };
+  const [account] = await guardStorage("D1", () => runOne(db, accountQueries(db).byEmail, values));
+  return account;
 }
 
 /** Whether the account's owner can sign in: an operator-made account has no password until its invite is used. */
@@ -30,13 +52,8 @@ export async function insertAccount(
   email: string,
   passwordHash: string,
 ): Promise<Account | null> {
-  const [row] = await guardStorage("D1", () =>
-    db
-      .insert(accounts)
-      .values({ email: normaliseEmail(email), passwordHash })
-      .onConflictDoNothing()
-      .returning(),
-  );
+  const values = { email: normaliseEmail(email), passwordHash, now: Date.now() };
+  const [row] = await guardStorage("D1", () => runOne(db, accountQueries(db).insert, values));
   return row ?? null;
 }
 

@@ -1,39 +1,78 @@
 import { and, eq, gt, lte, sql } from "drizzle-orm";
-import type { Database } from "../db/database.ts";
+import { type Database, millis, preparedQueries, runBatch, runOne } from "../db/database.ts";
 import { accountInvites, accounts, dashboardSessions } from "../db/schema.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
 import type { Account } from "./accounts.queries.ts";
+
+/** The invites' statements, prepared once per database. */
+const inviteQueries = preparedQueries((db: Database) => {
+  const tokenHash = sql.placeholder("tokenHash");
+  const valid = and(
+    eq(accountInvites.tokenHash, tokenHash),
+    gt(accountInvites.expiresAt, millis("now")),
+  );
+  const invitedAccount = sql`(SELECT ${accountInvites.accountId} FROM ${accountInvites} WHERE ${valid})`;
+  return {
+    save: {
+      replaced: db
+        .delete(accountInvites)
+        .where(eq(accountInvites.accountId, sql.placeholder("accountId")))
+        .prepare(),
+      saved: db
+        .insert(accountInvites)
+        .values({
+          tokenHash,
+          accountId: sql.placeholder("accountId"),
+          expiresAt: millis("expiresAt"),
+        })
+        .prepare(),
+    },
+    invited: db
+      .select({ account: accounts })
+      .from(accountInvites)
+      .innerJoin(accounts, eq(accounts.id, accountInvites.accountId))
+      .where(valid)
+      .prepare(),
+    redeem: {
+      updated: db
+        .update(accounts)
+        .set({ passwordHash: sql`${sql.placeholder("passwordHash")}` })
+        .where(eq(accounts.id, invitedAccount))
+        .returning()
+        .prepare(),
+      // A new password ends every session signed in with the old one.
+      sessionsEnded: db
+        .delete(dashboardSessions)
+        .where(eq(dashboardSessions.accountId, invitedAccount))
+        .prepare(),
+      used: db.delete(accountInvites).where(eq(accountInvites.tokenHash, tokenHash)).prepare(),
+    },
+    deleteExpired: db
+      .delete(accountInvites)
+      .where(lte(accountInvites.expiresAt, millis("now")))
+      .prepare(),
+  };
+});
 
 /** Replaces any earlier invite of the account: only the newest link works. */
 export async function saveInvite(
   db: Database,
   invite: { tokenHash: string; accountId: number; expiresAt: Date },
 ): Promise<void> {
-  await guardStorage("D1", () =>
-    db.batch([
-      db.delete(accountInvites).where(eq(accountInvites.accountId, invite.accountId)),
-      db.insert(accountInvites).values(invite),
-    ]),
-  );
+  const values = { ...invite, expiresAt: invite.expiresAt.getTime() };
+  await guardStorage("D1", () => runBatch(db, inviteQueries(db).save, values));
 }
 
 /** The account a still-valid invite belongs to. */
-export function findInvitedAccount(
+export async function findInvitedAccount(
   db: Database,
   tokenHash: string,
   now: number,
 ): Promise<Account | undefined> {
-  return guardStorage("D1", () =>
-    db
-      .select({ account: accounts })
-      .from(accountInvites)
-      .innerJoin(accounts, eq(accounts.id, accountInvites.accountId))
-      .where(
-        and(eq(accountInvites.tokenHash, tokenHash), gt(accountInvites.expiresAt, new Date(now))),
-      )
-      .get()
-      .then((row) => row?.account),
+  const [row] = await guardStorage("D1", () =>
+    runOne(db, inviteQueries(db).invited, { tokenHash, now }),
   );
+  return row?.account;
 }
 
 /**
@@ -48,33 +87,8 @@ export async function redeemInvite(
   passwordHash: string,
   now: number,
 ): Promise<Account | undefined> {
-  const valid = and(
-    eq(accountInvites.tokenHash, tokenHash),
-    gt(accountInvites.expiresAt, new Date(now)),
-  );
-  const [updated] = await guardStorage("D1", () =>
-    db.batch([
-      db
-        .update(accounts)
-        .set({ passwordHash })
-        .where(
-          eq(
-            accounts.id,
-            sql`(SELECT ${accountInvites.accountId} FROM ${accountInvites} WHERE ${valid})`,
-          ),
-        )
-        .returning(),
-      // A new password ends every session signed in with the old one.
-      db
-        .delete(dashboardSessions)
-        .where(
-          eq(
-            dashboardSessions.accountId,
-            sql`(SELECT ${accountInvites.accountId} FROM ${accountInvites} WHERE ${valid})`,
-          ),
-        ),
-      db.delete(accountInvites).where(eq(accountInvites.tokenHash, tokenHash)),
-    ]),
+  const { updated } = await guardStorage("D1", () =>
+    runBatch(db, inviteQueries(db).redeem, { tokenHash, passwordHash, now }),
   );
   return updated[0];
 }
@@ -82,7 +96,7 @@ export async function redeemInvite(
 /** Scheduled: invites past their expiry are removed. */
 export async function deleteExpiredInvites(db: Database, now: number): Promise<number> {
   const result = await guardStorage("D1", () =>
-    db.delete(accountInvites).where(lte(accountInvites.expiresAt, new Date(now))),
+    runOne(db, inviteQueries(db).deleteExpired, { now }),
   );
   return result.meta.changes;
 }

@@ -1,10 +1,41 @@
-import { eq, lte } from "drizzle-orm";
+import { eq, lte, sql } from "drizzle-orm";
 import type { Account } from "../accounts/accounts.queries.ts";
-import type { Database } from "../db/database.ts";
+import { type Database, millis, preparedQueries, runBatch, runOne } from "../db/database.ts";
 import { accounts, dashboardSessions } from "../db/schema.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
 
 export type SessionRow = typeof dashboardSessions.$inferSelect;
+
+/** The sessions' statements, prepared once per database. */
+const sessionQueries = preparedQueries((db: Database) => {
+  const named = (name: string) => eq(dashboardSessions.tokenHash, sql.placeholder(name));
+  return {
+    start: {
+      replaced: db.delete(dashboardSessions).where(named("replacing")).prepare(),
+      started: db
+        .insert(dashboardSessions)
+        .values({
+          tokenHash: sql.placeholder("tokenHash"),
+          accountId: sql.placeholder("accountId"),
+          createdAt: millis("createdAt"),
+          expiresAt: millis("expiresAt"),
+        })
+        .prepare(),
+    },
+    // Only the session's end: its other columns share names with the account's.
+    find: db
+      .select({ session: { expiresAt: dashboardSessions.expiresAt }, account: accounts })
+      .from(dashboardSessions)
+      .innerJoin(accounts, eq(accounts.id, dashboardSessions.accountId))
+      .where(named("tokenHash"))
+      .prepare(),
+    end: db.delete(dashboardSessions).where(named("tokenHash")).prepare(),
+    deleteExpired: db
+      .delete(dashboardSessions)
+      .where(lte(dashboardSessions.expiresAt, millis("now")))
+      .prepare(),
+  };
+});
 
 /** Stores a new session, deleting the one the browser held before (if any) in the same batch. */
 export async function insertSession(
@@ -12,41 +43,35 @@ export async function insertSession(
   session: SessionRow,
   replacing: string | undefined,
 ): Promise<void> {
-  const insert = db.insert(dashboardSessions).values(session);
-  if (replacing === undefined) {
-    await guardStorage("D1", () => insert);
-    return;
-  }
-  const end = db.delete(dashboardSessions).where(eq(dashboardSessions.tokenHash, replacing));
-  await guardStorage("D1", () => db.batch([end, insert]));
+  const values = {
+    ...session,
+    createdAt: session.createdAt.getTime(),
+    expiresAt: session.expiresAt.getTime(),
+    replacing: replacing ?? null,
+  };
+  await guardStorage("D1", () => runBatch(db, sessionQueries(db).start, values));
 }
 
-/** The session with this token hash and the account it signs in, ended or not. */
-export function findSession(
+/** The session with this token hash (when it ends) and the account it signs in, ended or not. */
+export async function findSession(
   db: Database,
   tokenHash: string,
-): Promise<{ session: SessionRow; account: Account } | undefined> {
-  return guardStorage("D1", () =>
-    db
-      .select({ session: dashboardSessions, account: accounts })
-      .from(dashboardSessions)
-      .innerJoin(accounts, eq(accounts.id, dashboardSessions.accountId))
-      .where(eq(dashboardSessions.tokenHash, tokenHash))
-      .get(),
+): Promise<{ session: Pick<SessionRow, "expiresAt">; account: Account } | undefined> {
+  const [found] = await guardStorage("D1", () =>
+    runOne(db, sessionQueries(db).find, { tokenHash }),
   );
+  return found;
 }
 
 /** Ends a session (its notices go with it). */
 export async function deleteSession(db: Database, tokenHash: string): Promise<void> {
-  await guardStorage("D1", () =>
-    db.delete(dashboardSessions).where(eq(dashboardSessions.tokenHash, tokenHash)),
-  );
+  await guardStorage("D1", () => runOne(db, sessionQueries(db).end, { tokenHash }));
 }
 
 /** Scheduled: sessions past their end are removed, and their notices with them. */
 export async function deleteExpiredSessions(db: Database, now: number): Promise<number> {
   const result = await guardStorage("D1", () =>
-    db.delete(dashboardSessions).where(lte(dashboardSessions.expiresAt, new Date(now))),
+    runOne(db, sessionQueries(db).deleteExpired, { now }),
   );
   return result.meta.changes;
 }

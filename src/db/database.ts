@@ -31,12 +31,19 @@ export type BatchResults<S extends Statements> = {
   [Name in keyof S]: S[Name] extends Statement<infer Result> ? Result : never;
 };
 
+function bound(db: Database, statement: Statement<unknown>, values: Record<string, unknown>) {
+  const { sql: text, params } = statement.getQuery();
+  return db.$client.prepare(text).bind(...fillPlaceholders(params, values));
+}
+
 /**
  * Runs `statements` as one D1 batch (one transaction), each bound by its
  * placeholders' names from `values`, and returns each result, mapped by
  * Drizzle, under its statement's name. Drizzle's own batch writes every
  * statement's SQL anew on each call, which cost a create more CPU than its
- * limiter call in a profile; these were written once, when prepared.
+ * limiter call in a profile; these were written once, when prepared. D1
+ * answers rows keyed by column name, so a statement's columns need distinct
+ * names (alias those of a join that share one).
  */
 export async function runBatch<S extends Statements>(
   db: Database,
@@ -45,14 +52,20 @@ export async function runBatch<S extends Statements>(
 ): Promise<BatchResults<S>> {
   const named = Object.entries(statements);
   const results = await db.$client.batch(
-    named.map(([, statement]) => {
-      const { sql: text, params } = statement.getQuery();
-      return db.$client.prepare(text).bind(...fillPlaceholders(params, values));
-    }),
+    named.map(([, statement]) => bound(db, statement, values)),
   );
   return Object.fromEntries(
     named.map(([name, statement], i) => [name, statement.mapResult(results[i], true)]),
   ) as BatchResults<S>;
+}
+
+/** Runs one statement alone, bound and mapped as `runBatch` does each of its own. */
+export async function runOne<Result>(
+  db: Database,
+  statement: Statement<Result>,
+  values: Record<string, unknown>,
+): Promise<Result> {
+  return statement.mapResult(await bound(db, statement, values).all(), true) as Result;
 }
 
 /**

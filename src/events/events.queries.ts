@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
-import { type Database, millis, preparedQueries, runBatch } from "../db/database.ts";
+import { type Database, millis, preparedQueries, runBatch, runOne } from "../db/database.ts";
 import { events, webhooks } from "../db/schema.ts";
 import { accountOfKey } from "../keys/keys.queries.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
@@ -29,25 +29,19 @@ export interface EventPage {
 
 /** One page of the caller's visible events of the retention period, in commit order. */
 export async function listEvents(db: Database, query: EventPageQuery): Promise<EventPage> {
-  const rows = await guardStorage("D1", () =>
-    db
-      .select(eventColumns)
-      .from(events)
-      .where(
-        and(
-          gt(events.seq, query.afterSeq),
-          gt(events.createdAt, new Date(query.now - EVENT_RETENTION_MS)),
-          or(isNull(events.accountId), eq(events.accountId, accountOfKey(query.apiKeyHash))),
-          query.types ? inArray(events.type, query.types) : undefined,
-        ),
-      )
-      .orderBy(asc(events.seq))
-      .limit(query.limit + 1),
-  );
-  const page = rows.slice(0, query.limit);
+  const { page, pageOfTypes } = eventQueries(db);
+  const values = {
+    apiKeyHash: query.apiKeyHash,
+    afterSeq: query.afterSeq,
+    since: query.now - EVENT_RETENTION_MS,
+    types: JSON.stringify(query.types),
+    limit: query.limit + 1,
+  };
+  const rows = await guardStorage("D1", () => runOne(db, query.types ? pageOfTypes : page, values));
+  const listed = rows.slice(0, query.limit);
   return {
-    events: page.map(toEvent),
-    lastSeq: page.at(-1)?.seq,
+    events: listed.map(toEvent),
+    lastSeq: listed.at(-1)?.seq,
     hasMore: rows.length > query.limit,
   };
 }
@@ -55,7 +49,7 @@ export async function listEvents(db: Database, query: EventPageQuery): Promise<E
 /** Removes events past the retention period, sent or not; run by the scheduled job. */
 export async function deleteExpiredEvents(db: Database, now: number): Promise<number> {
   const result = await guardStorage("D1", () =>
-    db.delete(events).where(lt(events.createdAt, new Date(now - EVENT_RETENTION_MS))),
+    runOne(db, eventQueries(db).deleteExpired, { before: now - EVENT_RETENTION_MS }),
   );
   return result.meta.changes;
 }
@@ -67,8 +61,29 @@ export interface Claim {
   deliveries: DeliveryMessage[];
 }
 
-/** A claim's statements, prepared once per database. */
-const claimQueries = preparedQueries((db: Database) => {
+/** The events' statements, prepared once per database. */
+const eventQueries = preparedQueries((db: Database) => {
+  const page = (ofTypes: boolean) =>
+    db
+      .select(eventColumns)
+      .from(events)
+      .where(
+        and(
+          gt(events.seq, sql.placeholder("afterSeq")),
+          gt(events.createdAt, millis("since")),
+          or(
+            isNull(events.accountId),
+            eq(events.accountId, accountOfKey(sql.placeholder("apiKeyHash"))),
+          ),
+          // A list of kinds binds as one JSON array, so one statement serves any list.
+          ofTypes
+            ? inArray(events.type, sql`(SELECT value FROM json_each(${sql.placeholder("types")}))`)
+            : undefined,
+        ),
+      )
+      .orderBy(asc(events.seq))
+      .limit(sql.placeholder("limit"))
+      .prepare();
   const mine = and(eq(events.claimToken, sql.placeholder("token")), isNull(events.dispatchedAt));
   const waiting = db
     .select({ seq: events.seq })
@@ -82,23 +97,41 @@ const claimQueries = preparedQueries((db: Database) => {
     .orderBy(asc(events.seq))
     .limit(sql.placeholder("limit"));
   return {
-    claimed: db
-      .update(events)
-      .set({ claimToken: sql`${sql.placeholder("token")}`, claimExpiresAt: millis("leaseEnds") })
-      .where(inArray(events.seq, waiting))
-      .returning({ seq: events.seq })
+    page: page(false),
+    pageOfTypes: page(true),
+    deleteExpired: db
+      .delete(events)
+      .where(lt(events.createdAt, millis("before")))
       .prepare(),
-    unwanted: db
+    claim: {
+      claimed: db
+        .update(events)
+        .set({ claimToken: sql`${sql.placeholder("token")}`, claimExpiresAt: millis("leaseEnds") })
+        .where(inArray(events.seq, waiting))
+        .returning({ seq: events.seq })
+        .prepare(),
+      unwanted: db
+        .update(events)
+        .set({ dispatchedAt: millis("now"), claimToken: null, claimExpiresAt: null })
+        .where(and(mine, noEndpointWants))
+        .prepare(),
+      deliveries: db
+        .select({ eventId: events.id, webhookId: sql<number>`${webhooks.id}`.as("webhook_id") })
+        .from(events)
+        .innerJoin(webhooks, endpointWants)
+        .where(mine)
+        .orderBy(asc(events.seq), asc(webhooks.id))
+        .prepare(),
+    },
+    dispatched: db
       .update(events)
       .set({ dispatchedAt: millis("now"), claimToken: null, claimExpiresAt: null })
-      .where(and(mine, noEndpointWants))
-      .prepare(),
-    deliveries: db
-      .select({ eventId: events.id, webhookId: sql<number>`${webhooks.id}`.as("webhook_id") })
-      .from(events)
-      .innerJoin(webhooks, endpointWants)
       .where(mine)
-      .orderBy(asc(events.seq), asc(webhooks.id))
+      .prepare(),
+    released: db
+      .update(events)
+      .set({ claimToken: null, claimExpiresAt: null })
+      .where(mine)
       .prepare(),
   };
 });
@@ -121,27 +154,17 @@ export async function claimEvents(
     limit: claim.limit,
   };
   const { claimed, deliveries } = await guardStorage("D1", () =>
-    runBatch(db, claimQueries(db), values),
+    runBatch(db, eventQueries(db).claim, values),
   );
   return { events: claimed.length, deliveries };
 }
 
 /** The claimed events' deliveries are on the queue: they are sent, unless the claim was lost. */
 export async function markDispatched(db: Database, token: string, now: number): Promise<void> {
-  await guardStorage("D1", () =>
-    db
-      .update(events)
-      .set({ dispatchedAt: new Date(now), claimToken: null, claimExpiresAt: null })
-      .where(and(eq(events.claimToken, token), isNull(events.dispatchedAt))),
-  );
+  await guardStorage("D1", () => runOne(db, eventQueries(db).dispatched, { token, now }));
 }
 
 /** Gives claimed events back at once (the queue refused them), rather than when the lease ends. */
 export async function releaseClaim(db: Database, token: string): Promise<void> {
-  await guardStorage("D1", () =>
-    db
-      .update(events)
-      .set({ claimToken: null, claimExpiresAt: null })
-      .where(and(eq(events.claimToken, token), isNull(events.dispatchedAt))),
-  );
+  await guardStorage("D1", () => runOne(db, eventQueries(db).released, { token }));
 }

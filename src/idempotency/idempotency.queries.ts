@@ -1,5 +1,5 @@
 import { and, eq, gt, lt, lte, type SQL, sql } from "drizzle-orm";
-import { type Database, millis, type Statements } from "../db/database.ts";
+import { type Database, millis, preparedQueries, runOne, type Statements } from "../db/database.ts";
 import { idempotencyRecords } from "../db/schema.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
 
@@ -138,27 +138,24 @@ function isClaimConflict(error: unknown): boolean {
   );
 }
 
-/** The record an earlier request holds for this key, if it is still within the window. */
-function earlierRecord(db: Database, claim: IdempotencyClaim) {
-  const key = and(
-    eq(idempotencyRecords.apiKeyHash, claim.apiKeyHash),
-    eq(idempotencyRecords.idempotencyKey, claim.idempotencyKey),
-  );
-  return guardStorage("D1", () =>
-    db
-      .select({
-        operation: idempotencyRecords.operation,
-        requestHash: idempotencyRecords.requestHash,
-        status: idempotencyRecords.responseStatus,
-        body: idempotencyRecords.responseBody,
-      })
-      .from(idempotencyRecords)
-      .where(
-        and(key, gt(idempotencyRecords.createdAt, new Date(claim.now - IDEMPOTENCY_WINDOW_MS))),
-      )
-      .get(),
-  );
-}
+/** The statements of keys on their own, prepared once per database. */
+const recordQueries = preparedQueries((db: Database) => ({
+  /** The record an earlier request holds for the key, if it is still within the window. */
+  earlier: db
+    .select({
+      operation: idempotencyRecords.operation,
+      requestHash: idempotencyRecords.requestHash,
+      status: idempotencyRecords.responseStatus,
+      body: idempotencyRecords.responseBody,
+    })
+    .from(idempotencyRecords)
+    .where(and(sameKey, gt(idempotencyRecords.createdAt, millis("expiredBefore"))))
+    .prepare(),
+  deleteExpired: db
+    .delete(idempotencyRecords)
+    .where(lt(idempotencyRecords.createdAt, millis("expiredBefore")))
+    .prepare(),
+}));
 
 /**
  * Runs a keyed batch (one built with `keyedStatements`) and reads its
@@ -187,7 +184,9 @@ export async function runOnce<R, T>(
       }
     });
     if (ran) return read(ran.results);
-    const earlier = await earlierRecord(db, claim);
+    const [earlier] = await guardStorage("D1", () =>
+      runOne(db, recordQueries(db).earlier, claimValues(claim)),
+    );
     if (earlier) {
       if (earlier.operation !== claim.operation || earlier.requestHash !== claim.requestHash) {
         return { kind: "reused" };
@@ -201,9 +200,7 @@ export async function runOnce<R, T>(
 /** Removes records older than the replay window; run by the scheduled job. */
 export async function deleteExpiredIdempotencyRecords(db: Database, now: number): Promise<number> {
   const result = await guardStorage("D1", () =>
-    db
-      .delete(idempotencyRecords)
-      .where(lt(idempotencyRecords.createdAt, new Date(now - IDEMPOTENCY_WINDOW_MS))),
+    runOne(db, recordQueries(db).deleteExpired, { expiredBefore: now - IDEMPOTENCY_WINDOW_MS }),
   );
   return result.meta.changes;
 }

@@ -10,7 +10,7 @@ import {
   sql,
 } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import type { Database } from "../db/database.ts";
+import { type Database, millis, preparedQueries, runBatch, runOne } from "../db/database.ts";
 import { accounts, apiKeys } from "../db/schema.ts";
 import type { Plan } from "../rate-limit/plans.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
@@ -64,26 +64,25 @@ function selectWithAccount(db: Database) {
     .innerJoin(accounts, eq(accounts.id, apiKeys.accountId));
 }
 
-/** SQL that is true while the account has room for one more working key at `now`. */
-function underCap(accountId: SQLiteColumn | number, now: number) {
+/** SQL that is true while the account has room for one more working key at the bound `now`. */
+function underCap(accountId: SQLiteColumn) {
   return sql`(SELECT count(*) FROM ${apiKeys} AS counted
     WHERE counted.account_id = ${accountId} AND counted.revoked_at IS NULL
-      AND (counted.expires_at IS NULL OR counted.expires_at > ${now})) < ${MAX_WORKING_KEYS}`;
+      AND (counted.expires_at IS NULL OR counted.expires_at > ${sql.placeholder("now")})) < ${MAX_WORKING_KEYS}`;
 }
 
 type Selected = SQL.Aliased | SQLiteColumn;
 
-/** The columns of a new key row, for an INSERT … SELECT that adds it only when a condition holds. */
+/** The columns of a new key row (bound `hash`, `lastFour`, `now`), for an INSERT … SELECT that adds it only when a condition holds. */
 function newKeyColumns(
-  key: { hash: string; lastFour: string; now: number },
   limits: { plan: Selected; perMinute: Selected; perDay: Selected },
   accountId: SQLiteColumn,
 ) {
   return {
-    hash: sql<string>`${key.hash}`.as("hash"),
+    hash: sql<string>`${sql.placeholder("hash")}`.as("hash"),
     accountId,
-    lastFour: sql<string>`${key.lastFour}`.as("last_four"),
-    createdAt: sql<number>`${key.now}`.as("created_at"),
+    lastFour: sql<string>`${sql.placeholder("lastFour")}`.as("last_four"),
+    createdAt: sql<number>`${sql.placeholder("now")}`.as("created_at"),
     revokedAt: sql<null>`NULL`.as("revoked_at"),
     expiresAt: sql<null>`NULL`.as("expires_at"),
     plan: limits.plan,
@@ -93,6 +92,132 @@ function newKeyColumns(
     syncedVersion: sql<number>`0`.as("synced_version"),
   };
 }
+
+/** The keys' statements, prepared once per database. */
+const keyQueries = preparedQueries((db: Database) => {
+  const hash = sql.placeholder("hash");
+  const keyNamed = (name: string) =>
+    selectWithAccount(db)
+      .where(eq(apiKeys.hash, sql.placeholder(name)))
+      .prepare();
+  const byHash = keyNamed("hash");
+  const nextVersion = sql`${apiKeys.version} + 1`;
+  const limits = {
+    plan: sql`${sql.placeholder("plan")}`,
+    perMinute: sql`${sql.placeholder("perMinute")}`,
+    perDay: sql`${sql.placeholder("perDay")}`,
+  };
+  const following = and(
+    eq(apiKeys.accountId, sql.placeholder("accountId")),
+    isNull(apiKeys.plan),
+    isNull(apiKeys.revokedAt),
+    sql`(${apiKeys.expiresAt} IS NULL OR ${apiKeys.expiresAt} > ${sql.placeholder("now")})`,
+  );
+  return {
+    byHash,
+    ofAccount: db
+      .select()
+      .from(apiKeys)
+      .where(and(eq(apiKeys.accountId, sql.placeholder("accountId")), eq(apiKeys.hash, hash)))
+      .prepare(),
+    accountKeys: selectWithAccount(db)
+      .where(eq(apiKeys.accountId, sql.placeholder("accountId")))
+      .orderBy(desc(apiKeys.createdAt), desc(apiKeys.hash))
+      .prepare(),
+    insertUnderCap: {
+      inserted: db
+        .insert(apiKeys)
+        .select(
+          db
+            .select(
+              newKeyColumns(
+                {
+                  plan: limits.plan.as("plan"),
+                  perMinute: limits.perMinute.as("per_minute"),
+                  perDay: limits.perDay.as("per_day"),
+                },
+                accounts.id,
+              ),
+            )
+            .from(accounts)
+            .where(and(eq(accounts.id, sql.placeholder("accountId")), underCap(accounts.id))),
+        )
+        .prepare(),
+      key: byHash,
+    },
+    roll: {
+      successorAdded: db
+        .insert(apiKeys)
+        .select(
+          db
+            .select(
+              newKeyColumns(
+                { plan: apiKeys.plan, perMinute: apiKeys.perMinute, perDay: apiKeys.perDay },
+                apiKeys.accountId,
+              ),
+            )
+            .from(apiKeys)
+            .where(
+              and(
+                eq(apiKeys.hash, sql.placeholder("oldHash")),
+                eq(apiKeys.accountId, sql.placeholder("accountId")),
+                isNull(apiKeys.revokedAt),
+                isNull(apiKeys.expiresAt),
+                underCap(apiKeys.accountId),
+              ),
+            ),
+        )
+        .prepare(),
+      graceStarted: db
+        .update(apiKeys)
+        .set({ expiresAt: millis("graceEnds"), version: nextVersion })
+        .where(
+          and(
+            eq(apiKeys.hash, sql.placeholder("oldHash")),
+            sql`EXISTS (SELECT 1 FROM ${apiKeys} AS successor WHERE successor.hash = ${hash})`,
+          ),
+        )
+        .prepare(),
+      old: keyNamed("oldHash"),
+      successor: byHash,
+    },
+    revoke: {
+      revoked: db
+        .update(apiKeys)
+        .set({ revokedAt: millis("now"), version: nextVersion })
+        .where(and(eq(apiKeys.hash, hash), isNull(apiKeys.revokedAt)))
+        .prepare(),
+      key: byHash,
+    },
+    setLimits: {
+      limitsSet: db
+        .update(apiKeys)
+        .set({ ...limits, version: nextVersion })
+        .where(eq(apiKeys.hash, hash))
+        .prepare(),
+      key: byHash,
+    },
+    setPlan: {
+      planSet: db
+        .update(accounts)
+        .set(limits)
+        .where(eq(accounts.id, sql.placeholder("accountId")))
+        .prepare(),
+      versionsMoved: db.update(apiKeys).set({ version: nextVersion }).where(following).prepare(),
+      keys: selectWithAccount(db).where(following).prepare(),
+    },
+    synced: db
+      .update(apiKeys)
+      .set({ syncedVersion: sql`${sql.placeholder("version")}` })
+      .where(and(eq(apiKeys.hash, hash), lt(apiKeys.syncedVersion, sql.placeholder("version"))))
+      .prepare(),
+    unsynced: selectWithAccount(db)
+      .where(lt(apiKeys.syncedVersion, apiKeys.version))
+      .orderBy(desc(sql`${apiKeys.version} - ${apiKeys.syncedVersion}`))
+      .limit(sql.placeholder("limit"))
+      .prepare(),
+  };
+});
 
 /**
  * SQL for the id of the account that owns the key with this hash (NULL for
@@ -106,35 +231,29 @@ export function accountOfKey(hash: string | Placeholder): SQL<number | null> {
   >`(SELECT ${apiKeys.accountId} FROM ${apiKeys} WHERE ${apiKeys.hash} = ${hash})`;
 }
 
-export function findKeyWithAccount(
+export async function findKeyWithAccount(
   db: Database,
   hash: string,
 ): Promise<KeyWithAccount | undefined> {
-  return guardStorage("D1", () => selectWithAccount(db).where(eq(apiKeys.hash, hash)).get());
+  const [key] = await guardStorage("D1", () => runOne(db, keyQueries(db).byHash, { hash }));
+  return key;
 }
 
 /** The key only if it belongs to this account, so nobody can act on another account's key. */
-export function findAccountKey(
+export async function findAccountKey(
   db: Database,
   accountId: number,
   hash: string,
 ): Promise<KeyRow | undefined> {
-  return guardStorage("D1", () =>
-    db
-      .select()
-      .from(apiKeys)
-      .where(and(eq(apiKeys.accountId, accountId), eq(apiKeys.hash, hash)))
-      .get(),
+  const [key] = await guardStorage("D1", () =>
+    runOne(db, keyQueries(db).ofAccount, { accountId, hash }),
   );
+  return key;
 }
 
 /** Newest first. */
 export function listAccountKeys(db: Database, accountId: number): Promise<KeyWithAccount[]> {
-  return guardStorage("D1", () =>
-    selectWithAccount(db)
-      .where(eq(apiKeys.accountId, accountId))
-      .orderBy(desc(apiKeys.createdAt), desc(apiKeys.hash)),
-  );
+  return guardStorage("D1", () => runOne(db, keyQueries(db).accountKeys, { accountId }));
 }
 
 export interface NewKey {
@@ -154,29 +273,11 @@ export async function insertKeyUnderCap(
   key: NewKey,
   now: number,
 ): Promise<KeyWithAccount | undefined> {
-  const { plan, perMinute, perDay } = key.limits;
-  const [, rows] = await guardStorage("D1", () =>
-    db.batch([
-      db.insert(apiKeys).select(
-        db
-          .select(
-            newKeyColumns(
-              { hash: key.hash, lastFour: key.lastFour, now },
-              {
-                plan: sql`${plan}`.as("plan"),
-                perMinute: sql`${perMinute}`.as("per_minute"),
-                perDay: sql`${perDay}`.as("per_day"),
-              },
-              accounts.id,
-            ),
-          )
-          .from(accounts)
-          .where(and(eq(accounts.id, key.accountId), underCap(accounts.id, now))),
-      ),
-      selectWithAccount(db).where(eq(apiKeys.hash, key.hash)),
-    ]),
+  const values = { hash: key.hash, accountId: key.accountId, lastFour: key.lastFour, now };
+  const done = await guardStorage("D1", () =>
+    runBatch(db, keyQueries(db).insertUnderCap, { ...values, ...key.limits }),
   );
-  return rows[0];
+  return done.key[0];
 }
 
 /**
@@ -189,43 +290,18 @@ export async function rollKeyOnce(
   roll: { oldHash: string; accountId: number; newHash: string; newLastFour: string },
   now: number,
 ): Promise<{ old: KeyWithAccount | undefined; successor: KeyWithAccount | undefined }> {
-  const { oldHash, accountId, newHash, newLastFour } = roll;
-  const [, , [old], [successor]] = await guardStorage("D1", () =>
-    db.batch([
-      db.insert(apiKeys).select(
-        db
-          .select(
-            newKeyColumns(
-              { hash: newHash, lastFour: newLastFour, now },
-              { plan: apiKeys.plan, perMinute: apiKeys.perMinute, perDay: apiKeys.perDay },
-              apiKeys.accountId,
-            ),
-          )
-          .from(apiKeys)
-          .where(
-            and(
-              eq(apiKeys.hash, oldHash),
-              eq(apiKeys.accountId, accountId),
-              isNull(apiKeys.revokedAt),
-              isNull(apiKeys.expiresAt),
-              underCap(apiKeys.accountId, now),
-            ),
-          ),
-      ),
-      db
-        .update(apiKeys)
-        .set({ expiresAt: new Date(now + ROLL_GRACE_MS), version: sql`${apiKeys.version} + 1` })
-        .where(
-          and(
-            eq(apiKeys.hash, oldHash),
-            sql`EXISTS (SELECT 1 FROM ${apiKeys} AS successor WHERE successor.hash = ${newHash})`,
-          ),
-        ),
-      selectWithAccount(db).where(eq(apiKeys.hash, oldHash)),
-      selectWithAccount(db).where(eq(apiKeys.hash, newHash)),
-    ]),
+  const values = {
+    oldHash: roll.oldHash,
+    accountId: roll.accountId,
+    hash: roll.newHash,
+    lastFour: roll.newLastFour,
+    now,
+    graceEnds: now + ROLL_GRACE_MS,
+  };
+  const { old, successor } = await guardStorage("D1", () =>
+    runBatch(db, keyQueries(db).roll, values),
   );
-  return { old, successor };
+  return { old: old[0], successor: successor[0] };
 }
 
 /**
@@ -238,16 +314,8 @@ export async function revokeKeyOnce(
   hash: string,
   now: number,
 ): Promise<KeyWithAccount | undefined> {
-  const [, rows] = await guardStorage("D1", () =>
-    db.batch([
-      db
-        .update(apiKeys)
-        .set({ revokedAt: new Date(now), version: sql`${apiKeys.version} + 1` })
-        .where(and(eq(apiKeys.hash, hash), isNull(apiKeys.revokedAt))),
-      selectWithAccount(db).where(eq(apiKeys.hash, hash)),
-    ]),
-  );
-  return rows[0];
+  const done = await guardStorage("D1", () => runBatch(db, keyQueries(db).revoke, { hash, now }));
+  return done.key[0];
 }
 
 /** Sets (or, with a null plan, clears) the limits of one key. */
@@ -256,16 +324,10 @@ export async function setKeyLimits(
   hash: string,
   limits: KeyLimits,
 ): Promise<KeyWithAccount | undefined> {
-  const [, rows] = await guardStorage("D1", () =>
-    db.batch([
-      db
-        .update(apiKeys)
-        .set({ ...limits, version: sql`${apiKeys.version} + 1` })
-        .where(eq(apiKeys.hash, hash)),
-      selectWithAccount(db).where(eq(apiKeys.hash, hash)),
-    ]),
+  const done = await guardStorage("D1", () =>
+    runBatch(db, keyQueries(db).setLimits, { hash, ...limits }),
   );
-  return rows[0];
+  return done.key[0];
 }
 
 /**
@@ -279,41 +341,18 @@ export async function setAccountPlan(
   limits: { plan: Plan; perMinute: number | null; perDay: number | null },
   now: number,
 ): Promise<KeyWithAccount[]> {
-  const following = and(
-    eq(apiKeys.accountId, accountId),
-    isNull(apiKeys.plan),
-    isNull(apiKeys.revokedAt),
-    sql`(${apiKeys.expiresAt} IS NULL OR ${apiKeys.expiresAt} > ${now})`,
+  const done = await guardStorage("D1", () =>
+    runBatch(db, keyQueries(db).setPlan, { accountId, ...limits, now }),
   );
-  const [, , rows] = await guardStorage("D1", () =>
-    db.batch([
-      db.update(accounts).set(limits).where(eq(accounts.id, accountId)),
-      db
-        .update(apiKeys)
-        .set({ version: sql`${apiKeys.version} + 1` })
-        .where(following),
-      selectWithAccount(db).where(following),
-    ]),
-  );
-  return rows;
+  return done.keys;
 }
 
 /** Records that KV and the Durable Object hold this version (never moving backwards). */
 export async function markKeySynced(db: Database, hash: string, version: number): Promise<void> {
-  await guardStorage("D1", () =>
-    db
-      .update(apiKeys)
-      .set({ syncedVersion: version })
-      .where(and(eq(apiKeys.hash, hash), lt(apiKeys.syncedVersion, version))),
-  );
+  await guardStorage("D1", () => runOne(db, keyQueries(db).synced, { hash, version }));
 }
 
 /** Keys whose KV record or Durable Object may lag behind their row, furthest behind first. */
 export function unsyncedKeys(db: Database, limit: number): Promise<KeyWithAccount[]> {
-  return guardStorage("D1", () =>
-    selectWithAccount(db)
-      .where(lt(apiKeys.syncedVersion, apiKeys.version))
-      .orderBy(desc(sql`${apiKeys.version} - ${apiKeys.syncedVersion}`))
-      .limit(limit),
-  );
+  return guardStorage("D1", () => runOne(db, keyQueries(db).unsynced, { limit }));
 }

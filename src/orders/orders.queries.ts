@@ -7,6 +7,7 @@ import {
   millis,
   preparedQueries,
   runBatch,
+  runOne,
 } from "../db/database.ts";
 import { orders, pets } from "../db/schema.ts";
 import {
@@ -233,18 +234,21 @@ export async function listOrders(db: Database, query: OrderPageQuery): Promise<O
     limit: query.limit + 1,
   };
   const rows = await guardStorage("D1", () =>
-    query.status ? pageByStatus.all(values) : page.all(values),
+    runOne(db, query.status ? pageByStatus : page, values),
   );
   return { orders: rows.slice(0, query.limit), hasMore: rows.length > query.limit };
 }
 
 /** The order, if it belongs to the account of the caller's key. */
-export function findOrder(
+export async function findOrder(
   db: Database,
   apiKeyHash: string,
   id: number,
 ): Promise<Order | undefined> {
-  return guardStorage("D1", () => orderQueries(db).find.get({ apiKeyHash, id }));
+  const [order] = await guardStorage("D1", () =>
+    runOne(db, orderQueries(db).find, { apiKeyHash, id }),
+  );
+  return order;
 }
 
 /** A request to order an animal, for the account of the key that sent it. */

@@ -6,6 +6,7 @@ import {
   millis,
   preparedQueries,
   runBatch,
+  runOne,
 } from "../db/database.ts";
 import { pets } from "../db/schema.ts";
 import {
@@ -119,13 +120,14 @@ export async function listPets(db: Database, query: PetPageQuery): Promise<PetPa
   const { page, pageByStatus } = petQueries(db);
   const values = { afterId: query.afterId, status: query.status, limit: query.limit + 1 };
   const rows = await guardStorage("D1", () =>
-    query.status ? pageByStatus.all(values) : page.all(values),
+    runOne(db, query.status ? pageByStatus : page, values),
   );
   return { pets: rows.slice(0, query.limit), hasMore: rows.length > query.limit };
 }
 
-export function findPet(db: Database, id: number): Promise<Pet | undefined> {
-  return guardStorage("D1", () => petQueries(db).find.get({ id }));
+export async function findPet(db: Database, id: number): Promise<Pet | undefined> {
+  const [pet] = await guardStorage("D1", () => runOne(db, petQueries(db).find, { id }));
+  return pet;
 }
 
 /**
