@@ -6,37 +6,10 @@
  */
 import { z } from "@hono/zod-openapi";
 import { AccountEmailSchema } from "./accounts/account-email.ts";
-import type { KeyPrefix } from "./keys/key-format.ts";
 import { log } from "./logging.ts";
-import {
-  type WebhookSettings,
-  webhookSettings,
-  webhookVariables,
-} from "./webhooks/webhook-settings.ts";
+import { webhookSettings, webhookVariables } from "./webhooks/webhook-settings.ts";
 
-/** When a deprecated operation was deprecated and when it is removed, in Unix milliseconds. */
-export interface DeprecationSchedule {
-  deprecatedAt: number;
-  sunsetAt: number;
-}
-
-export interface Config {
-  /** `ps_live_` in production, `ps_test_` everywhere else. */
-  keyPrefix: KeyPrefix;
-  /** `warn` leaves out the log line of every request that succeeded or failed below 500. */
-  logLevel: "info" | "warn";
-  /** The account that owns keys an operator makes without naming one. */
-  operatorEmail: string;
-  /** The public base URLs (ending in `/v1`) the OpenAPI document lists as its servers. */
-  publicUrls: { production: string; staging: string };
-  /** The schedule of each deprecated operation, by operationId. */
-  deprecations: { getPet: DeprecationSchedule };
-  webhooks: WebhookSettings;
-  /** The operator token; undefined when unset or too short, and then the operator routes do not exist. */
-  adminToken: string | undefined;
-  /** The key of the dashboard's CSRF tokens; undefined when unset or too short, and then its forms fail. */
-  sessionSecret: string | undefined;
-}
+export type Config = ReturnType<typeof parseConfig>;
 
 /** Shorter secrets could be guessed through the public endpoints that check them. */
 export const MIN_SECRET_LENGTH = 32;
@@ -86,7 +59,7 @@ function usableSecret(name: string, feature: string, value: string | undefined) 
  * an environment); a missing or malformed required variable throws a
  * ConfigurationError naming it. Values are never echoed: some are secrets.
  */
-export function parseConfig(source: object): Config {
+export function parseConfig(source: object) {
   const parsed = variables.safeParse(source);
   if (!parsed.success) {
     throw new ConfigurationError(
@@ -98,15 +71,22 @@ export function parseConfig(source: object): Config {
   }
   const env = parsed.data;
   return {
+    /** `ps_live_` in production, `ps_test_` everywhere else. */
     keyPrefix: env.KEY_PREFIX,
+    /** `warn` leaves out the log line of every request that succeeded or failed below 500. */
     logLevel: env.LOG_LEVEL,
+    /** The account that owns keys an operator makes without naming one. */
     operatorEmail: env.OPERATOR_EMAIL,
+    /** The public base URLs (ending in `/v1`) the OpenAPI document lists as its servers. */
     publicUrls: { production: env.PRODUCTION_URL, staging: env.STAGING_URL },
+    /** When each deprecated operation (by operationId) was deprecated and is removed, in Unix ms. */
     deprecations: {
       getPet: { deprecatedAt: env.GET_PET_DEPRECATED_AT, sunsetAt: env.GET_PET_SUNSET_AT },
     },
     webhooks: webhookSettings(env),
+    /** Undefined when unset or too short, and then the operator routes do not exist. */
     adminToken: usableSecret("ADMIN_TOKEN", "the operator endpoints are", env.ADMIN_TOKEN),
+    /** The key of the dashboard's CSRF tokens; undefined when unset or too short, and its forms fail. */
     sessionSecret: usableSecret("SESSION_SECRET", "the dashboard's forms are", env.SESSION_SECRET),
   };
 }

@@ -24,7 +24,6 @@ export const errorStatus = {
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;
-export type ErrorStatus = (typeof errorStatus)[ErrorCode];
 
 /**
  * What errors say. The code that refuses a request and the examples in the
@@ -80,19 +79,18 @@ export const ErrorSchema = z
 export type ErrorBody = z.infer<typeof ErrorSchema>;
 export type ErrorDetail = z.infer<typeof ErrorDetailSchema>;
 
-interface ApiErrorOptions {
-  details?: ErrorDetail[];
-  headers?: Record<string, string>;
-}
-
 /** The one error type handlers and middleware throw; `onError` renders it. */
 export class ApiError extends Error {
   readonly code: ErrorCode;
-  readonly status: ErrorStatus;
+  readonly status: (typeof errorStatus)[ErrorCode];
   readonly details: ErrorDetail[] | undefined;
   readonly headers: Record<string, string>;
 
-  constructor(code: ErrorCode, message: string, options: ApiErrorOptions = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { details?: ErrorDetail[]; headers?: Record<string, string> } = {},
+  ) {
     super(message);
     this.name = "ApiError";
     this.code = code;
@@ -108,37 +106,26 @@ export class ApiError extends Error {
   }
 }
 
-/** The HTTP errors Hono's validators can throw (malformed JSON, a media type gate), mapped onto our codes. */
-function fromHttpException(error: HTTPException): ApiError {
-  switch (error.status) {
-    case 400:
-      return new ApiError("invalid_json", messages.invalidJson);
-    case 415:
-      return new ApiError("unsupported_media_type", messages.unsupportedMediaType);
-    default:
-      return new ApiError("internal_error", messages.internalError);
-  }
-}
-
-export function toApiError(error: unknown): ApiError {
-  if (error instanceof ApiError) return error;
-  if (error instanceof HTTPException) return fromHttpException(error);
-  return new ApiError("internal_error", messages.internalError);
-}
-
 export function errorResponse(c: Context, error: ApiError): Response {
   for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
   return c.json(error.toBody(), error.status);
 }
 
-/** `onError`: every failure leaves as the Error body; only the unexpected ones are logged as errors. */
+/**
+ * `onError`: every failure leaves as the Error body; only the unexpected ones
+ * are logged as errors. Hono's validators throw HTTP errors for malformed JSON
+ * and a media type gate, mapped onto our codes.
+ */
 export function handleError(error: unknown, c: Context): Response {
-  const apiError = toApiError(error);
+  let apiError = new ApiError("internal_error", messages.internalError);
+  if (error instanceof ApiError) apiError = error;
+  else if (error instanceof HTTPException && error.status === 400) {
+    apiError = new ApiError("invalid_json", messages.invalidJson);
+  } else if (error instanceof HTTPException && error.status === 415) {
+    apiError = new ApiError("unsupported_media_type", messages.unsupportedMediaType);
+  }
   if (apiError.code === "internal_error") {
-    log("error", "unhandled error", {
-      requestId: c.get("requestId"),
-      error: describeError(error),
-    });
+    log("error", "unhandled error", { requestId: c.get("requestId"), error: describeError(error) });
   }
   return errorResponse(c, apiError);
 }

@@ -1,10 +1,16 @@
 import type { Hook } from "@hono/zod-openapi";
-import type { z } from "zod";
 import type { AppEnv } from "./env.ts";
 import { ApiError, type ErrorDetail, messages } from "./errors.ts";
 
-function detailsOf(error: z.ZodError, target: string): ErrorDetail[] {
-  return error.issues.flatMap((issue): ErrorDetail[] => {
+/**
+ * Turns a failed Zod validation into the 400 Error body with one detail per
+ * invalid field. Zod reports every failed check, so one bad value can yield
+ * two near-identical lines (an empty name is also blank; 2^53 breaks both int
+ * and max): the first says all a client needs about that field.
+ */
+export const rejectInvalid: Hook<unknown, AppEnv, string, undefined> = (result) => {
+  if (result.success) return;
+  const details = result.error.issues.flatMap((issue): ErrorDetail[] => {
     const base = issue.path.map(String).join(".");
     if (issue.code === "unrecognized_keys") {
       return issue.keys.map((key) => ({
@@ -12,26 +18,13 @@ function detailsOf(error: z.ZodError, target: string): ErrorDetail[] {
         message: "Unknown field",
       }));
     }
-    return [{ path: base || (target === "json" ? "body" : target), message: issue.message }];
+    const target = result.target === "json" ? "body" : result.target;
+    return [{ path: base || target, message: issue.message }];
   });
-}
-
-/**
- * Zod reports every failed check, so one bad value can yield two near-identical
- * lines (an empty name is also blank; 2^53 breaks both int and max). The first
- * says all a client needs about that field.
- */
-function firstPerPath(details: ErrorDetail[]): ErrorDetail[] {
   const seen = new Set<string>();
-  return details.filter((detail) => !seen.has(detail.path) && seen.add(detail.path));
-}
-
-/** Turns a failed Zod validation into the 400 Error body with one detail per invalid field. */
-export const rejectInvalid: Hook<unknown, AppEnv, string, undefined> = (result) => {
-  if (result.success) return;
-  const details = firstPerPath(detailsOf(result.error, result.target));
-  const summary = details.map((detail) => `${detail.path}: ${detail.message}`).join("; ");
-  throw new ApiError("invalid_request", messages.invalidRequest(summary), { details });
+  const first = details.filter((detail) => !seen.has(detail.path) && seen.add(detail.path));
+  const summary = first.map((detail) => `${detail.path}: ${detail.message}`).join("; ");
+  throw new ApiError("invalid_request", messages.invalidRequest(summary), { details: first });
 };
 
 /**

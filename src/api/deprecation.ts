@@ -1,4 +1,4 @@
-import type { Config, DeprecationSchedule } from "../config.ts";
+import type { Config } from "../config.ts";
 
 /**
  * A deprecated operation, declared beside its route. The dates are not here:
@@ -17,15 +17,9 @@ export interface DeprecationNotice {
   operationId: keyof Config["deprecations"];
 }
 
-/** The notice's dates, as this environment's configuration sets them. */
-export function scheduleOf(
-  notice: DeprecationNotice,
-  config: Pick<Config, "deprecations">,
-): DeprecationSchedule {
-  return config.deprecations[notice.operationId];
-}
-
 /** The HTTP date of the removal, as the Sunset header and the 410 message give it. */
-export function sunsetDate(schedule: DeprecationSchedule): string {
-  return new Date(schedule.sunsetAt).toUTCString();
-}
+export const sunsetDate = (sunsetAt: number) => new Date(sunsetAt).toUTCString();
+
+/** The Link header of every reply of a deprecated operation. */
+export const deprecationLink = (notice: DeprecationNotice) =>
+  `<${notice.successor}>; rel="successor-version", <${notice.documentation}>; rel="deprecation"`;

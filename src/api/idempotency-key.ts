@@ -1,5 +1,4 @@
 import { z } from "@hono/zod-openapi";
-import { optionalHeader } from "./responses.ts";
 
 /** Printable ASCII (space to tilde): what an Idempotency-Key may hold. */
 const PRINTABLE_ASCII = /^[\x20-\x7E]*$/;
@@ -19,11 +18,4 @@ export const IdempotencyHeadersSchema = z.object({
         "Makes retries safe: the same key with the same body within 24 hours returns the first response again, as it was sent, and changes nothing; with a different body, or on another operation, it gives 422. 1–255 printable ASCII characters; scoped to the API key.",
       example: "9b2f7c1e-4a5d-4e8f-b3c2-7d6e5f4a3b21",
     }),
-});
-
-/** The response header that marks a replay. */
-export const idempotentReplayedHeader = optionalHeader({
-  description: "Present, as `true`, when this is the replay of an earlier response.",
-  schema: { type: "string", enum: ["true"] },
-  example: "true",
 });

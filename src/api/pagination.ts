@@ -21,6 +21,19 @@ export function pageParameters(things: string) {
   };
 }
 
+/** The query of a listing that can be narrowed to one status of what it lists. */
+export function statusPageQuery<S extends z.ZodType>(things: string, status: S) {
+  const { limit, cursor } = pageParameters(things);
+  return z.object({
+    limit,
+    status: status.optional().openapi({
+      param: { name: "status", in: "query" },
+      description: `Only ${things} with this status.`,
+    }),
+    cursor,
+  });
+}
+
 /**
  * The RFC 8288 link to the page after the row with `afterId`: the listing's
  * own address with its parameters (those given, in this order) and the cursor.

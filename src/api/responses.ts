@@ -1,5 +1,5 @@
-import type { RouteConfig } from "@hono/zod-openapi";
-import { type ErrorBody, type ErrorCode, ErrorSchema, errorStatus, messages } from "../errors.ts";
+import type { RouteConfig, z } from "@hono/zod-openapi";
+import { type ErrorCode, ErrorSchema, errorStatus, messages } from "../errors.ts";
 
 /** A response header as documented; `required` says whether every such reply carries it. */
 export type ResponseHeader = {
@@ -16,7 +16,7 @@ export type ResponseHeader = {
 
 export type ResponseHeaders = Record<string, ResponseHeader>;
 
-const stringHeader = (
+export const stringHeader = (
   description: string,
   example: string,
   extra: Omit<ResponseHeader["schema"], "type"> = {},
@@ -27,10 +27,10 @@ const stringHeader = (
   example,
 });
 
-const integerHeader = (description: string, example: number): ResponseHeader => ({
+const integerHeader = (description: string, example: number, minimum = 0): ResponseHeader => ({
   description,
   required: true,
-  schema: { type: "integer", minimum: 0 },
+  schema: { type: "integer", minimum },
   example,
 });
 
@@ -41,7 +41,7 @@ export const optionalHeader = (header: Omit<ResponseHeader, "required">): Respon
 });
 
 /** Rate-limit state, on every /v1 reply that went through the limiter (errors included). */
-export const rateLimitHeaders: ResponseHeaders = {
+const rateLimitHeaders: ResponseHeaders = {
   "X-RateLimit-Limit": integerHeader(
     "Requests allowed in the window (minute or day) with the fewest left; for a request without a valid key, the client IP's keyless budget.",
     60,
@@ -84,22 +84,40 @@ const faultHeaders: ResponseHeaders = Object.fromEntries(
   ]),
 );
 
-const retryAfter: ResponseHeaders = {
-  "Retry-After": {
-    description: "Whole seconds to wait before retrying (at least 1).",
-    required: true,
-    schema: { type: "integer", minimum: 1 },
-    example: 30,
-  },
-};
-
-interface ErrorDescription {
-  description: string;
-  codes: ErrorCode[];
-  headers?: ResponseHeaders;
+/** A successful JSON reply: its description, body and headers beyond the common ones. */
+export function jsonReply<S extends z.ZodType>(
+  description: string,
+  schema: S,
+  headers: ResponseHeaders = {},
+) {
+  return {
+    description,
+    headers: { ...commonHeaders, ...headers },
+    content: { "application/json": { schema } },
+  };
 }
 
-const errorDescriptions: Record<number, ErrorDescription> = {
+/** The headers of a 201 from an operation that takes an Idempotency-Key. */
+export function createdHeaders(location: string, example: string): ResponseHeaders {
+  return {
+    Location: stringHeader(location, example),
+    "Idempotent-Replayed": optionalHeader({
+      description: "Present, as `true`, when this is the replay of an earlier response.",
+      schema: { type: "string", enum: ["true"] },
+      example: "true",
+    }),
+  };
+}
+
+const retryAfter = {
+  "Retry-After": integerHeader("Whole seconds to wait before retrying (at least 1).", 30, 1),
+};
+
+/** Each error status: what it means, the codes sent with it, and its own headers. */
+const errorDescriptions: Record<
+  number,
+  { description: string; codes: ErrorCode[]; headers?: ResponseHeaders }
+> = {
   400: {
     description: "The request is not valid; `details` says which field.",
     codes: ["invalid_request", "invalid_json"],
@@ -151,63 +169,26 @@ const errorDescriptions: Record<number, ErrorDescription> = {
 const limitTooBig = { path: "limit", message: "Too big: expected number to be <=100" };
 
 /**
- * One example body per code, so the reference shows each way a status can be
- * reached, in the very words the code sends.
+ * One example message per code, so the reference shows each way a status can
+ * be reached, in the very words the code sends.
  */
-const errorExamples: Record<ErrorCode, ErrorBody> = {
-  invalid_request: {
-    code: "invalid_request",
-    message: messages.invalidRequest(`${limitTooBig.path}: ${limitTooBig.message}`),
-    status: 400,
-    details: [limitTooBig],
-  },
-  invalid_json: { code: "invalid_json", message: messages.invalidJson, status: 400 },
-  unauthorized: { code: "unauthorized", message: messages.unauthorized, status: 401 },
-  not_found: { code: "not_found", message: messages.notFound, status: 404 },
-  method_not_allowed: {
-    code: "method_not_allowed",
-    message: messages.methodNotAllowed("DELETE", "GET, HEAD"),
-    status: 405,
-  },
-  pet_not_available: {
-    code: "pet_not_available",
-    message: messages.petNotAvailable("pending"),
-    status: 409,
-  },
-  invalid_transition: {
-    code: "invalid_transition",
-    message: messages.invalidTransition("completed", "cancelled"),
-    status: 409,
-  },
-  limit_reached: {
-    code: "limit_reached",
-    message: messages.limitReached(10, "webhook endpoints", "delete one"),
-    status: 409,
-  },
-  gone: {
-    code: "gone",
-    message: messages.gone("<the sunset date>", "<its successor>"),
-    status: 410,
-  },
-  payload_too_large: {
-    code: "payload_too_large",
-    message: messages.payloadTooLarge,
-    status: 413,
-  },
-  unsupported_media_type: {
-    code: "unsupported_media_type",
-    message: messages.unsupportedMediaType,
-    status: 415,
-  },
-  idempotency_key_reused: {
-    code: "idempotency_key_reused",
-    message: messages.idempotencyKeyReused,
-    status: 422,
-  },
-  rate_limited: { code: "rate_limited", message: messages.rateLimited, status: 429 },
-  api_key_banned: { code: "api_key_banned", message: messages.apiKeyBanned, status: 429 },
-  internal_error: { code: "internal_error", message: messages.internalError, status: 500 },
-  unavailable: { code: "unavailable", message: messages.unavailable, status: 503 },
+const exampleMessages: Record<ErrorCode, string> = {
+  invalid_request: messages.invalidRequest(`${limitTooBig.path}: ${limitTooBig.message}`),
+  invalid_json: messages.invalidJson,
+  unauthorized: messages.unauthorized,
+  not_found: messages.notFound,
+  method_not_allowed: messages.methodNotAllowed("DELETE", "GET, HEAD"),
+  pet_not_available: messages.petNotAvailable("pending"),
+  invalid_transition: messages.invalidTransition("completed", "cancelled"),
+  limit_reached: messages.limitReached(10, "webhook endpoints", "delete one"),
+  gone: messages.gone("<the sunset date>", "<its successor>"),
+  payload_too_large: messages.payloadTooLarge,
+  unsupported_media_type: messages.unsupportedMediaType,
+  idempotency_key_reused: messages.idempotencyKeyReused,
+  rate_limited: messages.rateLimited,
+  api_key_banned: messages.apiKeyBanned,
+  internal_error: messages.internalError,
+  unavailable: messages.unavailable,
 };
 
 /**
@@ -225,18 +206,16 @@ export interface DocumentedStatus {
 /** A documented status, a status with the message its route sends instead of the usual one, or the full form. */
 export type DocumentedError = number | readonly [number, string] | DocumentedStatus;
 
-function normalise(documented: DocumentedError): DocumentedStatus {
-  if (typeof documented === "number") return { status: documented };
-  if ("status" in documented) return documented;
-  const [status, message] = documented;
-  return { status, message };
-}
-
 /** The documented error replies for the given statuses, all with the Error body. */
 export function errorResponses(statuses: readonly DocumentedError[]): RouteConfig["responses"] {
   return Object.fromEntries(
     statuses.map((documented) => {
-      const { status, message, ...narrowed } = normalise(documented);
+      const { status, message, ...narrowed }: DocumentedStatus =
+        typeof documented === "number"
+          ? { status: documented }
+          : "status" in documented
+            ? documented
+            : { status: documented[0], message: documented[1] };
       const entry = errorDescriptions[status];
       if (!entry) throw new Error(`no error description for ${status}`);
       const codes = narrowed.codes ?? entry.codes;
@@ -244,8 +223,9 @@ export function errorResponses(statuses: readonly DocumentedError[]): RouteConfi
         if (errorStatus[code] !== status) throw new Error(`${code} is not a ${status} code`);
       }
       const examples = codes.map((code) => {
-        const example = errorExamples[code];
-        return [code, { value: message === undefined ? example : { ...example, message } }];
+        const details = code === "invalid_request" ? { details: [limitTooBig] } : {};
+        const value = { code, message: message ?? exampleMessages[code], status, ...details };
+        return [code, { value }];
       });
       return [
         status,
@@ -259,24 +239,4 @@ export function errorResponses(statuses: readonly DocumentedError[]): RouteConfi
       ];
     }),
   );
-}
-
-type Responses = RouteConfig["responses"];
-
-function mapHeaders<R extends Responses>(
-  responses: R,
-  change: (headers: Record<string, unknown>) => Record<string, unknown>,
-): R {
-  return Object.fromEntries(
-    Object.entries(responses).map(([status, response]) => {
-      if ("$ref" in response) return [status, response];
-      const headers = (response.headers ?? {}) as Record<string, unknown>;
-      return [status, { ...response, headers: change(headers) }];
-    }),
-  ) as R;
-}
-
-/** Adds headers to every reply of an operation (e.g. the deprecation marks on getPet). */
-export function withHeaders<R extends Responses>(responses: R, added: ResponseHeaders): R {
-  return mapHeaders(responses, (headers) => ({ ...headers, ...added }));
 }

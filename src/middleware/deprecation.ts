@@ -1,12 +1,11 @@
 import type { MiddlewareHandler } from "hono";
-import { type DeprecationNotice, scheduleOf, sunsetDate } from "../api/deprecation.ts";
+import { type DeprecationNotice, deprecationLink, sunsetDate } from "../api/deprecation.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError, messages } from "../errors.ts";
 
 /** Whether the request is for the notice's operation: `/pets/{petId}` matches `/v1/pets/42`. */
 function matcher(notice: DeprecationNotice): (method: string, path: string) => boolean {
-  const pattern = notice.path.replace(/\{[^}]+\}/g, "[^/]+");
-  const path = new RegExp(`^/v1${pattern}$`);
+  const path = new RegExp(`^/v1${notice.path.replace(/\{[^}]+\}/g, "[^/]+")}$`);
   // HEAD is answered by the GET route, so it carries the same marks.
   const methods = notice.method === "GET" ? ["GET", "HEAD"] : [notice.method];
   return (method, requestPath) => methods.includes(method) && path.test(requestPath);
@@ -23,13 +22,10 @@ export function deprecationMarks(notices: readonly DeprecationNotice[]): Middlew
     await next();
     const notice = matchers.find(({ matches }) => matches(c.req.method, c.req.path))?.notice;
     if (!notice) return;
-    const schedule = scheduleOf(notice, c.var.services.config);
+    const schedule = c.var.services.config.deprecations[notice.operationId];
     c.res.headers.set("Deprecation", `@${Math.floor(schedule.deprecatedAt / 1000)}`);
-    c.res.headers.set("Sunset", sunsetDate(schedule));
-    c.res.headers.set(
-      "Link",
-      `<${notice.successor}>; rel="successor-version", <${notice.documentation}>; rel="deprecation"`,
-    );
+    c.res.headers.set("Sunset", sunsetDate(schedule.sunsetAt));
+    c.res.headers.set("Link", deprecationLink(notice));
   };
 }
 
@@ -40,9 +36,9 @@ export function deprecationMarks(notices: readonly DeprecationNotice[]): Middlew
  */
 export function goneAfterSunset(notice: DeprecationNotice): MiddlewareHandler<AppEnv> {
   return async function goneAfterSunset(c, next) {
-    const schedule = scheduleOf(notice, c.var.services.config);
-    if (Date.now() >= schedule.sunsetAt) {
-      throw new ApiError("gone", messages.gone(sunsetDate(schedule), notice.successor));
+    const { sunsetAt } = c.var.services.config.deprecations[notice.operationId];
+    if (Date.now() >= sunsetAt) {
+      throw new ApiError("gone", messages.gone(sunsetDate(sunsetAt), notice.successor));
     }
     await next();
   };

@@ -9,24 +9,6 @@ export const MAX_BODY_BYTES = 16 * 1024;
 
 const JSON_MEDIA_TYPE = /^application\/json[ \t]*(?:;.*)?$/i;
 
-function requireJsonMediaType(): MiddlewareHandler<AppEnv> {
-  return async function requireJsonMediaType(c, next) {
-    if (!JSON_MEDIA_TYPE.test(c.req.header("Content-Type") ?? "")) {
-      throw new ApiError("unsupported_media_type", messages.unsupportedMediaType);
-    }
-    await next();
-  };
-}
-
-function limitBody(): MiddlewareHandler<AppEnv> {
-  return bodyLimit({
-    maxSize: MAX_BODY_BYTES,
-    onError: () => {
-      throw new ApiError("payload_too_large", messages.payloadTooLarge);
-    },
-  });
-}
-
 /**
  * Rejects what the schema validator cannot describe: bytes that are not UTF-8,
  * text that is not JSON, and objects that repeat a key. The decoded text goes
@@ -72,5 +54,19 @@ function requireJsonSyntax(): MiddlewareHandler<AppEnv> {
  * shared with the OpenAPI document, which Node prints without the Worker.
  */
 export function jsonBody(): MiddlewareHandler<AppEnv> {
-  return every(requireJsonMediaType(), limitBody(), requireJsonSyntax());
+  return every(
+    async function requireJsonMediaType(c, next) {
+      if (!JSON_MEDIA_TYPE.test(c.req.header("Content-Type") ?? "")) {
+        throw new ApiError("unsupported_media_type", messages.unsupportedMediaType);
+      }
+      await next();
+    },
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new ApiError("payload_too_large", messages.payloadTooLarge);
+      },
+    }),
+    requireJsonSyntax(),
+  );
 }

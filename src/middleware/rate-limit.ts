@@ -7,13 +7,6 @@ import { rateLimitHeaders } from "../rate-limit/rate-limit-headers.ts";
 import type { HitResult } from "../rate-limit/rate-limit-types.ts";
 import type { Services } from "../services.ts";
 
-function refusal(result: HitResult, headers: Record<string, string>): ApiError {
-  if (result.outcome === "banned") {
-    return new ApiError("api_key_banned", messages.apiKeyBanned, { headers });
-  }
-  return new ApiError("rate_limited", messages.rateLimited, { headers });
-}
-
 /**
  * The working key's own budget (this isolate's share of it, else its object,
  * which also knows of revocations KV has not spread yet), else the client
@@ -54,7 +47,11 @@ export function rateLimit(): MiddlewareHandler<AppEnv> {
     c.set("caller", caller);
     const headers = rateLimitHeaders(result);
     if (caller.kind === "dead") delete headers["Retry-After"];
-    else if (result.outcome !== "allowed") throw refusal(result, headers);
+    else if (result.outcome === "banned") {
+      throw new ApiError("api_key_banned", messages.apiKeyBanned, { headers });
+    } else if (result.outcome !== "allowed") {
+      throw new ApiError("rate_limited", messages.rateLimited, { headers });
+    }
     await next();
     for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
   };

@@ -1,28 +1,12 @@
 import { OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
-import { type DeprecationNotice, scheduleOf, sunsetDate } from "../api/deprecation.ts";
-import { type ResponseHeaders, withHeaders } from "../api/responses.ts";
-import type { Config, DeprecationSchedule } from "../config.ts";
+import { type DeprecationNotice, deprecationLink, sunsetDate } from "../api/deprecation.ts";
+import { stringHeader } from "../api/responses.ts";
+import type { Config } from "../config.ts";
 import { messages } from "../errors.ts";
 import { eventsOperations, eventsTag } from "../events/events.routes.ts";
 import { ordersOperations, storeTag } from "../orders/orders.routes.ts";
 import { petsDeprecations, petsOperations } from "../pets/pets.routes.ts";
-import type { WebhookSettings } from "../webhooks/webhook-settings.ts";
 import { deliveredWebhooks, webhooksOperations, webhooksTag } from "../webhooks/webhooks.routes.ts";
-
-/**
- * The operations the document describes; the routes that validate requests
- * are the only source. createWebhook states the URL rules of the environment.
- */
-function documentedRoutes(webhooks: WebhookSettings): readonly RouteConfig[] {
-  return [
-    ...petsOperations,
-    ...ordersOperations,
-    ...eventsOperations,
-    ...webhooksOperations(webhooks),
-  ];
-}
-
-const deprecations: readonly DeprecationNotice[] = [...petsDeprecations];
 
 /**
  * The configuration the document states: the public URLs, the webhook URL
@@ -32,53 +16,52 @@ export type DocumentConfig = Pick<Config, "publicUrls" | "webhooks" | "deprecati
 
 export type OpenApiDocument = ReturnType<OpenAPIHono["getOpenAPI31Document"]>;
 
-/** RFC 9745 / RFC 8594 marks carried by every reply of a deprecated operation, errors included. */
-function deprecationHeaders(
-  notice: DeprecationNotice,
-  schedule: DeprecationSchedule,
-): ResponseHeaders {
-  return {
-    Deprecation: {
-      description: "RFC 9745: the instant the deprecation took effect, as `@` and Unix seconds.",
-      required: true,
-      schema: { type: "string", pattern: "^@[0-9]+$" },
-      example: `@${Math.floor(schedule.deprecatedAt / 1000)}`,
-    },
-    Sunset: {
-      description: "RFC 8594: when the operation is removed (HTTP date).",
-      required: true,
-      schema: { type: "string" },
-      example: sunsetDate(schedule),
-    },
-    Link: {
-      description: "The successor operation and this deprecation's documentation.",
-      required: true,
-      schema: { type: "string" },
-      example: `<${notice.successor}>; rel="successor-version", <${notice.documentation}>; rel="deprecation"`,
-    },
-  };
-}
-
-/** A deprecated route as documented: its dates, its marks on every reply, and its 410 in its own words. */
+/**
+ * A deprecated route as documented: its dates, its RFC 9745 / RFC 8594 marks
+ * on every reply (errors included), and its 410 in its own words.
+ */
 function documentDeprecation(
   route: RouteConfig,
   notice: DeprecationNotice,
-  schedule: DeprecationSchedule,
-): RouteConfig {
-  const since = new Date(schedule.deprecatedAt).toISOString();
-  const until = new Date(schedule.sunsetAt).toISOString();
-  const gone = messages.gone(sunsetDate(schedule), notice.successor);
-  const responses = withHeaders(route.responses, deprecationHeaders(notice, schedule));
+  config: DocumentConfig,
+) {
+  const { deprecatedAt, sunsetAt } = config.deprecations[notice.operationId];
+  const marks = {
+    Deprecation: stringHeader(
+      "RFC 9745: the instant the deprecation took effect, as `@` and Unix seconds.",
+      `@${Math.floor(deprecatedAt / 1000)}`,
+      { pattern: "^@[0-9]+$" },
+    ),
+    Sunset: stringHeader(
+      "RFC 8594: when the operation is removed (HTTP date).",
+      sunsetDate(sunsetAt),
+    ),
+    Link: stringHeader(
+      "The successor operation and this deprecation's documentation.",
+      deprecationLink(notice),
+    ),
+  };
+  const responses: RouteConfig["responses"] = {};
+  for (const [status, response] of Object.entries(route.responses)) {
+    responses[status] =
+      "$ref" in response ? response : { ...response, headers: { ...response.headers, ...marks } };
+  }
   const goneResponse = responses[410];
   const goneContent =
     goneResponse && "content" in goneResponse && goneResponse.content?.["application/json"];
   if (goneResponse && goneContent && !("$ref" in goneContent)) {
-    const example = { code: "gone", message: gone, status: 410 };
+    const example = {
+      code: "gone",
+      message: messages.gone(sunsetDate(sunsetAt), notice.successor),
+      status: 410,
+    };
     responses[410] = {
       ...goneResponse,
       content: { "application/json": { ...goneContent, examples: { gone: { value: example } } } },
     };
   }
+  const since = new Date(deprecatedAt).toISOString();
+  const until = new Date(sunsetAt).toISOString();
   return {
     ...route,
     description:
@@ -101,14 +84,18 @@ export function buildOpenApiDocument(config: DocumentConfig): OpenApiDocument {
     description:
       "An API key (`ps_live_…` in production, `ps_test_…` elsewhere) sent as `Authorization: Bearer <key>`. Keys are made in the dashboard.",
   });
-  for (const route of documentedRoutes(config.webhooks)) {
-    const notice = deprecations.find(
-      (candidate) =>
-        candidate.path === route.path && candidate.method === route.method.toUpperCase(),
+  // The routes that validate requests are the only source of the operations.
+  const routes = [
+    ...petsOperations,
+    ...ordersOperations,
+    ...eventsOperations,
+    ...webhooksOperations(config.webhooks),
+  ];
+  for (const route of routes) {
+    const notice = petsDeprecations.find(
+      ({ path, method }) => path === route.path && method === route.method.toUpperCase(),
     );
-    registry.registerPath(
-      notice ? documentDeprecation(route, notice, scheduleOf(notice, config)) : route,
-    );
+    registry.registerPath(notice ? documentDeprecation(route, notice, config) : route);
   }
   for (const webhook of deliveredWebhooks(config.webhooks)) registry.registerWebhook(webhook);
   return generator.getOpenAPI31Document({

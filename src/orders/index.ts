@@ -3,20 +3,8 @@ import type { AppEnv } from "../env.ts";
 import { jsonBody } from "../middleware/json-body.ts";
 import { methodNotAllowed } from "../middleware/method-not-allowed.ts";
 import { notFoundWhenIdInvalid, rejectInvalid } from "../validation.ts";
-import {
-  cancelOrderHandler,
-  completeOrderHandler,
-  getOrderHandler,
-  listOrdersHandler,
-  placeOrderHandler,
-} from "./orders.handlers.ts";
-import {
-  cancelOrderRoute,
-  completeOrderRoute,
-  getOrderRoute,
-  listOrdersRoute,
-  placeOrderRoute,
-} from "./orders.routes.ts";
+import * as handlers from "./orders.handlers.ts";
+import * as routes from "./orders.routes.ts";
 import { ORDER_NOT_FOUND } from "./orders.schemas.ts";
 
 /**
@@ -26,13 +14,13 @@ import { ORDER_NOT_FOUND } from "./orders.schemas.ts";
  */
 export function ordersRoutes(): OpenAPIHono<AppEnv> {
   const store = new OpenAPIHono<AppEnv>({ defaultHook: rejectInvalid });
+  const notFoundWhenInvalid = notFoundWhenIdInvalid(ORDER_NOT_FOUND);
   store.post("/store/orders", jsonBody());
-  store.openapi(listOrdersRoute, listOrdersHandler);
-  store.openapi(placeOrderRoute, placeOrderHandler);
-  const orderNotFoundWhenInvalid = notFoundWhenIdInvalid(ORDER_NOT_FOUND);
-  store.openapi(getOrderRoute, getOrderHandler, orderNotFoundWhenInvalid);
-  store.openapi(completeOrderRoute, completeOrderHandler, orderNotFoundWhenInvalid);
-  store.openapi(cancelOrderRoute, cancelOrderHandler, orderNotFoundWhenInvalid);
+  store.openapi(routes.listOrdersRoute, handlers.listOrdersHandler);
+  store.openapi(routes.placeOrderRoute, handlers.placeOrderHandler);
+  store.openapi(routes.getOrderRoute, handlers.getOrderHandler, notFoundWhenInvalid);
+  store.openapi(routes.completeOrderRoute, handlers.completeOrderHandler, notFoundWhenInvalid);
+  store.openapi(routes.cancelOrderRoute, handlers.cancelOrderHandler, notFoundWhenInvalid);
   store.all("/store/orders", methodNotAllowed(["GET", "HEAD", "POST"]));
   store.all("/store/orders/:orderId", methodNotAllowed(["GET", "HEAD"]));
   store.all("/store/orders/:orderId/complete", methodNotAllowed(["POST"]));

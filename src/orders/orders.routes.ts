@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
-import { IdempotencyHeadersSchema, idempotentReplayedHeader } from "../api/idempotency-key.ts";
+import { IdempotencyHeadersSchema } from "../api/idempotency-key.ts";
 import { nextPageLinkHeader } from "../api/pagination.ts";
-import { commonHeaders, errorResponses } from "../api/responses.ts";
+import { createdHeaders, errorResponses, jsonReply } from "../api/responses.ts";
 import { messages } from "../errors.ts";
 import { PET_NOT_FOUND } from "../pets/pets.schemas.ts";
 import {
@@ -47,16 +47,11 @@ export const listOrdersRoute = createRoute({
     'The orders of the caller\'s account in ascending id order (placing order), stable across pages; `status` filters by `placed`, `completed` or `cancelled`. The body is the bare array; when more orders follow, `Link: <…>; rel="next"` points at the next page. Follow it rather than building the cursor.',
   request: { query: ListOrdersQuerySchema },
   responses: {
-    200: {
-      description: "A page of orders (possibly empty).",
-      headers: {
-        ...commonHeaders,
-        Link: nextPageLinkHeader(
-          '<https://api.petstore.example.com/v1/store/orders?limit=20&status=placed&cursor=cDE6Nw>; rel="next"',
-        ),
-      },
-      content: { "application/json": { schema: OrdersSchema } },
-    },
+    200: jsonReply("A page of orders (possibly empty).", OrdersSchema, {
+      Link: nextPageLinkHeader(
+        '<https://api.petstore.example.com/v1/store/orders?limit=20&status=placed&cursor=cDE6Nw>; rel="next"',
+      ),
+    }),
     ...errorResponses([400, 401, 429, 500, 503]),
   },
 });
@@ -73,20 +68,11 @@ export const placeOrderRoute = createRoute({
     body: { required: true, content: { "application/json": { schema: NewOrderSchema } } },
   },
   responses: {
-    201: {
-      description: "The order was placed; its animal is now `pending`.",
-      headers: {
-        ...commonHeaders,
-        Location: {
-          description: "Address of the new order.",
-          required: true,
-          schema: { type: "string" },
-          example: "/v1/store/orders/7",
-        },
-        "Idempotent-Replayed": idempotentReplayedHeader,
-      },
-      content: { "application/json": { schema: OrderSchema } },
-    },
+    201: jsonReply(
+      "The order was placed; its animal is now `pending`.",
+      OrderSchema,
+      createdHeaders("Address of the new order.", "/v1/store/orders/7"),
+    ),
     ...errorResponses([
       400,
       401,
@@ -117,38 +103,25 @@ export const getOrderRoute = createRoute({
     "One order of the caller's account. Another account's order, or an `orderId` that is not a valid identifier, gives 404 like one that does not exist.",
   request: { params: OrderIdParamsSchema },
   responses: {
-    200: {
-      description: "The order.",
-      headers: commonHeaders,
-      content: { "application/json": { schema: OrderSchema } },
-    },
+    200: jsonReply("The order.", OrderSchema),
     ...errorResponses([401, [404, ORDER_NOT_FOUND], 429, 500, 503]),
   },
 });
 
 /** completeOrder and cancelOrder: the same shape, one row of the state table each. */
-function moveRoute(move: {
-  path: string;
-  operationId: string;
-  summary: string;
-  moved: "completed" | "cancelled";
-  row: string;
-  other: "completed" | "cancelled";
-}) {
+function moveRoute(move: "complete" | "cancel", summary: string, row: string) {
+  const [moved, other] =
+    move === "complete" ? ["completed", "cancelled"] : ["cancelled", "completed"];
   return createRoute({
     ...store,
     method: "post",
-    path: move.path,
-    operationId: move.operationId,
-    summary: move.summary,
-    description: `${move.row} Takes no body. Only a \`placed\` order moves: any other gives 409 \`invalid_transition\`, naming the order's status. Another account's order, or an \`orderId\` that is not a valid identifier, gives 404.\n\n${STATE_TABLE}\n\n${TOGETHER}`,
+    path: `/store/orders/{orderId}/${move}`,
+    operationId: `${move}Order`,
+    summary,
+    description: `${row} Takes no body. Only a \`placed\` order moves: any other gives 409 \`invalid_transition\`, naming the order's status. Another account's order, or an \`orderId\` that is not a valid identifier, gives 404.\n\n${STATE_TABLE}\n\n${TOGETHER}`,
     request: { params: OrderIdParamsSchema },
     responses: {
-      200: {
-        description: `The order, now \`${move.moved}\`.`,
-        headers: commonHeaders,
-        content: { "application/json": { schema: OrderSchema } },
-      },
+      200: jsonReply(`The order, now \`${moved}\`.`, OrderSchema),
       ...errorResponses([
         401,
         [404, ORDER_NOT_FOUND],
@@ -156,7 +129,7 @@ function moveRoute(move: {
           status: 409,
           codes: ["invalid_transition"],
           description: "The order is not `placed`.",
-          message: messages.invalidTransition(move.other, move.moved),
+          message: messages.invalidTransition(other, moved),
         },
         429,
         500,
@@ -166,23 +139,17 @@ function moveRoute(move: {
   });
 }
 
-export const completeOrderRoute = moveRoute({
-  path: "/store/orders/{orderId}/complete",
-  operationId: "completeOrder",
-  summary: "Complete an order: the animal is sold",
-  moved: "completed",
-  row: "Completes a `placed` order, which becomes `completed`; its animal goes from `pending` to `sold`.",
-  other: "cancelled",
-});
+export const completeOrderRoute = moveRoute(
+  "complete",
+  "Complete an order: the animal is sold",
+  "Completes a `placed` order, which becomes `completed`; its animal goes from `pending` to `sold`.",
+);
 
-export const cancelOrderRoute = moveRoute({
-  path: "/store/orders/{orderId}/cancel",
-  operationId: "cancelOrder",
-  summary: "Cancel an order: the animal is available again",
-  moved: "cancelled",
-  row: "Cancels a `placed` order, which becomes `cancelled`; its animal goes from `pending` back to `available`.",
-  other: "completed",
-});
+export const cancelOrderRoute = moveRoute(
+  "cancel",
+  "Cancel an order: the animal is available again",
+  "Cancels a `placed` order, which becomes `cancelled`; its animal goes from `pending` back to `available`.",
+);
 
 /** The store's operations, as the OpenAPI document describes them. */
 export const ordersOperations = [

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { digitsAsInteger, IdentifierSchema, MAX_ID } from "../api/identifiers.ts";
-import { pageParameters } from "../api/pagination.ts";
+import { statusPageQuery } from "../api/pagination.ts";
 import { ORDER_STATUSES } from "../db/schema.ts";
 
 /** What a request for an order that is not the caller's to see is told, whatever the reason. */
@@ -68,16 +68,7 @@ export const OrdersSchema = z.array(OrderSchema).openapi("Orders", {
   ],
 });
 
-const orderPages = pageParameters("orders");
-
-export const ListOrdersQuerySchema = z.object({
-  limit: orderPages.limit,
-  status: OrderStatusSchema.optional().openapi({
-    param: { name: "status", in: "query" },
-    description: "Only orders with this status.",
-  }),
-  cursor: orderPages.cursor,
-});
+export const ListOrdersQuerySchema = statusPageQuery("orders", OrderStatusSchema);
 
 export const OrderIdParamsSchema = z.object({
   orderId: digitsAsInteger(z.int().min(1).max(MAX_ID)).openapi({

@@ -4,8 +4,8 @@ import { goneAfterSunset } from "../middleware/deprecation.ts";
 import { jsonBody } from "../middleware/json-body.ts";
 import { methodNotAllowed } from "../middleware/method-not-allowed.ts";
 import { notFoundWhenIdInvalid, rejectInvalid } from "../validation.ts";
-import { createPetHandler, getPetHandler, listPetsHandler } from "./pets.handlers.ts";
-import { createPetRoute, getPetDeprecation, getPetRoute, listPetsRoute } from "./pets.routes.ts";
+import * as handlers from "./pets.handlers.ts";
+import * as routes from "./pets.routes.ts";
 import { PET_NOT_FOUND } from "./pets.schemas.ts";
 
 /**
@@ -15,10 +15,10 @@ import { PET_NOT_FOUND } from "./pets.schemas.ts";
 export function petsRoutes(): OpenAPIHono<AppEnv> {
   const pets = new OpenAPIHono<AppEnv>({ defaultHook: rejectInvalid });
   pets.post("/pets", jsonBody());
-  pets.get("/pets/:petId", goneAfterSunset(getPetDeprecation));
-  pets.openapi(listPetsRoute, listPetsHandler);
-  pets.openapi(createPetRoute, createPetHandler);
-  pets.openapi(getPetRoute, getPetHandler, notFoundWhenIdInvalid(PET_NOT_FOUND));
+  pets.get("/pets/:petId", goneAfterSunset(routes.getPetDeprecation));
+  pets.openapi(routes.listPetsRoute, handlers.listPetsHandler);
+  pets.openapi(routes.createPetRoute, handlers.createPetHandler);
+  pets.openapi(routes.getPetRoute, handlers.getPetHandler, notFoundWhenIdInvalid(PET_NOT_FOUND));
   pets.all("/pets", methodNotAllowed(["GET", "HEAD", "POST"]));
   pets.all("/pets/:petId", methodNotAllowed(["GET", "HEAD"]));
   return pets;

@@ -6,10 +6,10 @@ import { ApiError } from "../errors.ts";
 import { dispatchAfterChange } from "../events/event-dispatch.ts";
 import { claimOf, replyOf } from "../idempotency/idempotent-request.ts";
 import { createPet, findPet, listPets } from "./pets.queries.ts";
-import type { createPetRoute, getPetRoute, listPetsRoute } from "./pets.routes.ts";
-import { type NewPet, PET_NOT_FOUND, PetSchema } from "./pets.schemas.ts";
+import type * as routes from "./pets.routes.ts";
+import { PET_NOT_FOUND, PetSchema } from "./pets.schemas.ts";
 
-export const listPetsHandler: RouteHandler<typeof listPetsRoute, AppEnv> = async (c) => {
+export const listPetsHandler: RouteHandler<typeof routes.listPetsRoute, AppEnv> = async (c) => {
   const { limit, status, cursor } = c.req.valid("query");
   const afterId = cursor === undefined ? 0 : decodeCursor(cursor);
   const page = await listPets(c.var.services.db, { limit, status, afterId });
@@ -19,14 +19,16 @@ export const listPetsHandler: RouteHandler<typeof listPetsRoute, AppEnv> = async
 };
 
 /** Creates the animal, once per Idempotency-Key when one is sent, answering every retry as the first request was answered. */
-export const createPetHandler: RouteHandler<typeof createPetRoute, AppEnv> = async (c) => {
+export const createPetHandler: RouteHandler<typeof routes.createPetRoute, AppEnv> = async (c) => {
   const newPet = c.req.valid("json");
   const idempotencyKey = c.req.valid("header")["Idempotency-Key"];
   const now = Date.now();
+  // The fields in a fixed order: the body by meaning, whatever its layout.
+  const fingerprint = [newPet.name, newPet.categoryId, newPet.status ?? null];
   const claim =
     idempotencyKey === undefined
       ? undefined
-      : await claimOf(c.var.apiKey.hash, idempotencyKey, "createPet", petFingerprint(newPet), now);
+      : await claimOf(c.var.apiKey.hash, idempotencyKey, "createPet", fingerprint, now);
   const outcome = await createPet(c.var.services.db, newPet, now, claim);
   dispatchAfterChange(c.var.services, c.executionCtx, outcome);
   const { body: pet, replayed } = replyOf(outcome, 201, PetSchema);
@@ -35,12 +37,7 @@ export const createPetHandler: RouteHandler<typeof createPetRoute, AppEnv> = asy
   return c.json(pet, 201);
 };
 
-/** A create's body by meaning, for its Idempotency-Key: its fields in a fixed order. */
-function petFingerprint(newPet: NewPet): unknown[] {
-  return [newPet.name, newPet.categoryId, newPet.status ?? null];
-}
-
-export const getPetHandler: RouteHandler<typeof getPetRoute, AppEnv> = async (c) => {
+export const getPetHandler: RouteHandler<typeof routes.getPetRoute, AppEnv> = async (c) => {
   const pet = await findPet(c.var.services.db, c.req.valid("param").petId);
   if (!pet) throw new ApiError("not_found", PET_NOT_FOUND);
   return c.json(pet, 200);

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { digitsAsInteger, IdentifierSchema, MAX_ID } from "../api/identifiers.ts";
-import { pageParameters } from "../api/pagination.ts";
+import { statusPageQuery } from "../api/pagination.ts";
 import { nameSchema } from "../api/text.ts";
 
 /** What a request for an animal that is not there is told, whether the id is unknown or malformed. */
@@ -51,16 +51,7 @@ export const PetsSchema = z
     ],
   });
 
-const petPages = pageParameters("animals");
-
-export const ListPetsQuerySchema = z.object({
-  limit: petPages.limit,
-  status: PetStatusSchema.optional().openapi({
-    param: { name: "status", in: "query" },
-    description: "Only animals with this status.",
-  }),
-  cursor: petPages.cursor,
-});
+export const ListPetsQuerySchema = statusPageQuery("animals", PetStatusSchema);
 
 export const PetIdParamsSchema = z.object({
   petId: digitsAsInteger(z.int().min(1).max(MAX_ID)).openapi({

@@ -7,13 +7,6 @@ export type StorageName = "D1" | "KV" | "Durable Object" | "Queue";
 export const STORAGE_TIMEOUT_MS = 5_000;
 const RETRY_AFTER_SECONDS = "2";
 
-class StorageTimeout extends Error {
-  constructor(store: StorageName) {
-    super(`${store} did not answer within ${STORAGE_TIMEOUT_MS} ms`);
-    this.name = "StorageTimeout";
-  }
-}
-
 /**
  * The work, or a StorageTimeout once it has hung too long. The wait is the
  * runtime's own scheduler rather than setTimeout, whose Node-compatible
@@ -22,7 +15,8 @@ class StorageTimeout extends Error {
  */
 function withTimeout<T>(work: Promise<T>, store: StorageName): Promise<T> {
   const timeout = scheduler.wait(STORAGE_TIMEOUT_MS).then((): never => {
-    throw new StorageTimeout(store);
+    const message = `${store} did not answer within ${STORAGE_TIMEOUT_MS} ms`;
+    throw Object.assign(new Error(message), { name: "StorageTimeout" });
   });
   return Promise.race([work, timeout]);
 }
