@@ -2,9 +2,10 @@ import { createApp } from "./app.ts";
 import type { DeliveryMessage } from "./events/events.queries.ts";
 import { runScheduledTasks } from "./scheduled.ts";
 import { buildServices } from "./services.ts";
-import { deliverBatch } from "./webhooks/webhook-delivery.ts";
+import { handOverBatch } from "./webhooks/delivery-handoff.ts";
 
 export { RateLimiter } from "./rate-limit/rate-limiter.ts";
+export { WebhookEndpoint } from "./webhooks/webhook-endpoint.ts";
 
 const app = createApp();
 
@@ -14,6 +15,6 @@ export default {
     await runScheduledTasks(buildServices(env), Date.now());
   },
   async queue(batch, env) {
-    await deliverBatch(buildServices(env), batch);
+    await handOverBatch(buildServices(env).webhookEndpoints, batch);
   },
 } satisfies ExportedHandler<Env, DeliveryMessage>;

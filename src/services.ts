@@ -4,6 +4,10 @@ import type { KeyPrefix } from "./keys/key-format.ts";
 import { type KeyStore, keyStore } from "./keys/key-store.ts";
 import { type RateLimitClient, rateLimitClient } from "./rate-limit/rate-limit-client.ts";
 import { oncePer } from "./utils/once-per.ts";
+import {
+  type WebhookEndpointClient,
+  webhookEndpointClient,
+} from "./webhooks/webhook-endpoint-client.ts";
 import { type WebhookSettings, webhookSettings } from "./webhooks/webhook-settings.ts";
 
 /**
@@ -18,6 +22,8 @@ export interface Services {
   /** Where the outbox's dispatchers put webhook deliveries. */
   events: Queue<DeliveryMessage>;
   webhooks: WebhookSettings;
+  /** Each webhook endpoint's Durable Object: its deliveries. */
+  webhookEndpoints: WebhookEndpointClient;
   /** `ps_live_` in production, `ps_test_` everywhere else. */
   keyPrefix: KeyPrefix;
   /** The account that owns keys an operator makes without naming one. */
@@ -37,6 +43,7 @@ export const buildServices = oncePer((env: Env): Services => {
     limiter: rateLimitClient(env.RATE_LIMITER),
     events: env.EVENTS,
     webhooks: webhookSettings(env),
+    webhookEndpoints: webhookEndpointClient(env.WEBHOOK_ENDPOINT),
     keyPrefix: env.KEY_PREFIX === "ps_live_" ? "ps_live_" : "ps_test_",
     operatorEmail: env.OPERATOR_EMAIL,
   };

@@ -11,7 +11,7 @@ import {
   listAccountKeys,
   MAX_WORKING_KEYS,
 } from "../keys/keys.queries.ts";
-import { listWebhooksWithLastDelivery } from "../webhooks/webhooks.queries.ts";
+import { listWebhooksWithLatestDelivery } from "../webhooks/webhook-overview.ts";
 import { csrfToken } from "./csrf.ts";
 import type { DashboardEnv } from "./dashboard-env.ts";
 import { messageResponse } from "./message-responses.tsx";
@@ -43,7 +43,7 @@ async function renderAccount(
   const account = c.get("account");
   const [keys, webhooks] = await Promise.all([
     listAccountKeys(db, account.id),
-    listWebhooksWithLastDelivery(db, account.id),
+    listWebhooksWithLatestDelivery(c.var.services, account.id),
   ]);
   const [usage, csrf] = await Promise.all([
     accountUsage(limiter, keys).catch(() => undefined),

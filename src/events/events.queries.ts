@@ -102,7 +102,7 @@ export interface DeliveryMessage {
  * before the event, subscribed to its kind or family, and may see it (pet
  * events go to every account, order events only to the order's).
  */
-const endpointWants = sql`${webhooks.afterSeq} < ${events.seq}
+export const endpointWants = sql`${webhooks.afterSeq} < ${events.seq}
   AND (${events.accountId} IS NULL OR ${webhooks.accountId} = ${events.accountId})
   AND EXISTS (SELECT 1 FROM json_each(${webhooks.types}) AS wanted
     WHERE wanted.value = ${events.type}

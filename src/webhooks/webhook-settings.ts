@@ -7,21 +7,24 @@ export interface WebhookSettings {
   retryDelaysSeconds: readonly number[];
   /** How long a receiver has to answer one attempt. */
   timeoutMs: number;
+  /** An endpoint with no successful attempt since a failure this old is disabled. */
+  disableAfterMs: number;
 }
-
-/** The longest delay Cloudflare Queues accepts for a retry (12 hours). */
-const MAX_RETRY_DELAY_SECONDS = 43_200;
 
 function configurationError(name: string, value: string): Error {
   return new Error(`configuration: ${name} is not valid (${JSON.stringify(value)})`);
 }
 
+/** A non-negative number of seconds; fractions let tests run the schedule without real waits. */
+function isSeconds(value: number): boolean {
+  return Number.isFinite(value) && value >= 0;
+}
+
 function retryDelays(value: string): number[] {
   const delays = value.split(",").map((part) => Number(part.trim()));
-  const valid = delays.every(
-    (delay) => Number.isInteger(delay) && delay >= 0 && delay <= MAX_RETRY_DELAY_SECONDS,
-  );
-  if (value.trim() === "" || !valid) throw configurationError("WEBHOOK_RETRY_DELAYS", value);
+  if (value.trim() === "" || !delays.every(isSeconds)) {
+    throw configurationError("WEBHOOK_RETRY_DELAYS", value);
+  }
   return delays;
 }
 
@@ -29,6 +32,14 @@ function timeout(value: string): number {
   const ms = Number(value);
   if (!Number.isInteger(ms) || ms < 1) throw configurationError("WEBHOOK_TIMEOUT_MS", value);
   return ms;
+}
+
+function disableAfter(value: string): number {
+  const seconds = Number(value);
+  if (value.trim() === "" || !isSeconds(seconds)) {
+    throw configurationError("WEBHOOK_DISABLE_AFTER_SECONDS", value);
+  }
+  return seconds * 1000;
 }
 
 /** Whether this environment lets endpoints be `http://127.0.0.1` (local development only). */
@@ -41,10 +52,12 @@ export function webhookSettings(env: {
   WEBHOOK_RETRY_DELAYS: string;
   WEBHOOK_TIMEOUT_MS: string;
   WEBHOOK_ALLOW_LOOPBACK_HTTP: string;
+  WEBHOOK_DISABLE_AFTER_SECONDS: string;
 }): WebhookSettings {
   return {
     urlPolicy: webhookUrlPolicy(env),
     retryDelaysSeconds: retryDelays(env.WEBHOOK_RETRY_DELAYS),
     timeoutMs: timeout(env.WEBHOOK_TIMEOUT_MS),
+    disableAfterMs: disableAfter(env.WEBHOOK_DISABLE_AFTER_SECONDS),
   };
 }

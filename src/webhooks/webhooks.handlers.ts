@@ -3,21 +3,44 @@ import { decodeCursor } from "../api/cursor.ts";
 import { nextPageLink } from "../api/pagination.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError, messages } from "../errors.ts";
+import type { Services } from "../services.ts";
+import { recoverMissed } from "./webhook-recovery.ts";
 import { generateWebhookSecret } from "./webhook-signature.ts";
-import { isAllowedWebhookUrl, webhookUrlRules } from "./webhook-url.ts";
+import { isAllowedWebhookUrl, type WebhookUrlPolicy, webhookUrlRules } from "./webhook-url.ts";
 import {
   deleteWebhook,
+  findWebhook,
   insertWebhookUnderCap,
-  listDeliveries,
   listWebhooks,
+  updateWebhook,
 } from "./webhooks.queries.ts";
 import type {
   createWebhookRoute,
   deleteWebhookRoute,
   listDeliveriesRoute,
   listWebhooksRoute,
+  recoverWebhookRoute,
+  retryDeliveryRoute,
+  testWebhookRoute,
+  updateWebhookRoute,
 } from "./webhooks.routes.ts";
-import { MAX_WEBHOOKS, WEBHOOK_NOT_FOUND } from "./webhooks.schemas.ts";
+import { DELIVERY_NOT_FOUND, MAX_WEBHOOKS, WEBHOOK_NOT_FOUND } from "./webhooks.schemas.ts";
+
+/** The URL rules depend on the environment, so they are checked here rather than by the schema. */
+function checkUrl(url: string, policy: WebhookUrlPolicy): void {
+  if (isAllowedWebhookUrl(url, policy)) return;
+  const detail = { path: "url", message: webhookUrlRules(policy) };
+  throw new ApiError("invalid_request", messages.invalidRequest(`url: ${detail.message}`), {
+    details: [detail],
+  });
+}
+
+/** Refuses a request for an endpoint that is not the caller's account's. */
+async function ownEndpoint(services: Services, apiKeyHash: string, id: number): Promise<void> {
+  if (!(await findWebhook(services.db, apiKeyHash, id))) {
+    throw new ApiError("not_found", WEBHOOK_NOT_FOUND);
+  }
+}
 
 export const createWebhookHandler: RouteHandler<
   ReturnType<typeof createWebhookRoute>,
@@ -25,13 +48,7 @@ export const createWebhookHandler: RouteHandler<
 > = async (c) => {
   const { url, types } = c.req.valid("json");
   const { db, webhooks } = c.var.services;
-  // The rules depend on the environment, so they are checked here rather than by the schema.
-  if (!isAllowedWebhookUrl(url, webhooks.urlPolicy)) {
-    const detail = { path: "url", message: webhookUrlRules(webhooks.urlPolicy) };
-    throw new ApiError("invalid_request", messages.invalidRequest(`url: ${detail.message}`), {
-      details: [detail],
-    });
-  }
+  checkUrl(url, webhooks.urlPolicy);
   const secret = generateWebhookSecret();
   const outcome = await insertWebhookUnderCap(db, {
     apiKeyHash: c.var.apiKey.hash,
@@ -53,13 +70,27 @@ export const listWebhooksHandler: RouteHandler<typeof listWebhooksRoute, AppEnv>
   return c.json(await listWebhooks(c.var.services.db, c.var.apiKey.hash), 200);
 };
 
+export const updateWebhookHandler: RouteHandler<
+  ReturnType<typeof updateWebhookRoute>,
+  AppEnv
+> = async (c) => {
+  const { webhookId } = c.req.valid("param");
+  const change = c.req.valid("json");
+  const services = c.var.services;
+  if (change.url !== undefined) checkUrl(change.url, services.webhooks.urlPolicy);
+  const webhook = await updateWebhook(services.db, c.var.apiKey.hash, webhookId, change);
+  if (!webhook) throw new ApiError("not_found", WEBHOOK_NOT_FOUND);
+  if (change.enabled === true) await services.webhookEndpoints.enabled(webhookId);
+  return c.json(webhook, 200);
+};
+
 export const deleteWebhookHandler: RouteHandler<typeof deleteWebhookRoute, AppEnv> = async (c) => {
-  const deleted = await deleteWebhook(
-    c.var.services.db,
-    c.var.apiKey.hash,
-    c.req.valid("param").webhookId,
-  );
+  const { webhookId } = c.req.valid("param");
+  const { db, webhookEndpoints } = c.var.services;
+  const deleted = await deleteWebhook(db, c.var.apiKey.hash, webhookId);
   if (!deleted) throw new ApiError("not_found", WEBHOOK_NOT_FOUND);
+  // If the object cannot be told now, its next alarm finds the endpoint gone and forgets it then.
+  await webhookEndpoints.forget(webhookId).catch(() => undefined);
   return c.body(null, 204);
 };
 
@@ -68,14 +99,40 @@ export const listDeliveriesHandler: RouteHandler<typeof listDeliveriesRoute, App
 ) => {
   const { webhookId } = c.req.valid("param");
   const { limit, cursor } = c.req.valid("query");
-  const page = await listDeliveries(c.var.services.db, {
-    apiKeyHash: c.var.apiKey.hash,
-    webhookId,
-    afterId: cursor === undefined ? 0 : decodeCursor(cursor),
+  const services = c.var.services;
+  await ownEndpoint(services, c.var.apiKey.hash, webhookId);
+  const page = await services.webhookEndpoints.deliveries(webhookId, {
+    beforeId: cursor === undefined ? undefined : decodeCursor(cursor),
     limit,
   });
-  if (!page) throw new ApiError("not_found", WEBHOOK_NOT_FOUND);
   const last = page.deliveries.at(-1);
   if (page.hasMore && last) c.header("Link", nextPageLink(c.req.url, { limit }, last.id));
   return c.json(page.deliveries, 200);
+};
+
+export const testWebhookHandler: RouteHandler<typeof testWebhookRoute, AppEnv> = async (c) => {
+  const { webhookId } = c.req.valid("param");
+  const services = c.var.services;
+  await ownEndpoint(services, c.var.apiKey.hash, webhookId);
+  return c.json(await services.webhookEndpoints.sendTest(webhookId), 202);
+};
+
+export const retryDeliveryHandler: RouteHandler<typeof retryDeliveryRoute, AppEnv> = async (c) => {
+  const { webhookId, deliveryId } = c.req.valid("param");
+  const services = c.var.services;
+  await ownEndpoint(services, c.var.apiKey.hash, webhookId);
+  const delivery = await services.webhookEndpoints.retry(webhookId, deliveryId);
+  if (!delivery) throw new ApiError("not_found", DELIVERY_NOT_FOUND);
+  return c.json(delivery, 202);
+};
+
+export const recoverWebhookHandler: RouteHandler<typeof recoverWebhookRoute, AppEnv> = async (
+  c,
+) => {
+  const { webhookId } = c.req.valid("param");
+  const { since } = c.req.valid("json");
+  const services = c.var.services;
+  await ownEndpoint(services, c.var.apiKey.hash, webhookId);
+  const queued = await recoverMissed(services, webhookId, Date.parse(since));
+  return c.json({ queued }, 202);
 };

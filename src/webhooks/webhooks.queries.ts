@@ -1,18 +1,20 @@
-import { and, asc, eq, gt, lt, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Database } from "../db/database.ts";
-import { accounts, deliveryAttempts, events, webhooks } from "../db/schema.ts";
-import { type EventRow, eventColumns } from "../events/events.queries.ts";
+import { accounts, events, webhooks } from "../db/schema.ts";
+import { endpointWants, eventColumns, toEvent } from "../events/events.queries.ts";
 import type { EventTypeSelector } from "../events/events.schemas.ts";
 import { accountOfKey } from "../keys/keys.queries.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
-import type { Delivery, Webhook } from "./webhooks.schemas.ts";
+import type { Webhook } from "./webhooks.schemas.ts";
 import { MAX_WEBHOOKS } from "./webhooks.schemas.ts";
 
-/** An endpoint's public columns: never its secret. */
+/** An endpoint's public columns: never its secrets. */
 const webhookColumns = {
   id: webhooks.id,
   url: webhooks.url,
   types: webhooks.types,
+  status: webhooks.status,
+  disabledReason: webhooks.disabledReason,
   createdAt: webhooks.createdAt,
 };
 
@@ -20,17 +22,24 @@ interface WebhookRow {
   id: number;
   url: string;
   types: string;
+  status: Webhook["status"];
+  disabledReason: string | null;
   createdAt: Date;
 }
 
 function toWebhook(row: WebhookRow): Webhook {
-  return {
+  const webhook: Webhook = {
     id: row.id,
     url: row.url,
     types: JSON.parse(row.types) as EventTypeSelector[],
+    status: row.status,
     createdAt: row.createdAt.toISOString(),
   };
+  return row.disabledReason === null ? webhook : { ...webhook, disabledReason: row.disabledReason };
 }
+
+const ofAccount = (apiKeyHash: string, id: number) =>
+  and(eq(webhooks.id, id), eq(webhooks.accountId, accountOfKey(apiKeyHash)));
 
 export interface NewEndpoint {
   apiKeyHash: string;
@@ -65,6 +74,9 @@ export async function insertWebhookUnderCap(
               url: sql<string>`${endpoint.url}`.as("url"),
               types: sql<string>`${JSON.stringify(endpoint.types)}`.as("types"),
               secret: sql<string>`${endpoint.secret}`.as("secret"),
+              previousSecrets: sql<string>`'[]'`.as("previous_secrets"),
+              status: sql<"enabled">`'enabled'`.as("status"),
+              disabledReason: sql<null>`NULL`.as("disabled_reason"),
               afterSeq: sql<number>`coalesce((SELECT max(${events.seq}) FROM ${events}), 0)`.as(
                 "after_seq",
               ),
@@ -89,211 +101,204 @@ export async function insertWebhookUnderCap(
   return { kind: "limit_reached" };
 }
 
-/** The account's endpoints, oldest first. */
-export async function listWebhooks(db: Database, apiKeyHash: string): Promise<Webhook[]> {
+/** The account's endpoints, oldest first: the account of the caller's key, or one by its id. */
+export async function listWebhooks(db: Database, account: string | number): Promise<Webhook[]> {
+  const accountId = typeof account === "number" ? account : accountOfKey(account);
   const rows = await guardStorage("D1", () =>
     db
       .select(webhookColumns)
       .from(webhooks)
-      .where(eq(webhooks.accountId, accountOfKey(apiKeyHash)))
+      .where(eq(webhooks.accountId, accountId))
       .orderBy(asc(webhooks.id)),
   );
   return rows.map(toWebhook);
 }
 
-/** Deletes the endpoint if it is the caller's account's; its attempts go with it. */
+/** The endpoint, if it is the caller's account's. */
+export async function findWebhook(
+  db: Database,
+  apiKeyHash: string,
+  id: number,
+): Promise<Webhook | undefined> {
+  const row = await guardStorage("D1", () =>
+    db.select(webhookColumns).from(webhooks).where(ofAccount(apiKeyHash, id)).get(),
+  );
+  return row && toWebhook(row);
+}
+
+/** Deletes the endpoint if it is the caller's account's. */
 export async function deleteWebhook(
   db: Database,
   apiKeyHash: string,
   id: number,
 ): Promise<boolean> {
   const rows = await guardStorage("D1", () =>
-    db
-      .delete(webhooks)
-      .where(and(eq(webhooks.id, id), eq(webhooks.accountId, accountOfKey(apiKeyHash))))
-      .returning({ id: webhooks.id }),
+    db.delete(webhooks).where(ofAccount(apiKeyHash, id)).returning({ id: webhooks.id }),
   );
   return rows.length > 0;
 }
 
-const deliveryColumns = {
-  id: deliveryAttempts.id,
-  eventId: deliveryAttempts.eventId,
-  attempt: deliveryAttempts.attempt,
-  attemptedAt: deliveryAttempts.attemptedAt,
-  outcome: deliveryAttempts.outcome,
-  responseStatus: deliveryAttempts.responseStatus,
-  error: deliveryAttempts.error,
-  nextRetryAt: deliveryAttempts.nextRetryAt,
-};
-
-interface DeliveryRow {
-  id: number;
-  eventId: string;
-  attempt: number;
-  attemptedAt: Date;
-  outcome: Delivery["outcome"];
-  responseStatus: number | null;
-  error: string | null;
-  nextRetryAt: Date | null;
+/** What updateWebhook changes; `enabled` also clears the reason the service gave. */
+export interface EndpointChange {
+  url?: string | undefined;
+  types?: EventTypeSelector[] | undefined;
+  enabled?: boolean | undefined;
 }
 
-function toDelivery(row: DeliveryRow): Delivery {
-  return {
-    ...row,
-    attemptedAt: row.attemptedAt.toISOString(),
-    nextRetryAt: row.nextRetryAt?.toISOString() ?? null,
-  };
+/** Applies the change to the caller's account's endpoint; undefined when it has none by that id. */
+export async function updateWebhook(
+  db: Database,
+  apiKeyHash: string,
+  id: number,
+  change: EndpointChange,
+): Promise<Webhook | undefined> {
+  const status = change.enabled === undefined ? {} : statusColumns(change.enabled);
+  const rows = await guardStorage("D1", () =>
+    db
+      .update(webhooks)
+      .set({
+        ...(change.url === undefined ? {} : { url: change.url }),
+        ...(change.types === undefined ? {} : { types: JSON.stringify(change.types) }),
+        ...status,
+      })
+      .where(ofAccount(apiKeyHash, id))
+      .returning(webhookColumns),
+  );
+  const [row] = rows;
+  return row && toWebhook(row);
 }
 
-export interface DeliveryPageQuery {
-  apiKeyHash: string;
-  webhookId: number;
-  afterId: number;
-  limit: number;
+function statusColumns(enabled: boolean) {
+  return { status: enabled ? ("enabled" as const) : ("disabled" as const), disabledReason: null };
 }
 
-export interface DeliveryPage {
-  deliveries: Delivery[];
-  hasMore: boolean;
+/** A secret rotated away, and when deliveries stop being signed with it. */
+interface PreviousSecret {
+  secret: string;
+  until: number;
+}
+
+/** How long a rotated secret still signs deliveries. */
+export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
+/** The most secrets a delivery is signed with: the newest and the two before it. */
+const MAX_SIGNING_SECRETS = 3;
+
+function stillSigning(previous: string, now: number): PreviousSecret[] {
+  return (JSON.parse(previous) as PreviousSecret[])
+    .filter((old) => old.until > now)
+    .slice(0, MAX_SIGNING_SECRETS - 1);
 }
 
 /**
- * One page of an endpoint's attempts, oldest first, read with the check
- * that the endpoint is the caller's account's (undefined when it is not).
+ * Gives the endpoint a new secret; the one it replaces still signs
+ * deliveries for 24 hours. Conditional on the secret read, so two
+ * rotations at once cannot drop a secret: the later one finds it changed
+ * and reads again.
  */
-export async function listDeliveries(
+export async function rotateSecret(
   db: Database,
-  query: DeliveryPageQuery,
-): Promise<DeliveryPage | undefined> {
-  const [[endpoint], rows] = await guardStorage("D1", () =>
-    db.batch([
+  apiKeyHash: string,
+  id: number,
+  secret: string,
+  now: number,
+): Promise<Webhook | undefined> {
+  for (;;) {
+    const current = await guardStorage("D1", () =>
       db
-        .select({ id: webhooks.id })
+        .select({ secret: webhooks.secret, previousSecrets: webhooks.previousSecrets })
         .from(webhooks)
-        .where(
-          and(
-            eq(webhooks.id, query.webhookId),
-            eq(webhooks.accountId, accountOfKey(query.apiKeyHash)),
-          ),
-        ),
+        .where(ofAccount(apiKeyHash, id))
+        .get(),
+    );
+    if (!current) return undefined;
+    const previous = [
+      { secret: current.secret, until: now + SECRET_OVERLAP_MS },
+      ...stillSigning(current.previousSecrets, now),
+    ].slice(0, MAX_SIGNING_SECRETS - 1);
+    const [row] = await guardStorage("D1", () =>
       db
-        .select(deliveryColumns)
-        .from(deliveryAttempts)
-        .where(
-          and(
-            eq(deliveryAttempts.webhookId, query.webhookId),
-            gt(deliveryAttempts.id, query.afterId),
-          ),
-        )
-        .orderBy(asc(deliveryAttempts.id))
-        .limit(query.limit + 1),
-    ]),
-  );
-  if (!endpoint) return undefined;
+        .update(webhooks)
+        .set({ secret, previousSecrets: JSON.stringify(previous) })
+        .where(and(ofAccount(apiKeyHash, id), eq(webhooks.secret, current.secret)))
+        .returning(webhookColumns),
+    );
+    if (row) return toWebhook(row);
+  }
+}
+
+/** The endpoint as its object sends to it: address, signing secrets newest first, status. */
+export interface EndpointForDelivery {
+  url: string;
+  secrets: string[];
+  enabled: boolean;
+}
+
+/** Undefined when the endpoint was deleted. */
+export async function findEndpointForDelivery(
+  db: Database,
+  id: number,
+  now: number,
+): Promise<EndpointForDelivery | undefined> {
+  const row = await db
+    .select({
+      url: webhooks.url,
+      secret: webhooks.secret,
+      previousSecrets: webhooks.previousSecrets,
+      status: webhooks.status,
+    })
+    .from(webhooks)
+    .where(eq(webhooks.id, id))
+    .get();
+  if (!row) return undefined;
   return {
-    deliveries: rows.slice(0, query.limit).map(toDelivery),
-    hasMore: rows.length > query.limit,
+    url: row.url,
+    secrets: [row.secret, ...stillSigning(row.previousSecrets, now).map((old) => old.secret)],
+    enabled: row.status === "enabled",
   };
 }
 
-/** An endpoint as the dashboard lists it: with the outcome of its latest attempt, if any. */
-export interface WebhookWithLastDelivery extends Webhook {
-  lastDelivery: Pick<Delivery, "outcome" | "attemptedAt" | "responseStatus" | "error"> | null;
+/** The events' JSON as delivered, by id; an event past retention is missing. */
+export async function findEventBodies(
+  db: Database,
+  ids: readonly string[],
+): Promise<Map<string, string>> {
+  const rows = await db
+    .select(eventColumns)
+    .from(events)
+    .where(inArray(events.id, [...ids]));
+  return new Map(rows.map((row) => [row.id, JSON.stringify(toEvent(row))]));
 }
 
-/** The account's endpoints, oldest first, each with its latest attempt. */
-export async function listWebhooksWithLastDelivery(
+/** The service disables an endpoint (410 Gone, or failing for days), unless it is disabled already. */
+export async function disableWebhook(db: Database, id: number, reason: string): Promise<void> {
+  await db
+    .update(webhooks)
+    .set({ status: "disabled", disabledReason: reason })
+    .where(and(eq(webhooks.id, id), eq(webhooks.status, "enabled")));
+}
+
+/**
+ * The ids of a page of events since `since` that the endpoint wants, in
+ * commit order after `afterSeq`, with the last one's position.
+ */
+export async function wantedEventsSince(
   db: Database,
-  accountId: number,
-): Promise<WebhookWithLastDelivery[]> {
-  const latest = sql`(SELECT max(latest.id) FROM ${deliveryAttempts} AS latest WHERE latest.webhook_id = ${webhooks.id})`;
+  query: { webhookId: number; since: number; afterSeq: number; limit: number },
+): Promise<{ ids: string[]; lastSeq: number | undefined }> {
   const rows = await guardStorage("D1", () =>
     db
-      .select({
-        ...webhookColumns,
-        outcome: deliveryAttempts.outcome,
-        attemptedAt: deliveryAttempts.attemptedAt,
-        responseStatus: deliveryAttempts.responseStatus,
-        error: deliveryAttempts.error,
-      })
-      .from(webhooks)
-      .leftJoin(deliveryAttempts, eq(deliveryAttempts.id, latest))
-      .where(eq(webhooks.accountId, accountId))
-      .orderBy(asc(webhooks.id)),
-  );
-  return rows.map(({ outcome, attemptedAt, responseStatus, error, ...row }) => ({
-    ...toWebhook(row),
-    lastDelivery:
-      outcome === null || attemptedAt === null
-        ? null
-        : { outcome, attemptedAt: attemptedAt.toISOString(), responseStatus, error },
-  }));
-}
-
-/** What the queue consumer needs to make one delivery: the event, and where and how to send it. */
-export interface DeliveryTarget {
-  event: EventRow;
-  url: string;
-  secret: string;
-}
-
-/** The event and the endpoint, or undefined when either is gone (deleted, or past retention). */
-export async function findDeliveryTarget(
-  db: Database,
-  eventId: string,
-  webhookId: number,
-): Promise<DeliveryTarget | undefined> {
-  const row = await guardStorage("D1", () =>
-    db
-      .select({ ...eventColumns, url: webhooks.url, secret: webhooks.secret })
+      .select({ id: events.id, seq: events.seq })
       .from(events)
-      .innerJoin(webhooks, eq(webhooks.id, webhookId))
-      .where(eq(events.id, eventId))
-      .get(),
+      .innerJoin(webhooks, eq(webhooks.id, query.webhookId))
+      .where(
+        and(
+          gt(events.seq, query.afterSeq),
+          sql`${events.createdAt} >= ${query.since}`,
+          endpointWants,
+        ),
+      )
+      .orderBy(asc(events.seq))
+      .limit(query.limit),
   );
-  if (!row) return undefined;
-  const { url, secret, ...event } = row;
-  return { event, url, secret };
-}
-
-export interface AttemptRecord {
-  webhookId: number;
-  eventId: string;
-  attempt: number;
-  attemptedAt: number;
-  outcome: Delivery["outcome"];
-  responseStatus: number | null;
-  error: string | null;
-  nextRetryAt: number | null;
-}
-
-/** Records one attempt, unless its endpoint was deleted meanwhile. */
-export async function recordAttempt(db: Database, record: AttemptRecord): Promise<void> {
-  await guardStorage("D1", () =>
-    db.insert(deliveryAttempts).select(
-      db
-        .select({
-          id: sql<null>`NULL`.as("id"),
-          webhookId: webhooks.id,
-          eventId: sql<string>`${record.eventId}`.as("event_id"),
-          attempt: sql<number>`${record.attempt}`.as("attempt"),
-          attemptedAt: sql<number>`${record.attemptedAt}`.as("attempted_at"),
-          outcome: sql<string>`${record.outcome}`.as("outcome"),
-          responseStatus: sql<number | null>`${record.responseStatus}`.as("response_status"),
-          error: sql<string | null>`${record.error}`.as("error"),
-          nextRetryAt: sql<number | null>`${record.nextRetryAt}`.as("next_retry_at"),
-        })
-        .from(webhooks)
-        .where(eq(webhooks.id, record.webhookId)),
-    ),
-  );
-}
-
-/** Removes attempts past the events' retention period; run by the scheduled job. */
-export async function deleteExpiredAttempts(db: Database, before: number): Promise<number> {
-  const result = await guardStorage("D1", () =>
-    db.delete(deliveryAttempts).where(lt(deliveryAttempts.attemptedAt, new Date(before))),
-  );
-  return result.meta.changes;
+  return { ids: rows.map((row) => row.id), lastSeq: rows.at(-1)?.seq };
 }

@@ -7,13 +7,21 @@ import { eventSchemas } from "../events/events.schemas.ts";
 import type { WebhookUrlPolicy } from "./webhook-url.ts";
 import {
   CreatedWebhookSchema,
+  DELIVERY_NOT_FOUND,
   DeliveriesSchema,
+  DeliveryIdParamsSchema,
+  DeliverySchema,
   ListDeliveriesQuerySchema,
   MAX_WEBHOOKS,
   newWebhookSchema,
+  RecoveredSchema,
+  RecoverSchema,
+  TestEventSchema,
   WEBHOOK_NOT_FOUND,
   WebhookIdParamsSchema,
+  WebhookSchema,
   WebhooksSchema,
+  webhookChangeSchema,
 } from "./webhooks.schemas.ts";
 
 /** How deliveries behave, as the tag and every webhook in the document state it. */
@@ -109,13 +117,13 @@ export const listDeliveriesRoute = createRoute({
   method: "get",
   path: "/webhooks/{webhookId}/deliveries",
   operationId: "listDeliveries",
-  summary: "List an endpoint's delivery attempts",
+  summary: "List an endpoint's deliveries",
   description:
-    "Every attempt to deliver an event to the endpoint, oldest first: the event, when, the endpoint's status or why there was none, and when the next attempt is due. The body is the bare array; when more follow, `Link: <…>; rel=\"next\"` points at the next page. Another account's endpoint gives 404. Kept 30 days.",
+    "The endpoint's deliveries, newest first: one per event (and per test send), with its status, every attempt (when, the endpoint's status or why there was none) and when the next is due. The body is the bare array; when more follow, `Link: <…>; rel=\"next\"` points at the next page. Another account's endpoint gives 404. Kept 30 days.",
   request: { params: WebhookIdParamsSchema, query: ListDeliveriesQuerySchema },
   responses: {
     200: {
-      description: "A page of attempts (possibly empty).",
+      description: "A page of deliveries (possibly empty).",
       headers: {
         ...commonHeaders,
         Link: nextPageLinkHeader(
@@ -128,9 +136,100 @@ export const listDeliveriesRoute = createRoute({
   },
 });
 
+/** updateWebhook, its body stating the URL rules of the environment it is documented for. */
+export function updateWebhookRoute(policy: WebhookUrlPolicy) {
+  return createRoute({
+    ...beta,
+    method: "patch",
+    path: "/webhooks/{webhookId}",
+    operationId: "updateWebhook",
+    summary: "Change, pause or enable a webhook endpoint",
+    description:
+      "Changes the endpoint's `url`, `types` or `enabled`, each under the rules of creation, for the deliveries made from now on. `enabled: false` pauses it: no attempts are made, and the events it would have received are recorded as `skipped` (`recoverWebhook` sends them later). `enabled: true` enables it again, also after the service disabled it; its health starts afresh. Send `Content-Type: application/json`.",
+    request: {
+      params: WebhookIdParamsSchema,
+      body: {
+        required: true,
+        content: { "application/json": { schema: webhookChangeSchema(policy) } },
+      },
+    },
+    responses: {
+      200: {
+        description: "The endpoint as changed.",
+        headers: commonHeaders,
+        content: { "application/json": { schema: WebhookSchema } },
+      },
+      ...errorResponses([400, 401, [404, WEBHOOK_NOT_FOUND], 413, 415, 429, 500, 503]),
+    },
+  });
+}
+
+const accepted = (description: string, schema: typeof DeliverySchema | typeof RecoveredSchema) => ({
+  description,
+  headers: commonHeaders,
+  content: { "application/json": { schema } },
+});
+
+export const testWebhookRoute = createRoute({
+  ...beta,
+  method: "post",
+  path: "/webhooks/{webhookId}/test",
+  operationId: "testWebhook",
+  summary: "Send a test event to an endpoint",
+  description:
+    "Sends a signed `webhook.test` event (`data`: `{ webhookId }`) to this endpoint only, now, as a delivery of its own: one attempt, listed with the others, never in the event feed and never counted toward the endpoint's health. A disabled endpoint records it as `skipped`. Takes no body.",
+  request: { params: WebhookIdParamsSchema },
+  responses: {
+    202: accepted("The delivery, on its way.", DeliverySchema),
+    ...errorResponses([401, [404, WEBHOOK_NOT_FOUND], 429, 500, 503]),
+  },
+});
+
+export const retryDeliveryRoute = createRoute({
+  ...beta,
+  method: "post",
+  path: "/webhooks/{webhookId}/deliveries/{deliveryId}/retry",
+  operationId: "retryDelivery",
+  summary: "Send a delivery again",
+  description:
+    "Sends the delivery's event again, now, with the same `webhook-id`, as one more attempt recorded beneath it (whatever its status). Takes no body.",
+  request: { params: DeliveryIdParamsSchema },
+  responses: {
+    202: accepted("The delivery, pending its new attempt.", DeliverySchema),
+    ...errorResponses([401, [404, DELIVERY_NOT_FOUND], 429, 500, 503]),
+  },
+});
+
+export const recoverWebhookRoute = createRoute({
+  ...beta,
+  method: "post",
+  path: "/webhooks/{webhookId}/recover",
+  operationId: "recoverWebhook",
+  summary: "Send again what an endpoint missed",
+  description:
+    "Queues again, once each and oldest first, every event since `since` that the endpoint wants and did not receive: those whose delivery failed or was skipped, and any that never reached it. Events it received, or has on their way, are not sent again; test events are not recovered. Events are kept 30 days. Send `Content-Type: application/json`.",
+  request: {
+    params: WebhookIdParamsSchema,
+    body: { required: true, content: { "application/json": { schema: RecoverSchema } } },
+  },
+  responses: {
+    202: accepted("How many events were queued again.", RecoveredSchema),
+    ...errorResponses([400, 401, [404, WEBHOOK_NOT_FOUND], 413, 415, 429, 500, 503]),
+  },
+});
+
 /** The webhook operations, as the document for an environment with this URL policy describes them. */
 export function webhooksOperations(policy: WebhookUrlPolicy): RouteConfig[] {
-  return [createWebhookRoute(policy), listWebhooksRoute, deleteWebhookRoute, listDeliveriesRoute];
+  return [
+    createWebhookRoute(policy),
+    listWebhooksRoute,
+    updateWebhookRoute(policy),
+    deleteWebhookRoute,
+    listDeliveriesRoute,
+    testWebhookRoute,
+    retryDeliveryRoute,
+    recoverWebhookRoute,
+  ];
 }
 
 const deliveryHeader = (description: string, example: string) => ({
@@ -140,8 +239,13 @@ const deliveryHeader = (description: string, example: string) => ({
   example,
 });
 
+const deliveredKinds = [
+  ...EVENT_TYPES.map((type) => ({ type, schema: eventSchemas[type] })),
+  { type: "webhook.test", schema: TestEventSchema },
+];
+
 /** The request each kind of event arrives as, for the document's `webhooks`. */
-export const deliveredWebhooks: RouteConfig[] = EVENT_TYPES.map((type) => ({
+export const deliveredWebhooks: RouteConfig[] = deliveredKinds.map(({ type, schema }) => ({
   method: "post",
   path: type,
   operationId: `${type.replace(/[._](.)/g, (_, letter: string) => letter.toUpperCase())}Webhook`,
@@ -174,7 +278,7 @@ export const deliveredWebhooks: RouteConfig[] = EVENT_TYPES.map((type) => ({
     },
   ],
   request: {
-    body: { required: true, content: { "application/json": { schema: eventSchemas[type] } } },
+    body: { required: true, content: { "application/json": { schema } } },
   },
   responses: {
     "2XX": { description: "Received: the delivery succeeded, and is not repeated." },

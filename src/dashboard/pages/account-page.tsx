@@ -2,7 +2,7 @@ import type { AccountUsage } from "../../accounts/account-usage.ts";
 import type { Account } from "../../accounts/accounts.queries.ts";
 import type { KeyRow } from "../../keys/keys.queries.ts";
 import { limitsOf, type Plan } from "../../rate-limit/plans.ts";
-import type { WebhookWithLastDelivery } from "../../webhooks/webhooks.queries.ts";
+import type { WebhookWithLatestDelivery } from "../../webhooks/webhook-overview.ts";
 import { CSRF_FIELD } from "../csrf.ts";
 import type { Notice } from "../notices.ts";
 import { AccountNotices } from "./account-notices.tsx";
@@ -18,7 +18,7 @@ export interface AccountPageProps {
   keys: KeyRow[];
   /** Undefined when the keys' Durable Objects could not be asked: the page still shows the keys. */
   usage: AccountUsage | undefined;
-  webhooks: WebhookWithLastDelivery[];
+  webhooks: WebhookWithLatestDelivery[];
   now: Date;
   /** What the last form did; a new key appears in full only here, once. */
   notices?: Notice[];

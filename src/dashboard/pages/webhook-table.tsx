@@ -1,33 +1,41 @@
-import type { WebhookWithLastDelivery } from "../../webhooks/webhooks.queries.ts";
+import type { WebhookWithLatestDelivery } from "../../webhooks/webhook-overview.ts";
+import type { Delivery } from "../../webhooks/webhooks.schemas.ts";
 import { formatUtc } from "./format.ts";
 
-type LastDelivery = WebhookWithLastDelivery["lastDelivery"];
-
-function answerOf(delivery: NonNullable<LastDelivery>): string {
-  return delivery.responseStatus === null
-    ? (delivery.error ?? "no answer")
-    : `HTTP ${delivery.responseStatus}`;
+function answerOf(delivery: Delivery): string {
+  const last = delivery.attempts.at(-1);
+  if (!last) return "not attempted yet";
+  return last.responseStatus === null ? (last.error ?? "no answer") : `HTTP ${last.responseStatus}`;
 }
 
-/** The latest attempt in words: what happened, when, and what follows. */
-function lastDeliveryText(delivery: LastDelivery): string {
+/** The latest delivery in words: what happened, when, and what follows. */
+function latestDeliveryText(delivery: Delivery | null): string {
   if (!delivery) return "None yet";
-  const at = formatUtc(new Date(delivery.attemptedAt));
-  switch (delivery.outcome) {
+  const at = formatUtc(new Date(delivery.attempts.at(-1)?.attemptedAt ?? delivery.createdAt));
+  switch (delivery.status) {
     case "succeeded":
       return `Delivered ${at} (${answerOf(delivery)})`;
-    case "retrying":
-      return `Failing since ${at} (${answerOf(delivery)}); retrying`;
+    case "pending":
+      return delivery.attempts.length === 0
+        ? `On its way since ${at}`
+        : `Failing since ${at} (${answerOf(delivery)}); retrying`;
     case "failed":
       return `Failed ${at} (${answerOf(delivery)}); no more retries`;
+    case "skipped":
+      return `Skipped ${at}: the endpoint was disabled`;
   }
 }
 
+function statusText(webhook: WebhookWithLatestDelivery): string {
+  if (webhook.status === "enabled") return "Enabled";
+  return webhook.disabledReason ? `Disabled: ${webhook.disabledReason}` : "Paused";
+}
+
 /**
- * The account's webhook endpoints, each with the outcome of its latest
- * delivery attempt. Narrow screens get one card per endpoint, as for keys.
+ * The account's webhook endpoints, each with its status and its latest
+ * delivery. Narrow screens get one card per endpoint, as for keys.
  */
-export function WebhookTable({ webhooks }: { webhooks: WebhookWithLastDelivery[] }) {
+export function WebhookTable({ webhooks }: { webhooks: WebhookWithLatestDelivery[] }) {
   return (
     <table class="keys webhooks">
       <thead>
@@ -35,7 +43,8 @@ export function WebhookTable({ webhooks }: { webhooks: WebhookWithLastDelivery[]
           <th scope="col">Endpoint</th>
           <th scope="col">Events</th>
           <th scope="col">Registered</th>
-          <th scope="col">Last delivery</th>
+          <th scope="col">Status</th>
+          <th scope="col">Latest delivery</th>
         </tr>
       </thead>
       <tbody>
@@ -48,8 +57,14 @@ export function WebhookTable({ webhooks }: { webhooks: WebhookWithLastDelivery[]
             <td data-label="Registered" class="nowrap">
               {formatUtc(new Date(webhook.createdAt))}
             </td>
-            <td data-label="Last delivery" data-outcome={webhook.lastDelivery?.outcome ?? "none"}>
-              {lastDeliveryText(webhook.lastDelivery)}
+            <td data-label="Status" data-status={webhook.status}>
+              {statusText(webhook)}
+            </td>
+            <td
+              data-label="Latest delivery"
+              data-delivery-status={webhook.latestDelivery?.status ?? "none"}
+            >
+              {latestDeliveryText(webhook.latestDelivery)}
             </td>
           </tr>
         ))}

@@ -544,9 +544,13 @@ describe("the requests webhooks deliver", () => {
   it("match the document's `webhooks`, kind by kind, headers included", async () => {
     const owner = (await seedKey()).key;
     const name = uniqueName("contract-deliveries");
-    await contract.check(
+    const endpoint = (await contract.check(
       "createWebhook",
       await createWebhook({ url: receiverUrl("ok", name), types: ["pet.*", "order.*"] }, owner),
+    )) as { id: number };
+    await contract.check(
+      "testWebhook",
+      await api(`/v1/webhooks/${endpoint.id}/test`, { method: "POST", key: owner }),
     );
     const petId = (await contract.check(
       "createPet",
@@ -573,8 +577,8 @@ describe("the requests webhooks deliver", () => {
       });
       await contract.check(action === "complete" ? "completeOrder" : "cancelOrder", moved);
     }
-    // Two animals, two placements, two moves: 2 created, 4 status changes, 2 placed, 1 completed, 1 cancelled.
-    const requests = await receivedAtLeast(name, 10);
+    // A test; two animals, two placements, two moves: 2 created, 4 status changes, 2 placed, 1 completed, 1 cancelled.
+    const requests = await receivedAtLeast(name, 11);
     const kinds = new Set<string>();
     const document = contract.document as unknown as {
       webhooks: Record<string, { post: { parameters: { name: string }[] } }>;

@@ -78,11 +78,15 @@ describe("GET /v1/openapi.json", () => {
       "GET /store/orders/{orderId}",
       "GET /webhooks",
       "GET /webhooks/{webhookId}/deliveries",
+      "PATCH /webhooks/{webhookId}",
       "POST /pets",
       "POST /store/orders",
       "POST /store/orders/{orderId}/cancel",
       "POST /store/orders/{orderId}/complete",
       "POST /webhooks",
+      "POST /webhooks/{webhookId}/deliveries/{deliveryId}/retry",
+      "POST /webhooks/{webhookId}/recover",
+      "POST /webhooks/{webhookId}/test",
     ]);
   });
 
@@ -97,8 +101,12 @@ describe("GET /v1/openapi.json", () => {
       ["listEvents", ["events"]],
       ["createWebhook", ["webhooks"]],
       ["listWebhooks", ["webhooks"]],
+      ["updateWebhook", ["webhooks"]],
       ["deleteWebhook", ["webhooks"]],
       ["listDeliveries", ["webhooks"]],
+      ["testWebhook", ["webhooks"]],
+      ["retryDelivery", ["webhooks"]],
+      ["recoverWebhook", ["webhooks"]],
     ]);
     expect(document.tags.map((tag) => tag.name)).toEqual(["pets", "store", "events", "webhooks"]);
     const create = operations(document).find(([name]) => name === "POST /webhooks")?.[1];
@@ -125,6 +133,7 @@ describe("GET /v1/openapi.json", () => {
       "order.placed",
       "order.completed",
       "order.cancelled",
+      "webhook.test",
     ];
     expect(Object.keys(document.webhooks)).toEqual(kinds);
     const schemas = [
@@ -133,6 +142,7 @@ describe("GET /v1/openapi.json", () => {
       "OrderPlacedEvent",
       "OrderCompletedEvent",
       "OrderCancelledEvent",
+      "TestEvent",
     ];
     kinds.forEach((kind, index) => {
       const post = document.webhooks[kind]?.post as {

@@ -42,7 +42,14 @@ describe("createWebhook, listWebhooks, deleteWebhook", () => {
     const res = await create(key, { url, types: ["order.*", "pet.created"] });
     expect(res.status).toBe(201);
     const body = (await res.json()) as Required<WebhookBody>;
-    expect(Object.keys(body).sort()).toEqual(["createdAt", "id", "secret", "types", "url"]);
+    expect(Object.keys(body).sort()).toEqual([
+      "createdAt",
+      "id",
+      "secret",
+      "status",
+      "types",
+      "url",
+    ]);
     expect(body).toMatchObject({ url, types: ["order.*", "pet.created"] });
     expect(body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(new Date(body.createdAt).toISOString()).toBe(body.createdAt);
