@@ -71,10 +71,11 @@ export function idempotencyStatements(db: Database, claim: IdempotencyClaim) {
       }),
     ] as const,
     /**
-     * When the statement before added a row (`changes()` is its count), stores
-     * the response: `body` as the create sends it, with the new row's id. When
-     * it added none, the request was refused and changed nothing, so the claim
-     * is given back and a retry runs afresh. Then reads the stored response.
+     * When the statement before added or changed a row (`changes()` is its
+     * count), stores the response: `body` as the request sends it, with the
+     * new row's id unless the body names its own. When it touched none, the
+     * request was refused and changed nothing, so the claim is given back and
+     * a retry runs afresh. Then reads the stored response.
      */
     settle: (status: number, body: Record<string, unknown>) =>
       [
@@ -83,7 +84,10 @@ export function idempotencyStatements(db: Database, claim: IdempotencyClaim) {
           .set({
             responseStatus: status,
             // The id comes first, as in every resource the API returns.
-            responseBody: sql`json_set(${JSON.stringify({ id: 0, ...body })}, '$.id', last_insert_rowid())`,
+            responseBody:
+              typeof body.id === "number"
+                ? JSON.stringify(body)
+                : sql`json_set(${JSON.stringify({ id: 0, ...body })}, '$.id', last_insert_rowid())`,
           })
           .where(and(key, sql`changes() = 1`)),
         db.delete(idempotencyRecords).where(and(key, isNull(idempotencyRecords.responseStatus))),

@@ -10,6 +10,7 @@ import {
   listWebhooksHandler,
   recoverWebhookHandler,
   retryDeliveryHandler,
+  rotateWebhookSecretHandler,
   testWebhookHandler,
   updateWebhookHandler,
 } from "./webhooks.handlers.ts";
@@ -20,6 +21,7 @@ import {
   listWebhooksRoute,
   recoverWebhookRoute,
   retryDeliveryRoute,
+  rotateWebhookSecretRoute,
   testWebhookRoute,
   updateWebhookRoute,
 } from "./webhooks.routes.ts";
@@ -51,6 +53,11 @@ export function webhooksRoutes(): OpenAPIHono<AppEnv> {
   endpoints.openapi(testWebhookRoute, testWebhookHandler, webhookNotFoundWhenInvalid);
   endpoints.openapi(recoverWebhookRoute, recoverWebhookHandler, webhookNotFoundWhenInvalid);
   endpoints.openapi(
+    rotateWebhookSecretRoute,
+    rotateWebhookSecretHandler,
+    webhookNotFoundWhenInvalid,
+  );
+  endpoints.openapi(
     retryDeliveryRoute,
     retryDeliveryHandler,
     notFoundWhenIdInvalid(DELIVERY_NOT_FOUND),
@@ -60,6 +67,7 @@ export function webhooksRoutes(): OpenAPIHono<AppEnv> {
   endpoints.all("/webhooks/:webhookId/deliveries", methodNotAllowed(["GET", "HEAD"]));
   endpoints.all("/webhooks/:webhookId/test", methodNotAllowed(["POST"]));
   endpoints.all("/webhooks/:webhookId/recover", methodNotAllowed(["POST"]));
+  endpoints.all("/webhooks/:webhookId/rotate-secret", methodNotAllowed(["POST"]));
   endpoints.all("/webhooks/:webhookId/deliveries/:deliveryId/retry", methodNotAllowed(["POST"]));
   return endpoints;
 }

@@ -1,8 +1,10 @@
 import type { RouteHandler } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import { decodeCursor } from "../api/cursor.ts";
 import { nextPageLink } from "../api/pagination.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError, messages } from "../errors.ts";
+import { claimOf, storedBody } from "../idempotency/idempotent-request.ts";
 import type { Services } from "../services.ts";
 import { recoverMissed } from "./webhook-recovery.ts";
 import { generateWebhookSecret } from "./webhook-signature.ts";
@@ -10,8 +12,11 @@ import { isAllowedWebhookUrl, type WebhookUrlPolicy, webhookUrlRules } from "./w
 import {
   deleteWebhook,
   findWebhook,
+  insertWebhookOnce,
   insertWebhookUnderCap,
   listWebhooks,
+  type NewEndpoint,
+  rotateSecret,
   updateWebhook,
 } from "./webhooks.queries.ts";
 import type {
@@ -21,10 +26,16 @@ import type {
   listWebhooksRoute,
   recoverWebhookRoute,
   retryDeliveryRoute,
+  rotateWebhookSecretRoute,
   testWebhookRoute,
   updateWebhookRoute,
 } from "./webhooks.routes.ts";
-import { DELIVERY_NOT_FOUND, MAX_WEBHOOKS, WEBHOOK_NOT_FOUND } from "./webhooks.schemas.ts";
+import {
+  CreatedWebhookSchema,
+  DELIVERY_NOT_FOUND,
+  MAX_WEBHOOKS,
+  WEBHOOK_NOT_FOUND,
+} from "./webhooks.schemas.ts";
 
 /** The URL rules depend on the environment, so they are checked here rather than by the schema. */
 function checkUrl(url: string, policy: WebhookUrlPolicy): void {
@@ -42,28 +53,66 @@ async function ownEndpoint(services: Services, apiKeyHash: string, id: number): 
   }
 }
 
+const limitReached = () =>
+  new ApiError(
+    "limit_reached",
+    messages.limitReached(MAX_WEBHOOKS, "webhook endpoints", "delete one"),
+  );
+
+/** Registers the endpoint once per Idempotency-Key, answering every retry as the first, secret included. */
+async function createOnce(c: Context<AppEnv>, endpoint: NewEndpoint, idempotencyKey: string) {
+  const fields = [endpoint.url, endpoint.types];
+  const claim = await claimOf(c, idempotencyKey, "createWebhook", fields, endpoint.now);
+  const outcome = await insertWebhookOnce(c.var.services.db, endpoint, claim);
+  if (outcome.kind === "limit_reached") throw limitReached();
+  return storedBody(c, outcome, 201, CreatedWebhookSchema);
+}
+
+async function createUnkeyed(c: Context<AppEnv>, endpoint: NewEndpoint) {
+  const outcome = await insertWebhookUnderCap(c.var.services.db, endpoint);
+  if (outcome.kind === "limit_reached") throw limitReached();
+  return { ...outcome.webhook, secret: endpoint.secret };
+}
+
 export const createWebhookHandler: RouteHandler<
   ReturnType<typeof createWebhookRoute>,
   AppEnv
 > = async (c) => {
   const { url, types } = c.req.valid("json");
-  const { db, webhooks } = c.var.services;
-  checkUrl(url, webhooks.urlPolicy);
-  const secret = generateWebhookSecret();
-  const outcome = await insertWebhookUnderCap(db, {
+  const idempotencyKey = c.req.valid("header")["Idempotency-Key"];
+  checkUrl(url, c.var.services.webhooks.urlPolicy);
+  const endpoint = {
     apiKeyHash: c.var.apiKey.hash,
     url,
     types,
-    secret,
+    secret: generateWebhookSecret(),
     now: Date.now(),
-  });
-  if (outcome.kind === "limit_reached") {
-    throw new ApiError(
-      "limit_reached",
-      messages.limitReached(MAX_WEBHOOKS, "webhook endpoints", "delete one"),
-    );
-  }
-  return c.json({ ...outcome.webhook, secret }, 201);
+  };
+  const created =
+    idempotencyKey === undefined
+      ? await createUnkeyed(c, endpoint)
+      : await createOnce(c, endpoint, idempotencyKey);
+  return c.json(created, 201);
+};
+
+export const rotateWebhookSecretHandler: RouteHandler<
+  typeof rotateWebhookSecretRoute,
+  AppEnv
+> = async (c) => {
+  const { webhookId } = c.req.valid("param");
+  const idempotencyKey = c.req.valid("header")["Idempotency-Key"];
+  const now = Date.now();
+  const claim =
+    idempotencyKey === undefined
+      ? undefined
+      : await claimOf(c, idempotencyKey, "rotateWebhookSecret", [webhookId], now);
+  const outcome = await rotateSecret(
+    c.var.services.db,
+    { apiKeyHash: c.var.apiKey.hash, id: webhookId, secret: generateWebhookSecret(), now },
+    claim,
+  );
+  if (!outcome) throw new ApiError("not_found", WEBHOOK_NOT_FOUND);
+  return c.json(storedBody(c, outcome, 200, CreatedWebhookSchema), 200);
 };
 
 export const listWebhooksHandler: RouteHandler<typeof listWebhooksRoute, AppEnv> = async (c) => {

@@ -3,6 +3,15 @@ import type { Database } from "../db/database.ts";
 import { accounts, events, webhooks } from "../db/schema.ts";
 import { endpointWants, eventColumns, toEvent } from "../events/events.queries.ts";
 import type { EventTypeSelector } from "../events/events.schemas.ts";
+import {
+  type IdempotencyClaim,
+  idempotencyStatements,
+  type Replayed,
+  type Reused,
+  responseOf,
+  runOnce,
+  type Stored,
+} from "../idempotency/idempotency.queries.ts";
 import { accountOfKey } from "../keys/keys.queries.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
 import type { Webhook } from "./webhooks.schemas.ts";
@@ -52,53 +61,98 @@ export interface NewEndpoint {
 export type InsertOutcome = { kind: "created"; webhook: Webhook } | { kind: "limit_reached" };
 
 /**
- * Adds the endpoint only while the caller's account has fewer than the cap.
- * Count and insert are one statement, so concurrent creates serialise in the
- * database and the cap holds exactly. The endpoint receives the events
- * committed after it: those past the newest sequence number now.
+ * The insert that adds the endpoint only while the caller's account has
+ * fewer than the cap. Count and insert are one statement, so concurrent
+ * creates serialise in the database and the cap holds exactly. The endpoint
+ * receives the events committed after it: those past the newest sequence
+ * number now.
  */
+function insertUnderCap(db: Database, endpoint: NewEndpoint) {
+  return db.insert(webhooks).select(
+    db
+      .select({
+        id: sql<null>`NULL`.as("id"),
+        accountId: accounts.id,
+        url: sql<string>`${endpoint.url}`.as("url"),
+        types: sql<string>`${JSON.stringify(endpoint.types)}`.as("types"),
+        secret: sql<string>`${endpoint.secret}`.as("secret"),
+        previousSecrets: sql<string>`'[]'`.as("previous_secrets"),
+        status: sql<"enabled">`'enabled'`.as("status"),
+        disabledReason: sql<null>`NULL`.as("disabled_reason"),
+        afterSeq: sql<number>`coalesce((SELECT max(${events.seq}) FROM ${events}), 0)`.as(
+          "after_seq",
+        ),
+        createdAt: sql<number>`${endpoint.now}`.as("created_at"),
+      })
+      .from(accounts)
+      .where(
+        and(
+          eq(accounts.id, accountOfKey(endpoint.apiKeyHash)),
+          sql`(SELECT count(*) FROM ${webhooks} WHERE ${webhooks.accountId} = ${accounts.id}) < ${MAX_WEBHOOKS}`,
+        ),
+      ),
+  );
+}
+
+const ownerOf = (db: Database, apiKeyHash: string) =>
+  db
+    .select({ id: accounts.id })
+    .from(accounts)
+    .where(eq(accounts.id, accountOfKey(apiKeyHash)));
+
+/** The cap held: either the key has no account (a defect here), or it is full. */
+function refused(owner: { id: number } | undefined): { kind: "limit_reached" } {
+  // Only a key D1 does not hold (one that still awaits the KV import) has no account.
+  if (!owner) throw new Error("no account owns the API key, so no endpoint could be added");
+  return { kind: "limit_reached" };
+}
+
+/** Adds the endpoint under the account's cap. */
 export async function insertWebhookUnderCap(
   db: Database,
   endpoint: NewEndpoint,
 ): Promise<InsertOutcome> {
-  const account = accountOfKey(endpoint.apiKeyHash);
   const [inserted, [owner]] = await guardStorage("D1", () =>
     db.batch([
-      db
-        .insert(webhooks)
-        .select(
-          db
-            .select({
-              id: sql<null>`NULL`.as("id"),
-              accountId: accounts.id,
-              url: sql<string>`${endpoint.url}`.as("url"),
-              types: sql<string>`${JSON.stringify(endpoint.types)}`.as("types"),
-              secret: sql<string>`${endpoint.secret}`.as("secret"),
-              previousSecrets: sql<string>`'[]'`.as("previous_secrets"),
-              status: sql<"enabled">`'enabled'`.as("status"),
-              disabledReason: sql<null>`NULL`.as("disabled_reason"),
-              afterSeq: sql<number>`coalesce((SELECT max(${events.seq}) FROM ${events}), 0)`.as(
-                "after_seq",
-              ),
-              createdAt: sql<number>`${endpoint.now}`.as("created_at"),
-            })
-            .from(accounts)
-            .where(
-              and(
-                eq(accounts.id, account),
-                sql`(SELECT count(*) FROM ${webhooks} WHERE ${webhooks.accountId} = ${accounts.id}) < ${MAX_WEBHOOKS}`,
-              ),
-            ),
-        )
-        .returning(webhookColumns),
-      db.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, account)),
+      insertUnderCap(db, endpoint).returning(webhookColumns),
+      ownerOf(db, endpoint.apiKeyHash),
     ]),
   );
   const [row] = inserted;
-  if (row) return { kind: "created", webhook: toWebhook(row) };
-  // Only a key D1 does not hold (one that still awaits the KV import) has no account.
-  if (!owner) throw new Error("no account owns the API key, so no endpoint could be added");
-  return { kind: "limit_reached" };
+  return row ? { kind: "created", webhook: toWebhook(row) } : refused(owner);
+}
+
+/**
+ * Adds the endpoint under the cap and stores the reply, secret included,
+ * with the Idempotency-Key in one batch: one endpoint per key, and a replay
+ * answers with the same secret for as long as the record is kept.
+ */
+export function insertWebhookOnce(
+  db: Database,
+  endpoint: NewEndpoint,
+  claim: IdempotencyClaim,
+): Promise<Stored | Replayed | Reused | { kind: "limit_reached" }> {
+  const keyed = idempotencyStatements(db, claim);
+  const reply = {
+    url: endpoint.url,
+    types: endpoint.types,
+    status: "enabled",
+    createdAt: new Date(endpoint.now).toISOString(),
+    secret: endpoint.secret,
+  };
+  return runOnce(
+    db,
+    claim,
+    () =>
+      db.batch([
+        ...keyed.claim,
+        insertUnderCap(db, endpoint),
+        ...keyed.settle(201, reply),
+        ownerOf(db, endpoint.apiKeyHash),
+      ]),
+    ([, , , , , [stored], [owner]]) =>
+      stored ? ({ kind: "stored", response: responseOf(stored) } as const) : refused(owner),
+  );
 }
 
 /** The account's endpoints, oldest first: the account of the caller's key, or one by its id. */
@@ -189,40 +243,61 @@ function stillSigning(previous: string, now: number): PreviousSecret[] {
     .slice(0, MAX_SIGNING_SECRETS - 1);
 }
 
+/** The endpoint with the columns rotation reads, if it is the caller's account's. */
+function rotationTarget(db: Database, apiKeyHash: string, id: number) {
+  return guardStorage("D1", () =>
+    db
+      .select({
+        ...webhookColumns,
+        secret: webhooks.secret,
+        previousSecrets: webhooks.previousSecrets,
+      })
+      .from(webhooks)
+      .where(ofAccount(apiKeyHash, id))
+      .get(),
+  );
+}
+
 /**
  * Gives the endpoint a new secret; the one it replaces still signs
- * deliveries for 24 hours. Conditional on the secret read, so two
- * rotations at once cannot drop a secret: the later one finds it changed
- * and reads again.
+ * deliveries for 24 hours. The update is conditional on the secret read,
+ * so two rotations at once cannot drop a secret: the later one finds it
+ * changed and reads again. With a claim, the reply (the new secret
+ * included) is stored with the Idempotency-Key in the same batch.
+ * Undefined when the account has no such endpoint.
  */
 export async function rotateSecret(
   db: Database,
-  apiKeyHash: string,
-  id: number,
-  secret: string,
-  now: number,
-): Promise<Webhook | undefined> {
+  rotation: { apiKeyHash: string; id: number; secret: string; now: number },
+  claim: IdempotencyClaim | undefined,
+): Promise<Stored | Replayed | Reused | undefined> {
   for (;;) {
-    const current = await guardStorage("D1", () =>
-      db
-        .select({ secret: webhooks.secret, previousSecrets: webhooks.previousSecrets })
-        .from(webhooks)
-        .where(ofAccount(apiKeyHash, id))
-        .get(),
-    );
+    const current = await rotationTarget(db, rotation.apiKeyHash, rotation.id);
     if (!current) return undefined;
+    const { secret: oldSecret, previousSecrets, ...webhook } = current;
     const previous = [
-      { secret: current.secret, until: now + SECRET_OVERLAP_MS },
-      ...stillSigning(current.previousSecrets, now),
+      { secret: oldSecret, until: rotation.now + SECRET_OVERLAP_MS },
+      ...stillSigning(previousSecrets, rotation.now),
     ].slice(0, MAX_SIGNING_SECRETS - 1);
-    const [row] = await guardStorage("D1", () =>
-      db
-        .update(webhooks)
-        .set({ secret, previousSecrets: JSON.stringify(previous) })
-        .where(and(ofAccount(apiKeyHash, id), eq(webhooks.secret, current.secret)))
-        .returning(webhookColumns),
+    const update = db
+      .update(webhooks)
+      .set({ secret: rotation.secret, previousSecrets: JSON.stringify(previous) })
+      .where(and(ofAccount(rotation.apiKeyHash, rotation.id), eq(webhooks.secret, oldSecret)));
+    const reply = { ...toWebhook(webhook), secret: rotation.secret };
+    if (!claim) {
+      const rows = await guardStorage("D1", () => update.returning({ id: webhooks.id }));
+      if (rows.length > 0) return { kind: "stored", response: { status: 200, body: reply } };
+      continue;
+    }
+    const keyed = idempotencyStatements(db, claim);
+    const outcome = await runOnce(
+      db,
+      claim,
+      () => db.batch([...keyed.claim, update, ...keyed.settle(200, reply)]),
+      ([, , , , , [stored]]) =>
+        stored ? ({ kind: "stored", response: responseOf(stored) } as const) : undefined,
     );
-    if (row) return toWebhook(row);
+    if (outcome) return outcome;
   }
 }
 

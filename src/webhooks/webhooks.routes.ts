@@ -1,4 +1,5 @@
 import { createRoute, type RouteConfig } from "@hono/zod-openapi";
+import { IdempotencyHeadersSchema, idempotentReplayedHeader } from "../api/idempotency-key.ts";
 import { nextPageLinkHeader } from "../api/pagination.ts";
 import { commonHeaders, errorResponses } from "../api/responses.ts";
 import { EVENT_TYPES } from "../db/schema.ts";
@@ -28,6 +29,10 @@ import {
 const DELIVERY =
   "Each event is POSTed as JSON, signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`; verify with the official `standardwebhooks` libraries and the endpoint's secret). Any 2xx within 10 s is success; anything else (another status, a redirect, which is never followed, a timeout, a failed connection) is retried after about 30 s, 2 min, 10 min, 1 h, 6 h and 12 h, then the delivery has failed. Each retry is signed afresh with its own timestamp but keeps the event's id as `webhook-id`. Delivery is at least once: deduplicate by `webhook-id`. Order of arrival is not promised: each event carries its `createdAt` and the full resource, and `GET /events` gives the true order.";
 
+/** What an Idempotency-Key does on the operations that take one. */
+const IDEMPOTENT =
+  "With an `Idempotency-Key`, a retry with the same key and body within 24 hours returns the first response again, as it was sent (with `Idempotent-Replayed: true`), secret included: the stored reply keeps it for those 24 hours. The same key with a different body, or on another operation, gives 422.";
+
 /** The `webhooks` tag of the document. */
 export const webhooksTag = {
   name: "webhooks",
@@ -48,8 +53,9 @@ export function createWebhookRoute(policy: WebhookUrlPolicy) {
     path: "/webhooks",
     operationId: "createWebhook",
     summary: "Register a webhook endpoint",
-    description: `Registers an endpoint for the listed event kinds; it receives the events committed from now on. The reply holds the signing secret, shown this once. At most ${MAX_WEBHOOKS} endpoints per account: the next gives 409 \`limit_reached\`. Send \`Content-Type: application/json\` and at most 16 KiB.`,
+    description: `Registers an endpoint for the listed event kinds; it receives the events committed from now on. The reply holds the signing secret, shown this once. At most ${MAX_WEBHOOKS} endpoints per account: the next gives 409 \`limit_reached\`. Send \`Content-Type: application/json\` and at most 16 KiB. ${IDEMPOTENT}`,
     request: {
+      headers: IdempotencyHeadersSchema,
       body: {
         required: true,
         content: { "application/json": { schema: newWebhookSchema(policy) } },
@@ -58,7 +64,7 @@ export function createWebhookRoute(policy: WebhookUrlPolicy) {
     responses: {
       201: {
         description: "The endpoint, with its signing secret (never shown again).",
-        headers: commonHeaders,
+        headers: { ...commonHeaders, "Idempotent-Replayed": idempotentReplayedHeader },
         content: { "application/json": { schema: CreatedWebhookSchema } },
       },
       ...errorResponses([
@@ -72,6 +78,7 @@ export function createWebhookRoute(policy: WebhookUrlPolicy) {
         },
         413,
         415,
+        422,
         429,
         500,
         503,
@@ -218,6 +225,24 @@ export const recoverWebhookRoute = createRoute({
   },
 });
 
+export const rotateWebhookSecretRoute = createRoute({
+  ...beta,
+  method: "post",
+  path: "/webhooks/{webhookId}/rotate-secret",
+  operationId: "rotateWebhookSecret",
+  summary: "Give an endpoint a new signing secret",
+  description: `Gives the endpoint a new signing secret, shown in this reply only. Deliveries are signed with every secret of the endpoint younger than 24 hours since it was replaced, newest first, at most three (\`webhook-signature: v1,<new> v1,<older>\`): a receiver that verifies with the old secret keeps working while it switches, with no gap. Takes no body. ${IDEMPOTENT}`,
+  request: { params: WebhookIdParamsSchema, headers: IdempotencyHeadersSchema },
+  responses: {
+    200: {
+      description: "The endpoint, with its new signing secret (never shown again).",
+      headers: { ...commonHeaders, "Idempotent-Replayed": idempotentReplayedHeader },
+      content: { "application/json": { schema: CreatedWebhookSchema } },
+    },
+    ...errorResponses([400, 401, [404, WEBHOOK_NOT_FOUND], 422, 429, 500, 503]),
+  },
+});
+
 /** The webhook operations, as the document for an environment with this URL policy describes them. */
 export function webhooksOperations(policy: WebhookUrlPolicy): RouteConfig[] {
   return [
@@ -229,6 +254,7 @@ export function webhooksOperations(policy: WebhookUrlPolicy): RouteConfig[] {
     testWebhookRoute,
     retryDeliveryRoute,
     recoverWebhookRoute,
+    rotateWebhookSecretRoute,
   ];
 }
 

@@ -22,7 +22,7 @@ beforeAll(async () => {
   receiver = await startReceiver();
 });
 afterAll(async () => {
-  await receiver.close();
+  await receiver?.close();
 });
 
 async function createKey(account: string): Promise<string> {

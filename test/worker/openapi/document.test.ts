@@ -86,6 +86,7 @@ describe("GET /v1/openapi.json", () => {
       "POST /webhooks",
       "POST /webhooks/{webhookId}/deliveries/{deliveryId}/retry",
       "POST /webhooks/{webhookId}/recover",
+      "POST /webhooks/{webhookId}/rotate-secret",
       "POST /webhooks/{webhookId}/test",
     ]);
   });
@@ -107,6 +108,7 @@ describe("GET /v1/openapi.json", () => {
       ["testWebhook", ["webhooks"]],
       ["retryDelivery", ["webhooks"]],
       ["recoverWebhook", ["webhooks"]],
+      ["rotateWebhookSecret", ["webhooks"]],
     ]);
     expect(document.tags.map((tag) => tag.name)).toEqual(["pets", "store", "events", "webhooks"]);
     const create = operations(document).find(([name]) => name === "POST /webhooks")?.[1];
@@ -117,6 +119,7 @@ describe("GET /v1/openapi.json", () => {
       "409",
       "413",
       "415",
+      "422",
       "429",
       "500",
       "503",
