@@ -1,20 +1,34 @@
 import { createApp } from "./app.ts";
-import type { DeliveryMessage } from "./events/events.queries.ts";
+import type { DeliveryMessage } from "./events/event-records.ts";
 import { runScheduledTasks } from "./scheduled.ts";
-import { buildServices } from "./services.ts";
+import { servicesOrReport } from "./services.ts";
 import { handOverBatch } from "./webhooks/delivery-handoff.ts";
 
 export { RateLimiter } from "./rate-limit/rate-limiter.ts";
 export { WebhookEndpoint } from "./webhooks/webhook-endpoint.ts";
+
+/**
+ * How long a batch waits when the configuration is not valid: a fix is a
+ * deploy away, and a delayed retry spends one attempt where an immediate
+ * one would spend them all within seconds.
+ */
+const CONFIGURATION_RETRY_DELAY_SECONDS = 300;
 
 const app = createApp();
 
 export default {
   fetch: app.fetch,
   async scheduled(_controller, env) {
-    await runScheduledTasks(buildServices(env), Date.now());
+    // The next run, five minutes on, finds whatever this one leaves.
+    const services = servicesOrReport(env, { work: "scheduled tasks" });
+    if (services) await runScheduledTasks(services, Date.now());
   },
   async queue(batch, env) {
-    await handOverBatch(buildServices(env).webhookEndpoints, batch);
+    const services = servicesOrReport(env, { work: "webhook deliveries", queue: batch.queue });
+    if (!services) {
+      batch.retryAll({ delaySeconds: CONFIGURATION_RETRY_DELAY_SECONDS });
+      return;
+    }
+    await handOverBatch(services.webhookEndpoints, batch);
   },
 } satisfies ExportedHandler<Env, DeliveryMessage>;

@@ -1,19 +1,19 @@
+import { type Config, ConfigurationError, parseConfig } from "./config.ts";
 import { type Database, database } from "./db/database.ts";
-import type { DeliveryMessage } from "./events/events.queries.ts";
-import type { KeyPrefix } from "./keys/key-format.ts";
+import type { DeliveryMessage } from "./events/event-records.ts";
 import { type KeyStore, keyStore } from "./keys/key-store.ts";
+import { log } from "./logging.ts";
 import { type RateLimitClient, rateLimitClient } from "./rate-limit/rate-limit-client.ts";
 import { oncePer } from "./utils/once-per.ts";
 import {
   type WebhookEndpointClient,
   webhookEndpointClient,
 } from "./webhooks/webhook-endpoint-client.ts";
-import { type WebhookSettings, webhookSettings } from "./webhooks/webhook-settings.ts";
 
 /**
  * What handlers and modules work with instead of the bindings: the database,
  * the key store, the limiter client, the queue of webhook deliveries, and
- * the settings that shape new keys and deliveries.
+ * the environment's configuration.
  */
 export interface Services {
   db: Database;
@@ -21,30 +21,42 @@ export interface Services {
   limiter: RateLimitClient;
   /** Where the outbox's dispatchers put webhook deliveries. */
   events: Queue<DeliveryMessage>;
-  webhooks: WebhookSettings;
   /** Each webhook endpoint's Durable Object: its deliveries. */
   webhookEndpoints: WebhookEndpointClient;
-  /** `ps_live_` in production, `ps_test_` everywhere else. */
-  keyPrefix: KeyPrefix;
-  /** The account that owns keys an operator makes without naming one. */
-  operatorEmail: string;
+  config: Config;
 }
 
 /**
  * The services over one environment's bindings, made once per isolate: they
  * hold no request's state (each call opens its own stub), so every request
- * can share them.
+ * can share them. A configuration that is not valid throws a
+ * ConfigurationError and is not kept, so each request that meets it says so
+ * in the log, and the first after a fix works.
  */
 export const buildServices = oncePer((env: Env): Services => {
+  const config = parseConfig(env);
   const db = database(env.DB);
   return {
     db,
     keys: keyStore(env.API_KEYS, db),
     limiter: rateLimitClient(env.RATE_LIMITER),
     events: env.EVENTS,
-    webhooks: webhookSettings(env),
     webhookEndpoints: webhookEndpointClient(env.WEBHOOK_ENDPOINT),
-    keyPrefix: env.KEY_PREFIX === "ps_live_" ? "ps_live_" : "ps_test_",
-    operatorEmail: env.OPERATOR_EMAIL,
+    config,
   };
 });
+
+/**
+ * The services, or undefined when the configuration is not valid: that is
+ * logged with the variables at fault (and `fields`, which say what was
+ * refused), and the caller fails closed or leaves its work for later.
+ */
+export function servicesOrReport(env: Env, fields: Record<string, unknown>): Services | undefined {
+  try {
+    return buildServices(env);
+  } catch (error) {
+    if (!(error instanceof ConfigurationError)) throw error;
+    log("error", error.message, { ...fields, variables: error.variables });
+    return undefined;
+  }
+}

@@ -4,10 +4,22 @@ import { defineConfig } from "vitest/config";
 
 const root = path.resolve(import.meta.dirname, "..");
 
+/** A whole number from the shell, or the default: how property tests pick their seed and size. */
+function wholeNumber(name: "SEED" | "RUNS", fallback: number, least: number): string {
+  const text = process.env[name] || String(fallback);
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < least || value > 2_147_483_647) {
+    throw new Error(`${name}=${text}: expected a whole number from ${least} to 2147483647`);
+  }
+  return String(value);
+}
+
 export default defineConfig({
   root,
   test: {
     reporters: ["default", path.join(root, "test/summary-reporter.ts")],
+    // Vitest's default is one worker fewer than the cores: one test file at a time on two.
+    maxWorkers: 2,
     // Two runtimes: the Worker's tests run inside workerd, the operator command's in Node.
     projects: [
       {
@@ -28,6 +40,9 @@ export default defineConfig({
                 // Where the receiver started by the global setup listens, and a port where nothing does.
                 WEBHOOK_RECEIVER_PORT: String(inject("receiverPort")),
                 WEBHOOK_CLOSED_PORT: String(inject("closedPort")),
+                // Property tests: a fixed seed, so a failure replays, and cases per property.
+                SEED: wholeNumber("SEED", 1, 0),
+                RUNS: wholeNumber("RUNS", 100, 1),
               },
             },
           })),
@@ -44,8 +59,10 @@ export default defineConfig({
           name: "node",
           environment: "node",
           include: ["test/node/**/*.test.ts"],
+          // One real `npm start` (migrations, then wrangler dev) for the files that can share it.
+          globalSetup: ["test/node/shared-server.ts"],
           testTimeout: 120_000,
-          // Each file starts a real `npm start` (migrations, then wrangler dev) before its tests.
+          // A file needing its own state or flags starts its own `npm start` before its tests.
           hookTimeout: 120_000,
         },
       },

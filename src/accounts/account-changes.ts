@@ -1,10 +1,7 @@
-import { FIRST_KEY_VERSION } from "../db/schema.ts";
 import { generateApiKey, hashApiKey, lastFourOf } from "../keys/key-format.ts";
 import { keyRecordOf, policyOf } from "../keys/key-projection.ts";
-import type { LegacyKeyRecord } from "../keys/key-record.ts";
 import {
   findKeyWithAccount,
-  insertImportedKey,
   insertKeyUnderCap,
   type KeyLimits,
   type KeyWithAccount,
@@ -18,7 +15,7 @@ import {
 import { describeError, log } from "../logging.ts";
 import type { Plan } from "../rate-limit/plans.ts";
 import type { Services } from "../services.ts";
-import { type Account, findAccountByEmail, findOrCreateAccount } from "./accounts.queries.ts";
+import { type Account, findAccountByEmail } from "./accounts.queries.ts";
 
 /**
  * The one module that changes keys and accounts' plans; the dashboard and the
@@ -93,7 +90,7 @@ export async function createKey(
   account: Pick<Account, "id">,
   limits: KeyLimits = FOLLOW_ACCOUNT,
 ): Promise<CreatedKey> {
-  const key = generateApiKey(services.keyPrefix);
+  const key = generateApiKey(services.config.keyPrefix);
   const hash = await hashApiKey(key);
   const row = await insertKeyUnderCap(
     services.db,
@@ -110,9 +107,7 @@ export async function revokeKey(
   services: Services,
   hash: string,
 ): Promise<KeyWithAccount | undefined> {
-  const row = await withLegacyImported(services, hash, () =>
-    revokeKeyOnce(services.db, hash, Date.now()),
-  );
+  const row = await revokeKeyOnce(services.db, hash, Date.now());
   if (row) await publishKeys(services, [row]);
   return row;
 }
@@ -132,7 +127,7 @@ export async function rollKey(
   accountId: number,
   oldHash: string,
 ): Promise<RolledKey> {
-  const key = generateApiKey(services.keyPrefix);
+  const key = generateApiKey(services.config.keyPrefix);
   const newHash = await hashApiKey(key);
   const { old, successor } = await rollKeyOnce(
     services.db,
@@ -155,9 +150,7 @@ export async function setKeyLimits(
   hash: string,
   limits: KeyLimits,
 ): Promise<KeyWithAccount | undefined> {
-  const row = await withLegacyImported(services, hash, () =>
-    setKeyLimitsRow(services.db, hash, limits),
-  );
+  const row = await setKeyLimitsRow(services.db, hash, limits);
   if (row) await publishKeys(services, [row]);
   return row;
 }
@@ -179,82 +172,6 @@ export async function setAccountPlan(
   const keys = await setAccountPlanRow(services.db, account.id, plan, Date.now());
   await publishKeys(services, keys);
   return { account: { ...account, ...plan }, keys };
-}
-
-/**
- * Brings one key the operator command once wrote only to KV into D1, with
- * the per-key plan it was given, under its account (made if missing), and
- * publishes it, so its KV record takes today's shape. A key D1 already holds
- * keeps its row, and is published again only with `rewrite` (the operator's
- * import): a request that met an old-shaped record another request has
- * already imported (an isolate's cache, KV's edge cache) needs the row alone.
- */
-export async function importLegacyKey(
-  services: Services,
-  hash: string,
-  legacy: LegacyKeyRecord,
-  { rewrite }: { rewrite: boolean },
-): Promise<{ row: KeyWithAccount; imported: boolean }> {
-  let row = await findKeyWithAccount(services.db, hash);
-  const imported = row === undefined;
-  if (!row) {
-    const now = Date.now();
-    const { account } = await findOrCreateAccount(services.db, legacy.account);
-    await insertImportedKey(services.db, {
-      hash,
-      accountId: account.id,
-      lastFour: legacy.lastFour,
-      limits: {
-        plan: legacy.plan,
-        perMinute: legacy.limits?.perMinute ?? null,
-        perDay: legacy.limits?.perDay ?? null,
-      },
-      createdAt: Date.parse(legacy.createdAt) || now,
-      revokedAt: legacy.revoked ? now : null,
-      expiresAt: legacy.expiresAt === undefined ? null : Date.parse(legacy.expiresAt),
-      version: Math.max(legacy.version + 1, FIRST_KEY_VERSION),
-    });
-    row = await findKeyWithAccount(services.db, hash);
-    if (!row) throw new Error("an imported key vanished");
-  }
-  if (imported || rewrite) await publishKeys(services, [row]);
-  return { row, imported };
-}
-
-/** A key D1 does not hold yet may still be one KV holds from before: bring it in first. */
-async function withLegacyImported<T>(
-  services: Services,
-  hash: string,
-  change: () => Promise<T | undefined>,
-): Promise<T | undefined> {
-  const changed = await change();
-  if (changed !== undefined) return changed;
-  const legacy = await services.keys.findLegacy(hash);
-  if (!legacy) return undefined;
-  await importLegacyKey(services, hash, legacy, { rewrite: false });
-  return change();
-}
-
-export interface ImportPage {
-  /** Keys that were only in KV and are now in D1. */
-  imported: number;
-  /** Keys D1 already held whose KV record was still in the old shape, now rewritten. */
-  rewritten: number;
-  /** Where the next page starts; undefined after the last. */
-  cursor: string | undefined;
-}
-
-/** The import of every such key, a page per call (`npm run key -- import` and `npm start` loop over it). */
-export async function importLegacyKeys(
-  services: Services,
-  cursor: string | undefined,
-): Promise<ImportPage> {
-  const page = await services.keys.listLegacy(cursor, 50);
-  let imported = 0;
-  for (const { hash, legacy } of page.records) {
-    if ((await importLegacyKey(services, hash, legacy, { rewrite: true })).imported) imported += 1;
-  }
-  return { imported, rewritten: page.records.length - imported, cursor: page.cursor };
 }
 
 /**

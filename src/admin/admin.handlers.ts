@@ -2,7 +2,6 @@ import type { RouteHandler } from "@hono/zod-openapi";
 import {
   createKey,
   FOLLOW_ACCOUNT,
-  importLegacyKeys,
   revokeKey,
   setAccountPlan,
   setKeyLimits,
@@ -17,7 +16,6 @@ import type {
   accountPlanRoute,
   createKeyRoute,
   dispatchEventsRoute,
-  importKeysRoute,
   inviteRoute,
   keyPlanRoute,
   listKeysRoute,
@@ -38,7 +36,7 @@ export const createKeyHandler: RouteHandler<typeof createKeyRoute, AppEnv> = asy
   const body = c.req.valid("json");
   const { account, created } = await findOrCreateAccount(
     services.db,
-    body.account ?? services.operatorEmail,
+    body.account ?? services.config.operatorEmail,
   );
   const limits = body.plan ? { plan: body.plan, ...numbersOf(body) } : FOLLOW_ACCOUNT;
   const made = await createKey(services, account, limits);
@@ -75,14 +73,6 @@ export const keyPlanHandler: RouteHandler<typeof keyPlanRoute, AppEnv> = async (
   const row = await setKeyLimits(c.var.services, c.req.valid("param").hash, limits);
   if (!row) throw noSuchKey();
   return c.json(keySummary(row), 200);
-};
-
-export const importKeysHandler: RouteHandler<typeof importKeysRoute, AppEnv> = async (c) => {
-  const page = await importLegacyKeys(c.var.services, c.req.valid("json").cursor);
-  return c.json(
-    { imported: page.imported, rewritten: page.rewritten, cursor: page.cursor ?? null },
-    200,
-  );
 };
 
 export const accountPlanHandler: RouteHandler<typeof accountPlanRoute, AppEnv> = async (c) => {

@@ -1,12 +1,13 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { jsonBody } from "../middleware/json-body.ts";
 import {
+  AccountKeysSchema,
   AccountPlanBodySchema,
+  AccountPlanChangeSchema,
   AccountQuerySchema,
-  AccountSummarySchema,
+  CreatedKeySchema,
   CreateKeyBodySchema,
   EmailParamsSchema,
-  ImportBodySchema,
+  InviteSchema,
   KeyHashParamsSchema,
   KeyPlanBodySchema,
   KeySummarySchema,
@@ -27,12 +28,11 @@ export const createKeyRoute = createRoute({
   method: "post",
   path: "/keys",
   hide: true,
-  middleware: [jsonBody()] as const,
   request: { body: body(CreateKeyBodySchema) },
   responses: {
     201: {
       description: "The key, shown this once, and what it belongs to.",
-      ...json(KeySummarySchema.extend({ key: z.string(), accountCreated: z.boolean() })),
+      ...json(CreatedKeySchema),
     },
   },
 });
@@ -45,7 +45,7 @@ export const listKeysRoute = createRoute({
   responses: {
     200: {
       description: "The account and its keys, newest first.",
-      ...json(z.object({ account: AccountSummarySchema, keys: z.array(KeySummarySchema) })),
+      ...json(AccountKeysSchema),
     },
   },
 });
@@ -62,37 +62,19 @@ export const keyPlanRoute = createRoute({
   method: "post",
   path: "/keys/{hash}/plan",
   hide: true,
-  middleware: [jsonBody()] as const,
   request: { params: KeyHashParamsSchema, body: body(KeyPlanBodySchema) },
   responses: { 200: { description: "The key with its new limits.", ...json(KeySummarySchema) } },
-});
-
-export const importKeysRoute = createRoute({
-  method: "post",
-  path: "/keys/import",
-  hide: true,
-  middleware: [jsonBody()] as const,
-  request: { body: body(ImportBodySchema) },
-  responses: {
-    200: {
-      description: "One page of the import; call again with `cursor` until it is null.",
-      ...json(
-        z.object({ imported: z.number(), rewritten: z.number(), cursor: z.string().nullable() }),
-      ),
-    },
-  },
 });
 
 export const accountPlanRoute = createRoute({
   method: "post",
   path: "/accounts/{email}/plan",
   hide: true,
-  middleware: [jsonBody()] as const,
   request: { params: EmailParamsSchema, body: body(AccountPlanBodySchema) },
   responses: {
     200: {
       description: "The account on its new plan, and how many of its keys took it.",
-      ...json(z.object({ account: AccountSummarySchema, keysUpdated: z.number() })),
+      ...json(AccountPlanChangeSchema),
     },
   },
 });
@@ -105,14 +87,7 @@ export const inviteRoute = createRoute({
   responses: {
     201: {
       description: "A one-time link that sets the account's password.",
-      ...json(
-        z.object({
-          account: AccountSummarySchema,
-          accountCreated: z.boolean(),
-          link: z.string(),
-          expiresAt: z.string(),
-        }),
-      ),
+      ...json(InviteSchema),
     },
   },
 });

@@ -1,19 +1,14 @@
 import { z } from "@hono/zod-openapi";
+import { AccountEmailSchema } from "../accounts/account-email.ts";
 import { PlanSchema } from "../rate-limit/plans.ts";
-
-/** Loose on purpose: operators name accounts that sign-up's stricter check may never have seen. */
-const EmailSchema = z
-  .string()
-  .max(254)
-  .regex(/^[^\s@]+@[^\s@]+$/, "Expected an email address");
 
 export const KeyHashParamsSchema = z.object({
   hash: z.string().regex(/^[0-9a-f]{64}$/, "Expected the hex SHA-256 of a key"),
 });
 
-export const EmailParamsSchema = z.object({ email: EmailSchema });
+export const EmailParamsSchema = z.object({ email: AccountEmailSchema });
 
-export const AccountQuerySchema = z.object({ account: EmailSchema });
+export const AccountQuerySchema = z.object({ account: AccountEmailSchema });
 
 const Count = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 
@@ -54,14 +49,12 @@ export const KeyPlanBodySchema = z
 /** Without a plan the key follows its account's; with one it carries its own limits. */
 export const CreateKeyBodySchema = z
   .strictObject({
-    account: EmailSchema.optional(),
+    account: AccountEmailSchema.optional(),
     plan: PlanSchema.optional(),
     perMinute: Count.optional(),
     perDay: Count.optional(),
   })
   .superRefine(numbersFitPlan);
-
-export const ImportBodySchema = z.strictObject({ cursor: z.string().min(1).max(1_000).optional() });
 
 export const KeySummarySchema = z.object({
   hash: z.string(),
@@ -88,3 +81,25 @@ export const AccountSummarySchema = z.object({
   createdAt: z.string(),
 });
 export type AccountSummary = z.infer<typeof AccountSummarySchema>;
+
+export const CreatedKeySchema = KeySummarySchema.extend({
+  key: z.string(),
+  accountCreated: z.boolean(),
+});
+
+export const AccountKeysSchema = z.object({
+  account: AccountSummarySchema,
+  keys: z.array(KeySummarySchema),
+});
+
+export const AccountPlanChangeSchema = z.object({
+  account: AccountSummarySchema,
+  keysUpdated: z.number(),
+});
+
+export const InviteSchema = z.object({
+  account: AccountSummarySchema,
+  accountCreated: z.boolean(),
+  link: z.string(),
+  expiresAt: z.string(),
+});

@@ -2,54 +2,23 @@
  * Prints the OpenAPI document without starting a server:
  *   npm run openapi                      → stdout
  *   npm run openapi -- --out FILE        → FILE
- *   npm run openapi -- --env production  → servers as that environment's vars name them
+ *   npm run openapi -- --env production  → as that environment's configuration sets it
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { parseArgs } from "node:util";
-import { unstable_readConfig } from "wrangler";
+import { ConfigurationError, parseConfig } from "../config.ts";
 import { buildOpenApiDocument } from "../openapi/openapi-document.ts";
+import { parseCommand, runCommand, UsageError } from "./command.ts";
+import { wranglerConfig } from "./project.ts";
 
-const USAGE = `Usage: npm run openapi -- [--out FILE] [--env staging|production]
+const help = `Usage: npm run openapi -- [--out FILE] [--env staging|production]
 
 Writes the OpenAPI 3.1 document of the API (generated from the route schemas)
-to FILE, or to standard output. Server URLs come from wrangler.toml vars.`;
+to FILE, or to standard output, as one environment configures the API (its
+wrangler.toml vars: servers, webhook URL rules, delivery timeout and retry
+schedule, deprecation dates); without --env, local development's.`;
 
 const root = path.resolve(import.meta.dirname, "../..");
-
-function fail(reason: string): never {
-  process.stderr.write(`openapi: ${reason}\n`);
-  process.exit(2);
-}
-
-function options(): { out: string | undefined; env: string | undefined } {
-  try {
-    const { values } = parseArgs({
-      options: {
-        out: { type: "string", short: "o" },
-        env: { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-      strict: true,
-    });
-    if (values.help) {
-      process.stdout.write(`${USAGE}\n`);
-      process.exit(0);
-    }
-    if (values.env !== undefined && !["staging", "production"].includes(values.env)) {
-      fail(`--env must be staging or production, not "${values.env}"`);
-    }
-    return { out: values.out, env: values.env };
-  } catch (error) {
-    fail(error instanceof Error ? error.message : String(error));
-  }
-}
-
-function variable(vars: Record<string, unknown>, name: string): string {
-  const value = vars[name];
-  if (typeof value !== "string" || value === "") fail(`wrangler.toml sets no ${name}`);
-  return value;
-}
 
 // `npm run -s openapi | head` closes the pipe early; that is not a failure.
 process.stdout.on("error", (error: NodeJS.ErrnoException) => {
@@ -57,18 +26,40 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   process.exit(0);
 });
 
-const { out, env } = options();
-const config = unstable_readConfig({ config: path.join(root, "wrangler.toml"), env });
-const document = buildOpenApiDocument({
-  ...config.vars,
-  PRODUCTION_URL: variable(config.vars, "PRODUCTION_URL"),
-  STAGING_URL: variable(config.vars, "STAGING_URL"),
-});
-const json = `${JSON.stringify(document, null, 2)}\n`;
-if (out === undefined) {
-  process.stdout.write(json);
-} else {
-  await mkdir(path.dirname(path.resolve(out)), { recursive: true });
-  await writeFile(out, json);
-  process.stderr.write(`openapi: wrote ${out}\n`);
+async function main(argv: string[]): Promise<number> {
+  const { values } = parseCommand(argv, {
+    out: { type: "string", short: "o" },
+    env: { type: "string" },
+    help: { type: "boolean", short: "h" },
+  });
+  if (values.help) {
+    console.log(help);
+    return 0;
+  }
+  const { env, out } = values;
+  if (env !== undefined && env !== "staging" && env !== "production") {
+    throw new UsageError(`--env must be staging or production, not "${env}"`);
+  }
+  const described = env
+    ? `${env} ([env.${env}] in wrangler.toml)`
+    : "local development (wrangler.toml's top level)";
+  let config: ReturnType<typeof parseConfig>;
+  try {
+    config = parseConfig((await wranglerConfig(root, env)).vars);
+  } catch (error) {
+    if (error instanceof ConfigurationError) throw new Error(`${described}: ${error.message}`);
+    throw error;
+  }
+  console.error(`openapi: describes ${described}`);
+  const json = `${JSON.stringify(buildOpenApiDocument(config), null, 2)}\n`;
+  if (out === undefined) {
+    process.stdout.write(json);
+  } else {
+    await mkdir(path.dirname(path.resolve(out)), { recursive: true });
+    await writeFile(out, json);
+    console.error(`openapi: wrote ${out}`);
+  }
+  return 0;
 }
+
+await runCommand(main);

@@ -12,7 +12,7 @@ import {
   MAX_WORKING_KEYS,
 } from "../keys/keys.queries.ts";
 import { listWebhooksWithLatestDelivery } from "../webhooks/webhook-overview.ts";
-import { csrfToken } from "./csrf.ts";
+import { formToken } from "./csrf.ts";
 import type { DashboardEnv } from "./dashboard-env.ts";
 import { messageResponse } from "./message-responses.tsx";
 import { leaveNotice, takeNotices } from "./notices.ts";
@@ -24,10 +24,6 @@ type DashboardContext = Context<DashboardEnv>;
 const ACCOUNT_PAGE = "/dashboard/account";
 
 const capReached = `You already have ${MAX_WORKING_KEYS} working keys, the most an account can have. Revoke a key first, then make another.`;
-
-function sessionCsrf(c: DashboardContext): Promise<string> {
-  return csrfToken(c.env.SESSION_SECRET, c.get("session").id);
-}
 
 /**
  * The account page. Everything that can fail is read first and notices are
@@ -47,7 +43,7 @@ async function renderAccount(
   ]);
   const [usage, csrf] = await Promise.all([
     accountUsage(limiter, keys).catch(() => undefined),
-    sessionCsrf(c),
+    formToken(c, "session"),
   ]);
   const notices = extras.takeNotices ? await takeNotices(db, c.get("session")) : [];
   const page = (
@@ -101,7 +97,7 @@ export async function confirmRevoke(c: DashboardContext) {
     <RevokePage
       email={c.get("account").email}
       keyRow={key}
-      csrf={await sessionCsrf(c)}
+      csrf={await formToken(c, "session")}
       now={new Date()}
     />
   );

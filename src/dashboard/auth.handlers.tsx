@@ -2,18 +2,11 @@ import type { Context } from "hono";
 import { findAccountByEmail, hasPassword, insertAccount } from "../accounts/accounts.queries.ts";
 import { clientAddress } from "../api/client-address.ts";
 import { parseSignIn, parseSignUp } from "./credential-forms.ts";
-import {
-  CSRF_FIELD,
-  csrfToken,
-  isValidCsrfToken,
-  preSessionNonce,
-  readPreSessionNonce,
-} from "./csrf.ts";
+import { formToken } from "./csrf.ts";
 import type { DashboardEnv } from "./dashboard-env.ts";
 import { type CredentialsFormState, CredentialsPage } from "./pages/credentials-page.tsx";
 import { hashPassword, verifyAgainstDecoy, verifyPassword } from "./passwords.ts";
 import { endSession, readSession, startSession } from "./session.ts";
-import { setSignedOutNotice, takeSignedOutNotice } from "./signed-out-notice.ts";
 import { type ThrottleVerdict, throttleSignIn, throttleSignUp } from "./throttle.ts";
 
 type DashboardContext = Context<DashboardEnv>;
@@ -27,14 +20,13 @@ async function renderForm(
   state: Omit<CredentialsFormState, "csrf">,
   status: 200 | 400 | 403 | 409 | 422 | 429 = 200,
 ) {
-  const csrf = await csrfToken(c.env.SESSION_SECRET, preSessionNonce(c));
+  const csrf = await formToken(c, "pre-session");
   return c.html(<CredentialsPage mode={mode} csrf={csrf} {...state} />, status);
 }
 
-/** Both forms post a token tied to the pre-session cookie; a missing or wrong one is refused. */
-async function hasValidFormToken(c: DashboardContext, form: Record<string, unknown>) {
-  const nonce = readPreSessionNonce(c);
-  return nonce !== undefined && isValidCsrfToken(c.env.SESSION_SECRET, nonce, form[CSRF_FIELD]);
+function postedEmail(c: DashboardContext): string {
+  const { email } = c.get("form");
+  return typeof email === "string" ? email : "";
 }
 
 function throttled(c: DashboardContext, mode: Mode, email: string, verdict: ThrottleVerdict) {
@@ -48,7 +40,26 @@ function throttled(c: DashboardContext, mode: Mode, email: string, verdict: Thro
   );
 }
 
-const staleForm = { form: "This form had expired. Please try again." };
+/** A sign-up or sign-in post whose CSRF token is missing or wrong: its form again, as posted. */
+export function staleCredentialsForm(mode: Mode) {
+  return (c: DashboardContext) =>
+    renderForm(
+      c,
+      mode,
+      { email: postedEmail(c), errors: { form: "This form had expired. Please try again." } },
+      403,
+    );
+}
+
+/**
+ * A session that ran out: the sign-in page, in place of the page asked for,
+ * says so. Only a request with that session's cookie gets it, so no link can
+ * make the dashboard say it; a post it refuses keeps a 4xx status.
+ */
+export function sessionExpiredPage(c: DashboardContext) {
+  const notice = "Your session has expired. Please sign in again.";
+  return renderForm(c, "sign-in", { notice }, c.req.method === "GET" ? 200 : 403);
+}
 
 async function signedIn(c: DashboardContext): Promise<boolean> {
   return (await readSession(c, c.var.services.db)).state === "valid";
@@ -61,11 +72,8 @@ export async function showSignUp(c: DashboardContext) {
 
 /** Validation → throttle → create (on Free) → session. */
 export async function signUp(c: DashboardContext) {
-  const form = c.get("form");
-  const email = typeof form.email === "string" ? form.email : "";
-  if (!(await hasValidFormToken(c, form)))
-    return renderForm(c, "sign-up", { email, errors: staleForm }, 403);
-  const parsed = parseSignUp(form);
+  const email = postedEmail(c);
+  const parsed = parseSignUp(c.get("form"));
   if (!parsed.ok) return renderForm(c, "sign-up", { email, errors: parsed.errors }, 422);
   const verdict = await throttleSignUp(c.var.services.limiter, clientAddress(c));
   if (!verdict.allowed) return throttled(c, "sign-up", email, verdict);
@@ -84,16 +92,19 @@ export async function signUp(c: DashboardContext) {
 
 export async function showSignIn(c: DashboardContext) {
   if (await signedIn(c)) return c.redirect(ACCOUNT_PAGE, 303);
-  return renderForm(c, "sign-in", { notice: takeSignedOutNotice(c) });
+  return renderForm(c, "sign-in", {});
+}
+
+/** Where signing out lands: the sign-in page, saying so to a browser that is signed out. */
+export async function showSignedOut(c: DashboardContext) {
+  if (await signedIn(c)) return c.redirect(ACCOUNT_PAGE, 303);
+  return renderForm(c, "sign-in", { notice: "You have signed out." });
 }
 
 /** Throttle → check the password (in the same time whether or not the account exists) → session. */
 export async function signIn(c: DashboardContext) {
-  const form = c.get("form");
-  const email = typeof form.email === "string" ? form.email : "";
-  if (!(await hasValidFormToken(c, form)))
-    return renderForm(c, "sign-in", { email, errors: staleForm }, 403);
-  const parsed = parseSignIn(form);
+  const email = postedEmail(c);
+  const parsed = parseSignIn(c.get("form"));
   if (!parsed.ok) return renderForm(c, "sign-in", { email, errors: parsed.errors }, 422);
   const verdict = await throttleSignIn(c.var.services.limiter, parsed.email, clientAddress(c));
   if (!verdict.allowed) return throttled(c, "sign-in", email, verdict);
@@ -115,6 +126,5 @@ export async function signIn(c: DashboardContext) {
 /** Runs behind the session guard and its CSRF check: the session ends in D1, not only in the browser. */
 export async function signOut(c: DashboardContext) {
   await endSession(c, c.var.services.db, c.get("session").id);
-  setSignedOutNotice(c, "signed-out");
-  return c.redirect("/dashboard/sign-in", 303);
+  return c.redirect("/dashboard/signed-out", 303);
 }

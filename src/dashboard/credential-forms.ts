@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AccountEmailSchema } from "../accounts/account-email.ts";
 import { normaliseEmail } from "../accounts/accounts.queries.ts";
 import { isCommonPassword } from "./common-passwords/common-passwords.ts";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./passwords.ts";
@@ -38,13 +39,8 @@ const SignUpSchema = z.object({
   email: z
     .string({ error: enterEmail })
     .transform(normaliseEmail)
-    .pipe(
-      z
-        .string()
-        .min(1, enterEmail)
-        .max(254, "That email address is too long.")
-        .pipe(z.email("Enter an email address like name@example.com.")),
-    ),
+    .pipe(z.string().min(1, enterEmail))
+    .pipe(AccountEmailSchema),
   password: NewPasswordSchema,
 });
 

@@ -1,13 +1,7 @@
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { acceptInvite, accountOfInvite, INVITE_PATH } from "../accounts/invites.ts";
 import { parseNewPassword } from "./credential-forms.ts";
-import {
-  CSRF_FIELD,
-  csrfToken,
-  isValidCsrfToken,
-  preSessionNonce,
-  readPreSessionNonce,
-} from "./csrf.ts";
+import { formToken } from "./csrf.ts";
 import type { DashboardEnv } from "./dashboard-env.ts";
 import { messageResponse } from "./message-responses.tsx";
 import { InvitePage } from "./pages/invite-page.tsx";
@@ -25,39 +19,46 @@ function invalidInvite(c: DashboardContext) {
   });
 }
 
-async function renderInvite(
-  c: DashboardContext,
-  email: string,
-  error?: string,
-  status: 200 | 403 | 422 = 200,
-) {
+async function renderInvite(c: DashboardContext, error?: string, status: 200 | 403 | 422 = 200) {
   const token = c.req.param("token") ?? "";
-  const csrf = await csrfToken(c.env.SESSION_SECRET, preSessionNonce(c));
-  return c.html(
-    <InvitePage csrf={csrf} email={email} action={`${INVITE_PATH}${token}`} error={error} />,
-    status,
+  const csrf = await formToken(c, "pre-session");
+  const page = (
+    <InvitePage
+      csrf={csrf}
+      email={c.get("invited").email}
+      action={`${INVITE_PATH}${token}`}
+      error={error}
+    />
   );
+  return c.html(page, status);
 }
 
-export async function showInvite(c: DashboardContext) {
-  const account = await accountOfInvite(c.var.services.db, c.req.param("token") ?? "", Date.now());
-  if (!account) return invalidInvite(c);
-  return renderInvite(c, account.email);
+/** An invite's pages, while its link is unused and unexpired; any other link is not found. */
+export function requireInvite(): MiddlewareHandler<DashboardEnv> {
+  return async function requireInvite(c, next) {
+    const token = c.req.param("token") ?? "";
+    const account = await accountOfInvite(c.var.services.db, token, Date.now());
+    if (!account) return invalidInvite(c);
+    c.set("invited", account);
+    await next();
+  };
 }
 
-/** CSRF → the invite is still good → password rules → set it and spend the invite → session. */
+export function showInvite(c: DashboardContext) {
+  return renderInvite(c);
+}
+
+/** An invite form whose CSRF token is missing or wrong: the form again. */
+export function staleInviteForm(c: DashboardContext) {
+  return renderInvite(c, "This form had expired. Please try again.", 403);
+}
+
+/** Password rules → set it and spend the invite → session. */
 export async function acceptInviteForm(c: DashboardContext) {
+  const parsed = parseNewPassword(c.get("form"));
+  if (!parsed.ok) return renderInvite(c, parsed.error, 422);
   const { db } = c.var.services;
   const token = c.req.param("token") ?? "";
-  const account = await accountOfInvite(db, token, Date.now());
-  if (!account) return invalidInvite(c);
-  const form = c.get("form");
-  const nonce = readPreSessionNonce(c);
-  if (!nonce || !(await isValidCsrfToken(c.env.SESSION_SECRET, nonce, form[CSRF_FIELD]))) {
-    return renderInvite(c, account.email, "This form had expired. Please try again.", 403);
-  }
-  const parsed = parseNewPassword(form);
-  if (!parsed.ok) return renderInvite(c, account.email, parsed.error, 422);
   const accepted = await acceptInvite(db, token, await hashPassword(parsed.password), Date.now());
   if (!accepted) return invalidInvite(c);
   await startSession(c, db, accepted.id);

@@ -27,13 +27,6 @@ export const pets = sqliteTable(
 
 const PLANS = ["free", "pro", "business", "enterprise"] as const;
 
-/**
- * A key's first version. Versions grow by one with every change; this starts
- * them above the millisecond timestamps that served as versions before D1
- * held keys, so Durable Objects that hold one of those adopt the first change.
- */
-export const FIRST_KEY_VERSION = 1_000_000_000_000_000;
-
 export const accounts = sqliteTable(
   "accounts",
   {
@@ -74,7 +67,8 @@ export const apiKeys = sqliteTable(
     plan: text("plan", { enum: PLANS }),
     perMinute: integer("per_minute"),
     perDay: integer("per_day"),
-    version: integer("version").notNull().default(FIRST_KEY_VERSION),
+    // Grows by one with every change, so a Durable Object keeps the newest policy it is sent.
+    version: integer("version").notNull().default(1),
     // The newest version both KV and the Durable Object have taken.
     syncedVersion: integer("synced_version").notNull().default(0),
   },
@@ -98,29 +92,6 @@ export const accountInvites = sqliteTable(
     expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
   },
   (table) => [index("account_invites_account_idx").on(table.accountId)],
-);
-
-/**
- * The records of Idempotency-Keys as the first release kept them: a key and
- * the animal it made, which a replay re-read. Superseded by
- * `idempotencyRecords`, which keeps the response itself; nothing writes or
- * reads this table any more. It stays so that migrations remain additive: the
- * previous release still writes it until a deploy has rolled out, and a
- * trigger forwards each row it writes to `idempotencyRecords`.
- */
-export const idempotencyKeys = sqliteTable(
-  "idempotency_keys",
-  {
-    apiKeyHash: text("api_key_hash").notNull(),
-    idempotencyKey: text("idempotency_key").notNull(),
-    requestHash: text("request_hash").notNull(),
-    petId: integer("pet_id").notNull(),
-    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
-  },
-  (table) => [
-    primaryKey({ columns: [table.apiKeyHash, table.idempotencyKey] }),
-    index("idempotency_keys_created_at_idx").on(table.createdAt),
-  ],
 );
 
 /**
@@ -232,13 +203,10 @@ export const EVENT_TYPES = [
 ] as const;
 
 /**
- * The outbox and the event feed in one table. Its rows are written by
- * triggers (in the migration that made this table) on `pets` and `orders`,
- * inside the statement that changes the row: no change commits without its
- * event, and no event without its change, whichever code makes the change.
- * `data` is the Pet or Order as the API returns it, built from the row the
- * statement wrote. Migrations must stay additive: rebuilding `pets` or
- * `orders` would drop their triggers.
+ * The outbox and the event feed in one table. Each change to an animal or an
+ * order writes its events in its own D1 batch (see `src/events/outbox.ts`):
+ * no change commits without its events, and no event without its change.
+ * `data` is the Pet or Order as the API returns it after the change.
  */
 export const events = sqliteTable(
   "events",

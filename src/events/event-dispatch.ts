@@ -1,16 +1,10 @@
-import type { Context } from "hono";
-import type { AppEnv } from "../env.ts";
 import { describeError, log } from "../logging.ts";
 import type { Services } from "../services.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
 import { randomToken } from "../utils/base64url.ts";
-import {
-  claimEvents,
-  type DeliveryMessage,
-  markDispatched,
-  releaseClaim,
-} from "./events.queries.ts";
-import type { ChangeEvents } from "./events-waiting.ts";
+import type { DeliveryMessage } from "./event-records.ts";
+import { claimEvents, markDispatched, releaseClaim } from "./events.queries.ts";
+import type { ChangeEvents } from "./outbox.ts";
 
 /** Events claimed at a time: few enough that one claim's deliveries go out quickly. */
 const CLAIM_SIZE = 25;
@@ -84,8 +78,12 @@ async function dispatchInBackground(services: Services, now: number): Promise<vo
  * client waits on the queue. A failure is logged, and the scheduled sweep
  * sends what is left. An outcome without the answer (a replay) ran no change.
  */
-export function dispatchAfterChange(c: Context<AppEnv>, outcome: ChangeEvents | object): void {
+export function dispatchAfterChange(
+  services: Services,
+  background: Pick<ExecutionContext, "waitUntil">,
+  outcome: ChangeEvents | object,
+): void {
   if ("eventsWaiting" in outcome && outcome.eventsWaiting) {
-    c.executionCtx.waitUntil(dispatchInBackground(c.var.services, Date.now()));
+    background.waitUntil(dispatchInBackground(services, Date.now()));
   }
 }

@@ -1,45 +1,14 @@
 import { and, asc, eq, gt, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
-import type { Database } from "../db/database.ts";
+import { type Database, millis, preparedQueries, runBatch } from "../db/database.ts";
 import { events, webhooks } from "../db/schema.ts";
 import { accountOfKey } from "../keys/keys.queries.ts";
-import type { PetStatus } from "../pets/pets.schemas.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
+import { type DeliveryMessage, eventColumns, toEvent } from "./event-records.ts";
 import type { Event, EventType } from "./events.schemas.ts";
+import { endpointWants, noEndpointWants } from "./outbox.ts";
 
 /** How long events stay in the feed, and so how long a delivery can be retried. */
 export const EVENT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
-
-/** The columns an event is read with, for the feed and for a delivery. */
-export const eventColumns = {
-  seq: events.seq,
-  id: events.id,
-  type: events.type,
-  data: events.data,
-  previousStatus: events.previousStatus,
-  createdAt: events.createdAt,
-};
-
-export interface EventRow {
-  seq: number;
-  id: string;
-  type: EventType;
-  data: string;
-  previousStatus: PetStatus | null;
-  createdAt: Date;
-}
-
-/** An event as the feed lists it and a webhook delivers it. */
-export function toEvent(row: EventRow): Event {
-  const event = {
-    id: row.id,
-    type: row.type,
-    createdAt: row.createdAt.toISOString(),
-    data: JSON.parse(row.data),
-  };
-  return (
-    row.previousStatus === null ? event : { ...event, previousStatus: row.previousStatus }
-  ) as Event;
-}
 
 export interface EventPageQuery {
   /** The caller's key: its account's order events are listed, with every account's pet events. */
@@ -91,29 +60,48 @@ export async function deleteExpiredEvents(db: Database, now: number): Promise<nu
   return result.meta.changes;
 }
 
-/** One queue message: deliver this event to this endpoint. */
-export interface DeliveryMessage {
-  eventId: string;
-  webhookId: number;
-}
-
-/**
- * SQL that is true when the endpoint should receive the event: it existed
- * before the event, subscribed to its kind or family, and may see it (pet
- * events go to every account, order events only to the order's).
- */
-export const endpointWants = sql`${webhooks.afterSeq} < ${events.seq}
-  AND (${events.accountId} IS NULL OR ${webhooks.accountId} = ${events.accountId})
-  AND EXISTS (SELECT 1 FROM json_each(${webhooks.types}) AS wanted
-    WHERE wanted.value = ${events.type}
-      OR wanted.value = substr(${events.type}, 1, instr(${events.type}, '.')) || '*')`;
-
 export interface Claim {
   /** Events taken: when fewer than asked, none are left waiting. */
   events: number;
   /** The deliveries those events make, for the queue. */
   deliveries: DeliveryMessage[];
 }
+
+/** A claim's statements, prepared once per database. */
+const claimQueries = preparedQueries((db: Database) => {
+  const mine = and(eq(events.claimToken, sql.placeholder("token")), isNull(events.dispatchedAt));
+  const waiting = db
+    .select({ seq: events.seq })
+    .from(events)
+    .where(
+      and(
+        isNull(events.dispatchedAt),
+        or(isNull(events.claimExpiresAt), lte(events.claimExpiresAt, millis("now"))),
+      ),
+    )
+    .orderBy(asc(events.seq))
+    .limit(sql.placeholder("limit"));
+  return {
+    claimed: db
+      .update(events)
+      .set({ claimToken: sql`${sql.placeholder("token")}`, claimExpiresAt: millis("leaseEnds") })
+      .where(inArray(events.seq, waiting))
+      .returning({ seq: events.seq })
+      .prepare(),
+    unwanted: db
+      .update(events)
+      .set({ dispatchedAt: millis("now"), claimToken: null, claimExpiresAt: null })
+      .where(and(mine, noEndpointWants))
+      .prepare(),
+    deliveries: db
+      .select({ eventId: events.id, webhookId: sql<number>`${webhooks.id}`.as("webhook_id") })
+      .from(events)
+      .innerJoin(webhooks, endpointWants)
+      .where(mine)
+      .orderBy(asc(events.seq), asc(webhooks.id))
+      .prepare(),
+  };
+});
 
 /**
  * Claims up to `limit` waiting events, oldest first, for `leaseMs`: no
@@ -126,36 +114,14 @@ export async function claimEvents(
   db: Database,
   claim: { token: string; now: number; leaseMs: number; limit: number },
 ): Promise<Claim> {
-  const mine = and(eq(events.claimToken, claim.token), isNull(events.dispatchedAt));
-  const waiting = db
-    .select({ seq: events.seq })
-    .from(events)
-    .where(
-      and(
-        isNull(events.dispatchedAt),
-        or(isNull(events.claimExpiresAt), lte(events.claimExpiresAt, new Date(claim.now))),
-      ),
-    )
-    .orderBy(asc(events.seq))
-    .limit(claim.limit);
-  const [claimed, , deliveries] = await guardStorage("D1", () =>
-    db.batch([
-      db
-        .update(events)
-        .set({ claimToken: claim.token, claimExpiresAt: new Date(claim.now + claim.leaseMs) })
-        .where(inArray(events.seq, waiting))
-        .returning({ seq: events.seq }),
-      db
-        .update(events)
-        .set({ dispatchedAt: new Date(claim.now), claimToken: null, claimExpiresAt: null })
-        .where(and(mine, sql`NOT EXISTS (SELECT 1 FROM ${webhooks} WHERE ${endpointWants})`)),
-      db
-        .select({ eventId: events.id, webhookId: sql<number>`${webhooks.id}`.as("webhook_id") })
-        .from(events)
-        .innerJoin(webhooks, endpointWants)
-        .where(mine)
-        .orderBy(asc(events.seq), asc(webhooks.id)),
-    ]),
+  const values = {
+    token: claim.token,
+    now: claim.now,
+    leaseEnds: claim.now + claim.leaseMs,
+    limit: claim.limit,
+  };
+  const { claimed, deliveries } = await guardStorage("D1", () =>
+    runBatch(db, claimQueries(db), values),
   );
   return { events: claimed.length, deliveries };
 }

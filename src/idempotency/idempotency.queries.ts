@@ -1,5 +1,5 @@
-import { and, eq, gt, isNull, lt, lte, sql } from "drizzle-orm";
-import type { Database } from "../db/database.ts";
+import { and, eq, gt, lt, lte, type SQL, sql } from "drizzle-orm";
+import { type Database, millis, type Statements } from "../db/database.ts";
 import { idempotencyRecords } from "../db/schema.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
 
@@ -22,6 +22,12 @@ export interface StoredResponse {
   body: unknown;
 }
 
+/** This request made its change, without a key: `body` is what it answers. */
+export interface Made<T> {
+  kind: "made";
+  body: T;
+}
+
 /** This request made its change; the response it sends is the one stored with its key. */
 export interface Stored {
   kind: "stored";
@@ -39,67 +45,80 @@ export interface Reused {
   kind: "reused";
 }
 
-const sameKey = (claim: IdempotencyClaim) =>
-  and(
-    eq(idempotencyRecords.apiKeyHash, claim.apiKeyHash),
-    eq(idempotencyRecords.idempotencyKey, claim.idempotencyKey),
-  );
+const sameKey = and(
+  eq(idempotencyRecords.apiKeyHash, sql.placeholder("apiKeyHash")),
+  eq(idempotencyRecords.idempotencyKey, sql.placeholder("idempotencyKey")),
+);
+
+/** The values a keyed batch binds for its claim, beside the change's own. */
+export function claimValues(claim: IdempotencyClaim) {
+  return {
+    apiKeyHash: claim.apiKeyHash,
+    idempotencyKey: claim.idempotencyKey,
+    operation: claim.operation,
+    requestHash: claim.requestHash,
+    now: claim.now,
+    expiredBefore: claim.now - IDEMPOTENCY_WINDOW_MS,
+  };
+}
 
 /**
- * The statements that make a keyed create happen at most once, for the
- * create's own D1 batch (one transaction): `claim` first, `settle` right
- * after the statement that inserts the new row, then whatever the create
- * reads back. Nobody ever sees a claim without its response: the batch
- * either stores the response or removes the claim before it commits.
+ * A change's statements, made to happen at most once per key: the claim
+ * first, then the change, then the settlement, then the change's events
+ * and reads. Nobody ever sees a claim without its response: the batch
+ * either stores the response or gives the claim back before it commits.
+ * `response` is the status the change answers with and its body, rendered
+ * in SQL from the row the change inserted (`last_insert_rowid()`).
  */
-export function idempotencyStatements(db: Database, claim: IdempotencyClaim) {
-  const key = sameKey(claim);
+export function keyedStatements<
+  Change extends Statements,
+  Events extends Statements,
+  Reads extends Statements,
+>(
+  db: Database,
+  parts: { change: Change; events: Events; reads: Reads },
+  response: { status: number; body: SQL<string> },
+) {
   return {
     /** Forgets an expired record of the key, then claims it: a live record fails the whole batch. */
-    claim: [
-      db
-        .delete(idempotencyRecords)
-        .where(
-          and(key, lte(idempotencyRecords.createdAt, new Date(claim.now - IDEMPOTENCY_WINDOW_MS))),
-        ),
-      db.insert(idempotencyRecords).values({
-        apiKeyHash: claim.apiKeyHash,
-        idempotencyKey: claim.idempotencyKey,
-        operation: claim.operation,
-        requestHash: claim.requestHash,
-        createdAt: new Date(claim.now),
-      }),
-    ] as const,
-    /**
-     * When the statement before added or changed a row (`changes()` is its
-     * count), stores the response: `body` as the request sends it, with the
-     * new row's id unless the body names its own. When it touched none, the
-     * request was refused and changed nothing, so the claim is given back and
-     * a retry runs afresh. Then reads the stored response.
-     */
-    settle: (status: number, body: Record<string, unknown>) =>
-      [
-        db
-          .update(idempotencyRecords)
-          .set({
-            responseStatus: status,
-            // The id comes first, as in every resource the API returns.
-            responseBody:
-              typeof body.id === "number"
-                ? JSON.stringify(body)
-                : sql`json_set(${JSON.stringify({ id: 0, ...body })}, '$.id', last_insert_rowid())`,
-          })
-          .where(and(key, sql`changes() = 1`)),
-        db.delete(idempotencyRecords).where(and(key, isNull(idempotencyRecords.responseStatus))),
-        db
-          .select({
-            status: idempotencyRecords.responseStatus,
-            body: idempotencyRecords.responseBody,
-          })
-          .from(idempotencyRecords)
-          .where(key),
-      ] as const,
+    forgetExpired: db
+      .delete(idempotencyRecords)
+      .where(and(sameKey, lte(idempotencyRecords.createdAt, millis("expiredBefore"))))
+      .prepare(),
+    claim: db
+      .insert(idempotencyRecords)
+      .values({
+        apiKeyHash: sql.placeholder("apiKeyHash"),
+        idempotencyKey: sql.placeholder("idempotencyKey"),
+        operation: sql.placeholder("operation"),
+        requestHash: sql.placeholder("requestHash"),
+        createdAt: millis("now"),
+      })
+      .prepare(),
+    ...parts.change,
+    /** The change made nothing (`changes()` counts its last statement): the claim is given back, so a retry runs afresh. */
+    giveBack: db.delete(idempotencyRecords).where(and(sameKey, sql`changes() = 0`)).prepare(),
+    /** Stores the response while the claim stands: `changes()` is then 1 exactly when the change happened. */
+    store: db
+      .update(idempotencyRecords)
+      .set({ responseStatus: response.status, responseBody: response.body })
+      .where(sameKey)
+      .prepare(),
+    ...parts.events,
+    ...parts.reads,
+    stored: db
+      .select({ status: idempotencyRecords.responseStatus, body: idempotencyRecords.responseBody })
+      .from(idempotencyRecords)
+      .where(sameKey)
+      .prepare(),
   };
+}
+
+/** The response a keyed change stored: its own batch read it back as `stored`. */
+export function storedIn(rows: { status: number | null; body: string | null }[]): Stored {
+  const [row] = rows;
+  if (!row) throw new Error("a keyed change committed without its idempotency record");
+  return { kind: "stored", response: responseOf(row) };
 }
 
 /** The response a record holds (a committed record always holds one). */
@@ -121,6 +140,10 @@ function isClaimConflict(error: unknown): boolean {
 
 /** The record an earlier request holds for this key, if it is still within the window. */
 function earlierRecord(db: Database, claim: IdempotencyClaim) {
+  const key = and(
+    eq(idempotencyRecords.apiKeyHash, claim.apiKeyHash),
+    eq(idempotencyRecords.idempotencyKey, claim.idempotencyKey),
+  );
   return guardStorage("D1", () =>
     db
       .select({
@@ -131,17 +154,14 @@ function earlierRecord(db: Database, claim: IdempotencyClaim) {
       })
       .from(idempotencyRecords)
       .where(
-        and(
-          sameKey(claim),
-          gt(idempotencyRecords.createdAt, new Date(claim.now - IDEMPOTENCY_WINDOW_MS)),
-        ),
+        and(key, gt(idempotencyRecords.createdAt, new Date(claim.now - IDEMPOTENCY_WINDOW_MS))),
       )
       .get(),
   );
 }
 
 /**
- * Runs a keyed batch (one built with `idempotencyStatements`) and reads its
+ * Runs a keyed batch (one built with `keyedStatements`) and reads its
  * results with `read`. When a concurrent or earlier request already holds
  * the key, its claim fails this batch whole and that request's response is
  * replayed instead, or the key refused if it was used for another request:

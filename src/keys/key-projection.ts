@@ -1,6 +1,6 @@
 import { limitsOf } from "../rate-limit/plans.ts";
 import type { KeyPolicy } from "../rate-limit/rate-limit-types.ts";
-import type { KeyRecord, LegacyKeyRecord } from "./key-record.ts";
+import type { KeyRecord } from "./key-record.ts";
 import type { KeyWithAccount } from "./keys.queries.ts";
 
 /** The limits in force for a key: its own, where an operator set them, else its account's plan. */
@@ -17,21 +17,6 @@ export function keyRecordOf(row: KeyWithAccount): KeyRecord {
     revoked: row.revokedAt !== null,
   };
   if (row.expiresAt) record.expiresAt = row.expiresAt.getTime();
-  return record;
-}
-
-/** A record the operator command wrote before D1 held keys, read as today's shape. */
-export function keyRecordOfLegacy(legacy: LegacyKeyRecord): KeyRecord {
-  const record: KeyRecord = {
-    version: legacy.version,
-    lastFour: legacy.lastFour,
-    limits: limitsOf(legacy.plan, {
-      perMinute: legacy.limits?.perMinute ?? null,
-      perDay: legacy.limits?.perDay ?? null,
-    }),
-    revoked: legacy.revoked,
-  };
-  if (legacy.expiresAt !== undefined) record.expiresAt = Date.parse(legacy.expiresAt);
   return record;
 }
 

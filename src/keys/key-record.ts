@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { LimitsSchema, PlanSchema } from "../rate-limit/plans.ts";
+import { LimitsSchema } from "../rate-limit/plans.ts";
 
 /**
  * The KV record of one API key, under the key's hash: a projection of its D1
@@ -16,20 +16,3 @@ export const KeyRecordSchema = z.strictObject({
   expiresAt: z.number().int().optional(),
 });
 export type KeyRecord = z.infer<typeof KeyRecordSchema>;
-
-/**
- * The record the operator command wrote before D1 held keys. Such keys keep
- * working until the import (`npm run key -- import`) has brought them into D1
- * and rewritten their records in the shape above.
- */
-export const LegacyKeyRecordSchema = z.object({
-  account: z.string().min(1),
-  plan: PlanSchema,
-  limits: LimitsSchema.optional(),
-  createdAt: z.string(),
-  revoked: z.boolean(),
-  expiresAt: z.string().optional(),
-  lastFour: z.string().length(4),
-  version: z.number().int().nonnegative(),
-});
-export type LegacyKeyRecord = z.infer<typeof LegacyKeyRecordSchema>;

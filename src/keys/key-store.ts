@@ -2,20 +2,9 @@ import type { Database } from "../db/database.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
 import { ExpiringCache } from "../utils/expiring-cache.ts";
 import { keyRecordName } from "./key-format.ts";
-import { keyRecordOf, keyRecordOfLegacy } from "./key-projection.ts";
-import {
-  type KeyRecord,
-  KeyRecordSchema,
-  type LegacyKeyRecord,
-  LegacyKeyRecordSchema,
-} from "./key-record.ts";
+import { keyRecordOf } from "./key-projection.ts";
+import { type KeyRecord, KeyRecordSchema } from "./key-record.ts";
 import { findKeyWithAccount } from "./keys.queries.ts";
-
-/** A key's record, and the old-shaped record it was read from while KV still holds one. */
-export interface FoundKey {
-  record: KeyRecord;
-  legacy?: LegacyKeyRecord;
-}
 
 /**
  * Per-isolate cache of key records, so a key seen in the last ten minutes
@@ -26,7 +15,7 @@ export interface FoundKey {
  * few hundred bytes bound it to a few megabytes, enough that ten thousand
  * keys taking turns stay cached.
  */
-const known = new ExpiringCache<string, FoundKey>(20_000, 10 * 60_000);
+const known = new ExpiringCache<string, KeyRecord>(20_000, 10 * 60_000);
 
 /**
  * Hashes no key has, kept apart so they never push real keys out: a client
@@ -36,34 +25,15 @@ const known = new ExpiringCache<string, FoundKey>(20_000, 10 * 60_000);
  */
 const unknown = new ExpiringCache<string, true>(1_000, 30_000);
 
-function parseStored(stored: unknown): FoundKey | null {
-  const current = KeyRecordSchema.safeParse(stored);
-  if (current.success) return { record: current.data };
-  const legacy = LegacyKeyRecordSchema.safeParse(stored);
-  return legacy.success ? { record: keyRecordOfLegacy(legacy.data), legacy: legacy.data } : null;
-}
-
 /** Where the hot path reads keys, and where the one module that changes keys writes them. */
 export interface KeyStore {
   /** The key's record: this isolate's cache, else KV, else its D1 row; null when no key has this hash. */
-  find(hash: string): Promise<FoundKey | null>;
-  /** KV's record of the key when it still has the shape from before D1 held keys. */
-  findLegacy(hash: string): Promise<LegacyKeyRecord | null>;
+  find(hash: string): Promise<KeyRecord | null>;
   /** Writes the KV record; only the module that changes keys calls this, with a record made from the row. */
   save(hash: string, record: KeyRecord): Promise<void>;
   /** Remembers in this isolate that the key is dead, as its Durable Object said. */
   rememberDead(hash: string, record: KeyRecord): void;
-  /** One page of KV records still in the shape the operator command wrote before D1 held keys. */
-  listLegacy(cursor: string | undefined, limit: number): Promise<LegacyPage>;
 }
-
-export interface LegacyPage {
-  records: { hash: string; legacy: LegacyKeyRecord }[];
-  /** Where the next page starts; undefined after the last. */
-  cursor: string | undefined;
-}
-
-const RECORD_PREFIX = keyRecordName("");
 
 export function keyStore(kv: KVNamespace, db: Database): KeyStore {
   return {
@@ -75,19 +45,16 @@ export function keyStore(kv: KVNamespace, db: Database): KeyStore {
       const stored = await guardStorage("KV", () =>
         kv.get(keyRecordName(hash), { type: "json", cacheTtl: 60 }),
       );
-      let found = parseStored(stored);
+      const parsed = KeyRecordSchema.safeParse(stored);
+      let found = parsed.success ? parsed.data : null;
       // A new key's record may not have reached this location yet, or KV cached its absence.
       if (!found) {
         const row = await findKeyWithAccount(db, hash);
-        found = row ? { record: keyRecordOf(row) } : null;
+        found = row ? keyRecordOf(row) : null;
       }
       if (found) known.set(hash, found, now);
       else unknown.set(hash, true, now);
       return found;
-    },
-    async findLegacy(hash) {
-      const stored = await guardStorage("KV", () => kv.get(keyRecordName(hash), "json"));
-      return parseStored(stored)?.legacy ?? null;
     },
     async save(hash, record) {
       await guardStorage("KV", () => kv.put(keyRecordName(hash), JSON.stringify(record)));
@@ -95,25 +62,7 @@ export function keyStore(kv: KVNamespace, db: Database): KeyStore {
       unknown.delete(hash);
     },
     rememberDead(hash, record) {
-      known.set(hash, { record: { ...record, revoked: true } }, Date.now());
-    },
-    async listLegacy(cursor, limit) {
-      const page = await guardStorage("KV", () =>
-        kv.list({ prefix: RECORD_PREFIX, limit, ...(cursor ? { cursor } : {}) }),
-      );
-      const records = await Promise.all(
-        page.keys.map(async ({ name }) => {
-          const stored = await guardStorage("KV", () => kv.get(name, "json"));
-          const legacy = LegacyKeyRecordSchema.safeParse(stored);
-          return legacy.success
-            ? { hash: name.slice(RECORD_PREFIX.length), legacy: legacy.data }
-            : null;
-        }),
-      );
-      return {
-        records: records.filter((record) => record !== null),
-        cursor: page.list_complete ? undefined : page.cursor,
-      };
+      known.set(hash, { ...record, revoked: true }, Date.now());
     },
   };
 }

@@ -11,7 +11,7 @@ import {
 } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Database } from "../db/database.ts";
-import { accounts, apiKeys, FIRST_KEY_VERSION } from "../db/schema.ts";
+import { accounts, apiKeys } from "../db/schema.ts";
 import type { Plan } from "../rate-limit/plans.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
 
@@ -89,7 +89,7 @@ function newKeyColumns(
     plan: limits.plan,
     perMinute: limits.perMinute,
     perDay: limits.perDay,
-    version: sql<number>`${FIRST_KEY_VERSION}`.as("version"),
+    version: sql<number>`1`.as("version"),
     syncedVersion: sql<number>`0`.as("synced_version"),
   };
 }
@@ -296,32 +296,6 @@ export async function setAccountPlan(
     ]),
   );
   return rows;
-}
-
-export interface ImportedKey extends NewKey {
-  createdAt: number;
-  revokedAt: number | null;
-  expiresAt: number | null;
-  version: number;
-}
-
-/** Adds a key that so far existed only in KV, unless D1 holds it already. */
-export async function insertImportedKey(db: Database, key: ImportedKey): Promise<void> {
-  await guardStorage("D1", () =>
-    db
-      .insert(apiKeys)
-      .values({
-        hash: key.hash,
-        accountId: key.accountId,
-        lastFour: key.lastFour,
-        createdAt: new Date(key.createdAt),
-        revokedAt: key.revokedAt === null ? null : new Date(key.revokedAt),
-        expiresAt: key.expiresAt === null ? null : new Date(key.expiresAt),
-        ...key.limits,
-        version: key.version,
-      })
-      .onConflictDoNothing(),
-  );
 }
 
 /** Records that KV and the Durable Object hold this version (never moving backwards). */

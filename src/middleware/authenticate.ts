@@ -1,9 +1,7 @@
 import type { MiddlewareHandler } from "hono";
-import { importLegacyKey } from "../accounts/account-changes.ts";
 import type { AppEnv, Caller } from "../env.ts";
 import { ApiError, messages } from "../errors.ts";
 import { hashApiKey, isWellFormedKey } from "../keys/key-format.ts";
-import { keyRecordOf } from "../keys/key-projection.ts";
 import { isDead } from "../rate-limit/rate-limit-types.ts";
 import type { Services } from "../services.ts";
 
@@ -28,13 +26,8 @@ async function identify(authorization: string | undefined, services: Services): 
   if (!token) return { kind: "anonymous", keySent: false };
   if (!isWellFormedKey(token)) return { kind: "anonymous", keySent: true };
   const hash = await hashApiKey(token);
-  const found = await services.keys.find(hash);
-  if (!found) return { kind: "anonymous", keySent: true };
-  // A key from before D1 held keys joins D1 on its first use, so it owns
-  // orders and takes part in every change like any other key.
-  const record = found.legacy
-    ? keyRecordOf((await importLegacyKey(services, hash, found.legacy, { rewrite: false })).row)
-    : found.record;
+  const record = await services.keys.find(hash);
+  if (!record) return { kind: "anonymous", keySent: true };
   const key = { hash, lastFour: record.lastFour, record };
   return isDead(record, Date.now()) ? { kind: "dead", key } : { kind: "key", key };
 }

@@ -23,7 +23,7 @@ export function deprecationMarks(notices: readonly DeprecationNotice[]): Middlew
     await next();
     const notice = matchers.find(({ matches }) => matches(c.req.method, c.req.path))?.notice;
     if (!notice) return;
-    const schedule = scheduleOf(notice, c.env);
+    const schedule = scheduleOf(notice, c.var.services.config);
     c.res.headers.set("Deprecation", `@${Math.floor(schedule.deprecatedAt / 1000)}`);
     c.res.headers.set("Sunset", sunsetDate(schedule));
     c.res.headers.set(
@@ -40,7 +40,7 @@ export function deprecationMarks(notices: readonly DeprecationNotice[]): Middlew
  */
 export function goneAfterSunset(notice: DeprecationNotice): MiddlewareHandler<AppEnv> {
   return async function goneAfterSunset(c, next) {
-    const schedule = scheduleOf(notice, c.env);
+    const schedule = scheduleOf(notice, c.var.services.config);
     if (Date.now() >= schedule.sunsetAt) {
       throw new ApiError("gone", messages.gone(sunsetDate(schedule), notice.successor));
     }

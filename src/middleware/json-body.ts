@@ -65,7 +65,12 @@ function requireJsonSyntax(): MiddlewareHandler<AppEnv> {
   };
 }
 
-/** Media type (415), then size (413), then syntax (400 invalid_json), before schema validation. */
+/**
+ * Media type (415), then size (413), then syntax (400 invalid_json), before
+ * schema validation. Registered in each router beside the routes that take a
+ * body (`router.post(path, jsonBody())`), not in their definitions: those are
+ * shared with the OpenAPI document, which Node prints without the Worker.
+ */
 export function jsonBody(): MiddlewareHandler<AppEnv> {
   return every(requireJsonMediaType(), limitBody(), requireJsonSyntax());
 }

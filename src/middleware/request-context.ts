@@ -14,7 +14,8 @@ export function requestContext(): MiddlewareHandler<AppEnv> {
     await next();
     c.res.headers.set("X-Request-Id", requestId);
     const status = c.res.status;
-    if (status < 500 && c.env.LOG_LEVEL === "warn") return;
+    // Every 500 is logged, so a request refused for its configuration never reads it here.
+    if (status < 500 && c.var.services.config.logLevel === "warn") return;
     const caller = c.get("caller");
     log(status >= 500 ? "error" : "info", "request", {
       requestId,

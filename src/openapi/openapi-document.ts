@@ -1,44 +1,34 @@
 import { OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
-import {
-  type DeprecationNotice,
-  type DeprecationSchedule,
-  scheduleOf,
-  sunsetDate,
-} from "../api/deprecation.ts";
+import { type DeprecationNotice, scheduleOf, sunsetDate } from "../api/deprecation.ts";
 import { type ResponseHeaders, withHeaders } from "../api/responses.ts";
+import type { Config, DeprecationSchedule } from "../config.ts";
 import { messages } from "../errors.ts";
 import { eventsOperations, eventsTag } from "../events/events.routes.ts";
 import { ordersOperations, storeTag } from "../orders/orders.routes.ts";
 import { petsDeprecations, petsOperations } from "../pets/pets.routes.ts";
-import { webhookUrlPolicy } from "../webhooks/webhook-settings.ts";
-import type { WebhookUrlPolicy } from "../webhooks/webhook-url.ts";
+import type { WebhookSettings } from "../webhooks/webhook-settings.ts";
 import { deliveredWebhooks, webhooksOperations, webhooksTag } from "../webhooks/webhooks.routes.ts";
 
 /**
  * The operations the document describes; the routes that validate requests
  * are the only source. createWebhook states the URL rules of the environment.
  */
-function documentedRoutes(urlPolicy: WebhookUrlPolicy): readonly RouteConfig[] {
+function documentedRoutes(webhooks: WebhookSettings): readonly RouteConfig[] {
   return [
     ...petsOperations,
     ...ordersOperations,
     ...eventsOperations,
-    ...webhooksOperations(urlPolicy),
+    ...webhooksOperations(webhooks),
   ];
 }
 
 const deprecations: readonly DeprecationNotice[] = [...petsDeprecations];
 
 /**
- * The environment's variables the document reads: the public URLs, whether
- * webhook endpoints may be local, and the dates of each deprecation (by the
- * names its notice gives).
+ * The configuration the document states: the public URLs, the webhook URL
+ * rules, timeout and retry schedule, and the dates of each deprecation.
  */
-export interface DocumentVariables {
-  PRODUCTION_URL: string;
-  STAGING_URL: string;
-  WEBHOOK_ALLOW_LOOPBACK_HTTP?: string;
-}
+export type DocumentConfig = Pick<Config, "publicUrls" | "webhooks" | "deprecations">;
 
 export type OpenApiDocument = ReturnType<OpenAPIHono["getOpenAPI31Document"]>;
 
@@ -102,7 +92,7 @@ function documentDeprecation(
  * and their Zod schemas. It imports no handler, binding or Durable Object,
  * so the Worker serves it and plain Node can print it from the same code.
  */
-export function buildOpenApiDocument(variables: DocumentVariables): OpenApiDocument {
+export function buildOpenApiDocument(config: DocumentConfig): OpenApiDocument {
   const generator = new OpenAPIHono();
   const registry = generator.openAPIRegistry;
   registry.registerComponent("securitySchemes", "bearerAuth", {
@@ -111,17 +101,16 @@ export function buildOpenApiDocument(variables: DocumentVariables): OpenApiDocum
     description:
       "An API key (`ps_live_…` in production, `ps_test_…` elsewhere) sent as `Authorization: Bearer <key>`. Keys are made in the dashboard.",
   });
-  const urlPolicy = webhookUrlPolicy(variables);
-  for (const route of documentedRoutes(urlPolicy)) {
+  for (const route of documentedRoutes(config.webhooks)) {
     const notice = deprecations.find(
       (candidate) =>
         candidate.path === route.path && candidate.method === route.method.toUpperCase(),
     );
     registry.registerPath(
-      notice ? documentDeprecation(route, notice, scheduleOf(notice, variables)) : route,
+      notice ? documentDeprecation(route, notice, scheduleOf(notice, config)) : route,
     );
   }
-  for (const webhook of deliveredWebhooks) registry.registerWebhook(webhook);
+  for (const webhook of deliveredWebhooks(config.webhooks)) registry.registerWebhook(webhook);
   return generator.getOpenAPI31Document({
     openapi: "3.1.0",
     info: {
@@ -129,17 +118,17 @@ export function buildOpenApiDocument(variables: DocumentVariables): OpenApiDocum
       version: "1.0.0",
       description:
         "Browse and manage animals available for adoption, adopt them through store orders, and follow every change through an event feed or webhooks. Every operation needs an API key as a bearer token. Every reply carries rate-limit headers (`X-RateLimit-*`, `RateLimit`, `RateLimit-Policy`) and `X-Request-Id`; every error has the `Error` body. The `webhooks` section describes the requests this service sends to registered endpoints.",
-      contact: { name: "Pet Store API", url: new URL("/docs", variables.PRODUCTION_URL).href },
+      contact: { name: "Pet Store API", url: new URL("/docs", config.publicUrls.production).href },
     },
     servers: [
-      { url: variables.PRODUCTION_URL, description: "Production" },
-      { url: variables.STAGING_URL, description: "Staging" },
+      { url: config.publicUrls.production, description: "Production" },
+      { url: config.publicUrls.staging, description: "Staging" },
     ],
     tags: [
       { name: "pets", description: "Animals available for adoption." },
       storeTag,
       eventsTag,
-      webhooksTag,
+      webhooksTag(config.webhooks),
     ],
     security: [{ bearerAuth: [] }],
   });

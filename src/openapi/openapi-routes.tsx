@@ -1,25 +1,18 @@
 import { Hono } from "hono";
 import { clientAddress } from "../api/client-address.ts";
+import type { Config } from "../config.ts";
 import type { AppEnv } from "../env.ts";
 import { methodNotAllowed } from "../middleware/method-not-allowed.ts";
 import { rateLimitHeaders } from "../rate-limit/rate-limit-headers.ts";
+import { oncePer } from "../utils/once-per.ts";
 import { buildOpenApiDocument, type OpenApiDocument } from "./openapi-document.ts";
 import { ReferencePage } from "./reference-page.tsx";
 
 export const OPENAPI_PATH = "/v1/openapi.json";
 export const DOCS_PATH = "/docs";
 
-const documents = new WeakMap<Env, OpenApiDocument>();
-
-/** The document depends only on the environment's variables; build it once per isolate. */
-function documentFor(env: Env): OpenApiDocument {
-  let document = documents.get(env);
-  if (!document) {
-    document = buildOpenApiDocument(env);
-    documents.set(env, document);
-  }
-  return document;
-}
+/** The document depends only on the configuration, read once per isolate; so is the document. */
+const documentFor = oncePer((config: Config): OpenApiDocument => buildOpenApiDocument(config));
 
 /** The document as served from `origin`: that origin first among the servers, so "try it" reaches it. */
 function servedFrom(document: OpenApiDocument, origin: string): OpenApiDocument {
@@ -62,11 +55,11 @@ export function openapiRoutes(): Hono<AppEnv> {
     if (budget) {
       for (const [name, value] of Object.entries(rateLimitHeaders(budget))) c.header(name, value);
     }
-    return c.json(servedFrom(documentFor(c.env), new URL(c.req.url).origin));
+    return c.json(servedFrom(documentFor(c.var.services.config), new URL(c.req.url).origin));
   });
   routes.all(OPENAPI_PATH, methodNotAllowed(["GET", "HEAD"]));
   routes.get(DOCS_PATH, (c) => {
-    c.header("Content-Security-Policy", referencePolicy(documentFor(c.env)));
+    c.header("Content-Security-Policy", referencePolicy(documentFor(c.var.services.config)));
     return c.html(<ReferencePage documentPath={OPENAPI_PATH} />);
   });
   routes.all(DOCS_PATH, methodNotAllowed(["GET", "HEAD"]));

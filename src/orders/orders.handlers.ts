@@ -1,11 +1,10 @@
 import type { RouteHandler } from "@hono/zod-openapi";
-import type { Context } from "hono";
 import { decodeCursor } from "../api/cursor.ts";
 import { nextPageLink } from "../api/pagination.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError, messages } from "../errors.ts";
 import { dispatchAfterChange } from "../events/event-dispatch.ts";
-import { claimOf, storedBody } from "../idempotency/idempotent-request.ts";
+import { claimOf, replyOf } from "../idempotency/idempotent-request.ts";
 import { PET_NOT_FOUND } from "../pets/pets.schemas.ts";
 import {
   findOrder,
@@ -15,9 +14,7 @@ import {
   type OrderMove,
   orderMoves,
   type PetUnavailable,
-  type Placement,
   placeOrder,
-  placeOrderOnce,
 } from "./orders.queries.ts";
 import type {
   cancelOrderRoute,
@@ -49,30 +46,20 @@ function refusal({ petStatus }: PetUnavailable): ApiError {
     : new ApiError("pet_not_available", messages.petNotAvailable(petStatus));
 }
 
-/** Places the order once per Idempotency-Key, answering every retry as the first request was answered. */
-async function placeOnce(c: Context<AppEnv>, placement: Placement, idempotencyKey: string) {
-  const claim = await claimOf(c, idempotencyKey, "placeOrder", [placement.petId], placement.now);
-  const outcome = await placeOrderOnce(c.var.services.db, placement, claim);
-  dispatchAfterChange(c, outcome);
-  if (outcome.kind === "refused") throw refusal(outcome);
-  return storedBody(c, outcome, 201, OrderSchema);
-}
-
-async function placeUnkeyed(c: Context<AppEnv>, placement: Placement): Promise<Order> {
-  const outcome = await placeOrder(c.var.services.db, placement);
-  dispatchAfterChange(c, outcome);
-  if (outcome.kind === "refused") throw refusal(outcome);
-  return outcome.order;
-}
-
+/** Places the order, once per Idempotency-Key when one is sent, answering every retry as the first request was answered. */
 export const placeOrderHandler: RouteHandler<typeof placeOrderRoute, AppEnv> = async (c) => {
   const { petId } = c.req.valid("json");
   const idempotencyKey = c.req.valid("header")["Idempotency-Key"];
   const placement = { apiKeyHash: c.var.apiKey.hash, petId, now: Date.now() };
-  const order =
+  const claim =
     idempotencyKey === undefined
-      ? await placeUnkeyed(c, placement)
-      : await placeOnce(c, placement, idempotencyKey);
+      ? undefined
+      : await claimOf(placement.apiKeyHash, idempotencyKey, "placeOrder", [petId], placement.now);
+  const outcome = await placeOrder(c.var.services.db, placement, claim);
+  dispatchAfterChange(c.var.services, c.executionCtx, outcome);
+  if (outcome.kind === "refused") throw refusal(outcome);
+  const { body: order, replayed } = replyOf(outcome, 201, OrderSchema);
+  if (replayed) c.header("Idempotent-Replayed", "true");
   c.header("Location", `/v1/store/orders/${order.id}`);
   return c.json(order, 201);
 };
@@ -93,20 +80,24 @@ function movedOrder(outcome: MoveOutcome, move: OrderMove): Order {
   );
 }
 
-function moveRequest(c: Context<AppEnv>, orderId: number) {
-  return { apiKeyHash: c.var.apiKey.hash, orderId, now: Date.now() };
-}
-
 export const completeOrderHandler: RouteHandler<typeof completeOrderRoute, AppEnv> = async (c) => {
-  const request = moveRequest(c, c.req.valid("param").orderId);
+  const request = {
+    apiKeyHash: c.var.apiKey.hash,
+    orderId: c.req.valid("param").orderId,
+    now: Date.now(),
+  };
   const outcome = await moveOrder(c.var.services.db, "complete", request);
-  dispatchAfterChange(c, outcome);
+  dispatchAfterChange(c.var.services, c.executionCtx, outcome);
   return c.json(movedOrder(outcome, "complete"), 200);
 };
 
 export const cancelOrderHandler: RouteHandler<typeof cancelOrderRoute, AppEnv> = async (c) => {
-  const request = moveRequest(c, c.req.valid("param").orderId);
+  const request = {
+    apiKeyHash: c.var.apiKey.hash,
+    orderId: c.req.valid("param").orderId,
+    now: Date.now(),
+  };
   const outcome = await moveOrder(c.var.services.db, "cancel", request);
-  dispatchAfterChange(c, outcome);
+  dispatchAfterChange(c.var.services, c.executionCtx, outcome);
   return c.json(movedOrder(outcome, "cancel"), 200);
 };

@@ -1,103 +1,174 @@
-import { and, asc, eq, gt, inArray, isNotNull, type Placeholder, sql } from "drizzle-orm";
-import { boundStatement, type Database, firstRow, preparedQueries } from "../db/database.ts";
+import { and, asc, eq, gt, inArray, isNotNull, sql } from "drizzle-orm";
+import {
+  type Database,
+  insertedJson,
+  isoInstant,
+  jsonObject,
+  millis,
+  preparedQueries,
+  runBatch,
+} from "../db/database.ts";
 import { orders, pets } from "../db/schema.ts";
 import {
   type ChangeEvents,
-  eventsWaitingIn,
-  eventsWaitingProbe,
-} from "../events/events-waiting.ts";
+  eventStatement,
+  eventsWaitingStatement,
+  newEventId,
+  settleUnwantedStatement,
+} from "../events/outbox.ts";
 import {
+  claimValues,
   type IdempotencyClaim,
-  idempotencyStatements,
+  keyedStatements,
+  type Made,
   type Replayed,
   type Reused,
-  responseOf,
   runOnce,
   type Stored,
+  storedIn,
 } from "../idempotency/idempotency.queries.ts";
 import { accountOfKey } from "../keys/keys.queries.ts";
+import { petFields } from "../pets/pets.queries.ts";
 import type { PetStatus } from "../pets/pets.schemas.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
 import type { Order, OrderStatus } from "./orders.schemas.ts";
 
-const orderColumns = {
+/** An order as the API returns it (times as RFC 3339 UTC): the fields every read selects and SQL renders as JSON. */
+const orderFields = {
   id: orders.id,
   petId: orders.petId,
   status: orders.status,
-  createdAt: orders.createdAt,
-  updatedAt: orders.updatedAt,
+  createdAt: isoInstant(orders.createdAt),
+  updatedAt: isoInstant(orders.updatedAt),
 };
 
-interface OrderRow {
-  id: number;
-  petId: number;
-  status: OrderStatus;
-  createdAt: Date;
-  updatedAt: Date;
+/** The event ids a change of an order binds: its animal's, then its own. */
+const EVENT_IDS = ["petEventId", "orderEventId"] as const;
+
+function eventIds() {
+  return { petEventId: newEventId(), orderEventId: newEventId() };
 }
 
-/** An order as the API returns it: times as RFC 3339 UTC strings. */
-function toOrder(row: OrderRow): Order {
+/**
+ * A placement's statements, for one D1 batch (one transaction). The animal
+ * moves from `available` to `pending` (only for a key whose account D1
+ * holds); the order is added only if it did, as `changes()` is the count of
+ * the statement before. Concurrent placements for one animal serialise in
+ * the database: exactly one moves it, the others change nothing. Its events
+ * follow; then the animal's status is read back, to say why a refused
+ * placement was refused.
+ */
+function placementStatements(db: Database) {
+  const petId = sql.placeholder("petId");
+  const account = accountOfKey(sql.placeholder("apiKeyHash"));
   return {
-    id: row.id,
-    petId: row.petId,
-    status: row.status,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
+    change: {
+      reservePet: db
+        .update(pets)
+        .set({ status: "pending" })
+        .where(and(eq(pets.id, petId), eq(pets.status, "available"), isNotNull(account)))
+        .prepare(),
+      order: db
+        .insert(orders)
+        .select(
+          db
+            .select({
+              id: sql<null>`NULL`.as("id"),
+              accountId: sql<number>`${account}`.as("account_id"),
+              petId: pets.id,
+              status: sql<"placed">`'placed'`.as("status"),
+              createdAt: millis("now").as("created_at"),
+              updatedAt: millis("now").as("updated_at"),
+            })
+            .from(pets)
+            .where(and(eq(pets.id, petId), sql`changes() = 1`)),
+        )
+        .returning(orderFields)
+        .prepare(),
+    },
+    events: {
+      petStatusChanged: eventStatement(db, {
+        idName: "petEventId",
+        type: "pet.status_changed",
+        accountId: null,
+        data: jsonObject(petFields),
+        previousStatus: "available",
+        from: pets,
+        where: eq(pets.id, petId),
+      }),
+      // The one placed order of the animal (a unique index holds it so): the one just placed.
+      orderPlaced: eventStatement(db, {
+        idName: "orderEventId",
+        type: "order.placed",
+        accountId: sql<number>`${orders.accountId}`,
+        data: jsonObject(orderFields),
+        previousStatus: null,
+        from: orders,
+        where: and(eq(orders.petId, petId), eq(orders.status, "placed")),
+      }),
+      settled: settleUnwantedStatement(db, EVENT_IDS),
+    },
+    reads: {
+      pet: db.select({ status: pets.status }).from(pets).where(eq(pets.id, petId)).prepare(),
+      eventsWaiting: eventsWaitingStatement(db),
+    },
   };
 }
 
-/** An order as D1 returns it to a bound statement: by column name, times in milliseconds. */
-interface StoredOrderRow {
-  id: number;
-  pet_id: number;
-  status: OrderStatus;
-  created_at: number;
-  updated_at: number;
-}
-
-function storedOrder(row: StoredOrderRow): Order {
-  return toOrder({
-    id: row.id,
-    petId: row.pet_id,
-    status: row.status,
-    createdAt: new Date(row.created_at),
-    updatedAt: new Date(row.updated_at),
-  });
-}
-
-/** The statements of `moveOrder`'s batch for one move, bound per request. */
+/**
+ * A move's statements: the animal moves on from `pending` only while its
+ * order is placed and the caller's, and the order moves only if the animal
+ * did; their events follow, then the order is read back.
+ */
 function moveStatements(db: Database, to: { order: OrderStatus; pet: PetStatus }) {
+  const orderId = sql.placeholder("orderId");
   const callers = and(
-    eq(orders.id, sql.placeholder("orderId")),
+    eq(orders.id, orderId),
     eq(orders.accountId, accountOfKey(sql.placeholder("apiKeyHash"))),
   );
   const placed = and(callers, eq(orders.status, "placed"));
-  return [
-    boundStatement(
-      db,
-      db
-        .update(pets)
-        .set({ status: to.pet })
-        .where(
-          and(
-            inArray(pets.id, db.select({ id: orders.petId }).from(orders).where(placed)),
-            eq(pets.status, "pending"),
-          ),
+  return {
+    movePet: db
+      .update(pets)
+      .set({ status: to.pet })
+      .where(
+        and(
+          inArray(pets.id, db.select({ id: orders.petId }).from(orders).where(placed)),
+          eq(pets.status, "pending"),
         ),
-    ),
-    boundStatement(
-      db,
-      db
-        .update(orders)
-        // Milliseconds, as the column stores them: a placeholder here is bound as it is.
-        .set({ status: to.order, updatedAt: sql`${sql.placeholder("updatedAt")}` })
-        .where(and(placed, sql`changes() = 1`))
-        .returning(orderColumns),
-    ),
-    boundStatement(db, db.select(orderColumns).from(orders).where(callers)),
-    boundStatement(db, eventsWaitingProbe(db)),
-  ];
+      )
+      .prepare(),
+    moved: db
+      .update(orders)
+      .set({ status: to.order, updatedAt: millis("updatedAt") })
+      .where(and(placed, sql`changes() = 1`))
+      .returning(orderFields)
+      .prepare(),
+    petStatusChanged: eventStatement(db, {
+      idName: "petEventId",
+      type: "pet.status_changed",
+      accountId: null,
+      data: jsonObject(petFields),
+      previousStatus: "pending",
+      from: pets,
+      where: eq(
+        pets.id,
+        db.select({ id: orders.petId }).from(orders).where(eq(orders.id, orderId)),
+      ),
+    }),
+    orderMoved: eventStatement(db, {
+      idName: "orderEventId",
+      type: `order.${to.order}` as "order.completed" | "order.cancelled",
+      accountId: sql<number>`${orders.accountId}`,
+      data: jsonObject(orderFields),
+      previousStatus: null,
+      from: orders,
+      where: eq(orders.id, orderId),
+    }),
+    settled: settleUnwantedStatement(db, EVENT_IDS),
+    current: db.select(orderFields).from(orders).where(callers).prepare(),
+    eventsWaiting: eventsWaitingStatement(db),
+  };
 }
 
 /** Each shape built once per database, so a request only binds values. */
@@ -105,7 +176,7 @@ function prepareQueries(db: Database) {
   const ownedByCaller = eq(orders.accountId, accountOfKey(sql.placeholder("apiKeyHash")));
   const page = (byStatus: boolean) =>
     db
-      .select(orderColumns)
+      .select(orderFields)
       .from(orders)
       .where(
         and(
@@ -117,15 +188,20 @@ function prepareQueries(db: Database) {
       .orderBy(asc(orders.id))
       .limit(sql.placeholder("limit"))
       .prepare();
+  const placement = placementStatements(db);
   return {
     page: page(false),
     pageByStatus: page(true),
     find: db
-      .select(orderColumns)
+      .select(orderFields)
       .from(orders)
       .where(and(ownedByCaller, eq(orders.id, sql.placeholder("id"))))
       .prepare(),
-    placement: placementBatch(db),
+    place: { ...placement.change, ...placement.events, ...placement.reads },
+    placeOnce: keyedStatements(db, placement, {
+      status: 201,
+      body: insertedJson(orders, orders.id, orderFields),
+    }),
     complete: moveStatements(db, orderMoves.complete),
     cancel: moveStatements(db, orderMoves.cancel),
   };
@@ -159,17 +235,16 @@ export async function listOrders(db: Database, query: OrderPageQuery): Promise<O
   const rows = await guardStorage("D1", () =>
     query.status ? pageByStatus.all(values) : page.all(values),
   );
-  return { orders: rows.slice(0, query.limit).map(toOrder), hasMore: rows.length > query.limit };
+  return { orders: rows.slice(0, query.limit), hasMore: rows.length > query.limit };
 }
 
 /** The order, if it belongs to the account of the caller's key. */
-export async function findOrder(
+export function findOrder(
   db: Database,
   apiKeyHash: string,
   id: number,
 ): Promise<Order | undefined> {
-  const row = await guardStorage("D1", () => orderQueries(db).find.get({ apiKeyHash, id }));
-  return row && toOrder(row);
+  return guardStorage("D1", () => orderQueries(db).find.get({ apiKeyHash, id }));
 }
 
 /** A request to order an animal, for the account of the key that sent it. */
@@ -185,123 +260,42 @@ export interface PetUnavailable {
   petStatus: PetStatus | undefined;
 }
 
-export type PlaceOutcome = { kind: "placed"; order: Order } | PetUnavailable;
-
-/**
- * A placement's statements, for one D1 batch (one transaction). The animal
- * moves from `available` to `pending` (only for a key whose account D1
- * holds); the order is added only if it did, as `changes()` is the count of
- * the statement before. Concurrent placements for one animal serialise in
- * the database: exactly one moves it, the others change nothing. Then the
- * animal's status is read back, to say why a refused placement was refused.
- */
-function placementStatements(
-  db: Database,
-  { apiKeyHash, petId, now }: { [Value in keyof Placement]: Placement[Value] | Placeholder },
-) {
-  const account = accountOfKey(apiKeyHash);
-  return {
-    reservePet: db
-      .update(pets)
-      .set({ status: "pending" })
-      .where(and(eq(pets.id, petId), eq(pets.status, "available"), isNotNull(account))),
-    insertOrder: db
-      .insert(orders)
-      .select(
-        db
-          .select({
-            id: sql<null>`NULL`.as("id"),
-            accountId: sql<number>`${account}`.as("account_id"),
-            petId: pets.id,
-            status: sql<"placed">`'placed'`.as("status"),
-            createdAt: sql<number>`${now}`.as("created_at"),
-            updatedAt: sql<number>`${now}`.as("updated_at"),
-          })
-          .from(pets)
-          .where(and(eq(pets.id, petId), sql`changes() = 1`)),
-      )
-      .returning(orderColumns),
-    readPet: db.select({ status: pets.status }).from(pets).where(eq(pets.id, petId)),
-  };
-}
-
-/** An unkeyed placement's batch, its statements bound per request by the placement's values. */
-function placementBatch(db: Database) {
-  const { reservePet, insertOrder, readPet } = placementStatements(db, {
-    apiKeyHash: sql.placeholder("apiKeyHash"),
-    petId: sql.placeholder("petId"),
-    now: sql.placeholder("now"),
-  });
-  return [reservePet, insertOrder, readPet, eventsWaitingProbe(db)].map((query) =>
-    boundStatement(db, query),
-  );
-}
-
-/** The order a placement makes, as the API returns it, but for the id the database assigns. */
-function placedBody({ petId, now }: Placement): Omit<Order, "id"> {
-  const at = new Date(now).toISOString();
-  return { petId, status: "placed", createdAt: at, updatedAt: at };
-}
-
-function placementOutcome(
-  order: Order | undefined,
-  pet: { status: PetStatus } | undefined,
-): PlaceOutcome {
-  if (order) return { kind: "placed", order };
+function refusalOrDefect(pet: { status: PetStatus } | undefined): PetUnavailable {
   if (pet?.status === "available") {
-    // Only a key D1 does not hold (one that still awaits the KV import) reaches this.
+    // Every authenticated key has an account row; reaching this means the data is broken.
     throw new Error("no account owns the API key, so the animal could not be ordered");
   }
   return { kind: "refused", petStatus: pet?.status };
 }
 
-/** Orders an available animal: it becomes `pending` and the order `placed`, together or not at all. */
+/**
+ * Orders an available animal: it becomes `pending` and the order `placed`,
+ * together with their events, or nothing at all. With a claim, the response
+ * is stored with the Idempotency-Key in the same batch, so a retry replays
+ * it even after the order has moved on; a refused placement stores nothing.
+ */
 export async function placeOrder(
   db: Database,
   placement: Placement,
-): Promise<PlaceOutcome & ChangeEvents> {
-  const values = { ...placement };
-  const [, inserted, read, probe] = await guardStorage("D1", () =>
-    db.$client.batch(orderQueries(db).placement.map((statement) => statement(values))),
-  );
-  const order = firstRow<StoredOrderRow>(inserted);
-  const pet = firstRow<{ status: PetStatus }>(read);
-  return {
-    ...placementOutcome(order && storedOrder(order), pet),
-    eventsWaiting: eventsWaitingIn(probe),
-  };
-}
-
-/**
- * `placeOrder` once per Idempotency-Key: the placement and the response it
- * is sent are stored in one batch, so a retry replays that response even
- * after the order has moved on. A refused placement stores nothing.
- */
-export function placeOrderOnce(
-  db: Database,
-  placement: Placement,
-  claim: IdempotencyClaim,
-): Promise<((Stored | PetUnavailable) & ChangeEvents) | Replayed | Reused> {
-  const { reservePet, insertOrder, readPet } = placementStatements(db, placement);
-  const keyed = idempotencyStatements(db, claim);
+  claim: IdempotencyClaim | undefined,
+): Promise<((Made<Order> | Stored | PetUnavailable) & ChangeEvents) | Replayed | Reused> {
+  const { place, placeOnce } = orderQueries(db);
+  const values = { ...placement, ...eventIds() };
+  if (claim === undefined) {
+    const done = await guardStorage("D1", () => runBatch(db, place, values));
+    const [order] = done.order;
+    const eventsWaiting = done.eventsWaiting.length > 0;
+    if (!order) return { ...refusalOrDefect(done.pet[0]), eventsWaiting };
+    return { kind: "made", body: order, eventsWaiting };
+  }
   return runOnce(
     db,
     claim,
-    () =>
-      db.batch([
-        ...keyed.claim,
-        reservePet,
-        insertOrder,
-        ...keyed.settle(201, placedBody(placement)),
-        readPet,
-        eventsWaitingProbe(db),
-      ]),
-    ([, , , [order], , , [stored], [pet], probe]) => {
-      const outcome = placementOutcome(order && toOrder(order), pet);
-      const events = { eventsWaiting: probe.length > 0 };
-      if (outcome.kind === "refused") return { ...outcome, ...events };
-      if (!stored) throw new Error("an order was placed but its response not stored");
-      return { kind: "stored", response: responseOf(stored), ...events } as const;
+    () => runBatch(db, placeOnce, { ...values, ...claimValues(claim) }),
+    (done) => {
+      const eventsWaiting = done.eventsWaiting.length > 0;
+      if (done.order.length === 0) return { ...refusalOrDefect(done.pet[0]), eventsWaiting };
+      return { ...storedIn(done.stored), eventsWaiting };
     },
   );
 }
@@ -337,15 +331,11 @@ export async function moveOrder(
   move: OrderMove,
   { apiKeyHash, orderId, now }: MoveRequest,
 ): Promise<MoveOutcome & ChangeEvents> {
-  const values = { apiKeyHash, orderId, updatedAt: now };
-  const [, updated, read, probe] = await guardStorage("D1", () =>
-    db.$client.batch(orderQueries(db)[move].map((statement) => statement(values))),
-  );
-  const movedRow = firstRow<StoredOrderRow>(updated);
-  const currentRow = firstRow<StoredOrderRow>(read);
-  const moved = movedRow && storedOrder(movedRow);
-  const current = currentRow && storedOrder(currentRow);
-  const eventsWaiting = eventsWaitingIn(probe);
+  const values = { apiKeyHash, orderId, updatedAt: now, ...eventIds() };
+  const done = await guardStorage("D1", () => runBatch(db, orderQueries(db)[move], values));
+  const [moved] = done.moved;
+  const [current] = done.current;
+  const eventsWaiting = done.eventsWaiting.length > 0;
   if (moved) return { kind: "moved", order: moved, eventsWaiting };
   if (current?.status === "placed") {
     // A placed order's animal is pending unless something outside the API changed it.

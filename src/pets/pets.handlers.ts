@@ -1,12 +1,11 @@
 import type { RouteHandler } from "@hono/zod-openapi";
-import type { Context } from "hono";
 import { decodeCursor } from "../api/cursor.ts";
 import { nextPageLink } from "../api/pagination.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError } from "../errors.ts";
 import { dispatchAfterChange } from "../events/event-dispatch.ts";
-import { claimOf, storedBody } from "../idempotency/idempotent-request.ts";
-import { findPet, insertPet, insertPetOnce, listPets } from "./pets.queries.ts";
+import { claimOf, replyOf } from "../idempotency/idempotent-request.ts";
+import { createPet, findPet, listPets } from "./pets.queries.ts";
 import type { createPetRoute, getPetRoute, listPetsRoute } from "./pets.routes.ts";
 import { type NewPet, PET_NOT_FOUND, PetSchema } from "./pets.schemas.ts";
 
@@ -19,31 +18,27 @@ export const listPetsHandler: RouteHandler<typeof listPetsRoute, AppEnv> = async
   return c.json(page.pets, 200);
 };
 
-/** Creates the animal once per Idempotency-Key, answering every retry as the first request was answered. */
-async function createOnce(c: Context<AppEnv>, newPet: NewPet, idempotencyKey: string) {
-  const fields = [newPet.name, newPet.categoryId, newPet.status ?? null];
-  const claim = await claimOf(c, idempotencyKey, "createPet", fields, Date.now());
-  const outcome = await insertPetOnce(c.var.services.db, newPet, claim);
-  dispatchAfterChange(c, outcome);
-  return storedBody(c, outcome, 201, PetSchema);
-}
-
-async function createUnkeyed(c: Context<AppEnv>, newPet: NewPet) {
-  const created = await insertPet(c.var.services.db, newPet);
-  dispatchAfterChange(c, created);
-  return created.pet;
-}
-
+/** Creates the animal, once per Idempotency-Key when one is sent, answering every retry as the first request was answered. */
 export const createPetHandler: RouteHandler<typeof createPetRoute, AppEnv> = async (c) => {
   const newPet = c.req.valid("json");
   const idempotencyKey = c.req.valid("header")["Idempotency-Key"];
-  const pet =
+  const now = Date.now();
+  const claim =
     idempotencyKey === undefined
-      ? await createUnkeyed(c, newPet)
-      : await createOnce(c, newPet, idempotencyKey);
+      ? undefined
+      : await claimOf(c.var.apiKey.hash, idempotencyKey, "createPet", petFingerprint(newPet), now);
+  const outcome = await createPet(c.var.services.db, newPet, now, claim);
+  dispatchAfterChange(c.var.services, c.executionCtx, outcome);
+  const { body: pet, replayed } = replyOf(outcome, 201, PetSchema);
+  if (replayed) c.header("Idempotent-Replayed", "true");
   c.header("Location", `/v1/pets/${pet.id}`);
   return c.json(pet, 201);
 };
+
+/** A create's body by meaning, for its Idempotency-Key: its fields in a fixed order. */
+function petFingerprint(newPet: NewPet): unknown[] {
+  return [newPet.name, newPet.categoryId, newPet.status ?? null];
+}
 
 export const getPetHandler: RouteHandler<typeof getPetRoute, AppEnv> = async (c) => {
   const pet = await findPet(c.var.services.db, c.req.valid("param").petId);

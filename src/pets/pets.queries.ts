@@ -1,35 +1,79 @@
 import { and, asc, eq, gt, sql } from "drizzle-orm";
-import { boundStatement, type Database, firstRow, preparedQueries } from "../db/database.ts";
+import {
+  type Database,
+  insertedJson,
+  jsonObject,
+  millis,
+  preparedQueries,
+  runBatch,
+} from "../db/database.ts";
 import { pets } from "../db/schema.ts";
 import {
   type ChangeEvents,
-  eventsWaitingIn,
-  eventsWaitingProbe,
-} from "../events/events-waiting.ts";
+  eventStatement,
+  eventsWaitingStatement,
+  newEventId,
+  settleUnwantedStatement,
+} from "../events/outbox.ts";
 import {
+  claimValues,
   type IdempotencyClaim,
-  idempotencyStatements,
+  keyedStatements,
+  type Made,
   type Replayed,
   type Reused,
-  responseOf,
   runOnce,
   type Stored,
+  storedIn,
 } from "../idempotency/idempotency.queries.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
 import type { NewPet, Pet, PetStatus } from "./pets.schemas.ts";
 
-export const petColumns = {
+/** An animal as the API returns it: the fields every read selects and SQL renders as JSON. */
+export const petFields = {
   id: pets.id,
   name: pets.name,
   categoryId: pets.categoryId,
   status: pets.status,
 };
 
+/** A create's statements: the insert, its event, then whether events wait. */
+function createStatements(db: Database) {
+  return {
+    change: {
+      pet: db
+        .insert(pets)
+        .values({
+          name: sql.placeholder("name"),
+          categoryId: sql.placeholder("categoryId"),
+          status: sql.placeholder("status"),
+          createdAt: millis("now"),
+        })
+        .returning(petFields)
+        .prepare(),
+    },
+    events: {
+      petCreated: eventStatement(db, {
+        idName: "eventId",
+        type: "pet.created",
+        accountId: null,
+        data: jsonObject(petFields),
+        previousStatus: null,
+        from: pets,
+        where: eq(pets.id, sql`last_insert_rowid()`),
+      }),
+      settled: settleUnwantedStatement(db, ["eventId"]),
+    },
+    reads: { eventsWaiting: eventsWaitingStatement(db) },
+  };
+}
+
 /** Each query shape built once per database, so a request only binds values. */
 function prepareQueries(db: Database) {
+  const create = createStatements(db);
   const page = (byStatus: boolean) =>
     db
-      .select(petColumns)
+      .select(petFields)
       .from(pets)
       .where(
         and(
@@ -44,32 +88,16 @@ function prepareQueries(db: Database) {
     page: page(false),
     pageByStatus: page(true),
     find: db
-      .select(petColumns)
+      .select(petFields)
       .from(pets)
       .where(eq(pets.id, sql.placeholder("id")))
       .prepare(),
-    insert: boundStatement(
-      db,
-      db
-        .insert(pets)
-        .values({
-          name: sql.placeholder("name"),
-          categoryId: sql.placeholder("categoryId"),
-          status: sql.placeholder("status"),
-          createdAt: sql.placeholder("createdAt"),
-        })
-        .returning(petColumns),
-    ),
-    eventsWaiting: boundStatement(db, eventsWaitingProbe(db)),
+    create: { ...create.change, ...create.events, ...create.reads },
+    createOnce: keyedStatements(db, create, {
+      status: 201,
+      body: insertedJson(pets, pets.id, petFields),
+    }),
   };
-}
-
-/** An animal as D1 returns the insert's row, by column name. */
-interface PetRow {
-  id: number;
-  name: string;
-  category_id: number;
-  status: PetStatus;
 }
 
 /** The animals' prepared queries for a database (exported so a test can read their query plans). */
@@ -100,57 +128,36 @@ export function findPet(db: Database, id: number): Promise<Pet | undefined> {
   return guardStorage("D1", () => petQueries(db).find.get({ id }));
 }
 
-function petValues(newPet: NewPet) {
-  return {
+/**
+ * Adds the animal and its `pet.created` event in one batch. With a claim,
+ * the response is stored with the Idempotency-Key in the same batch: exactly
+ * one animal per key, and a replay answers as the first reply did even
+ * after the animal has changed.
+ */
+export async function createPet(
+  db: Database,
+  newPet: NewPet,
+  now: number,
+  claim: IdempotencyClaim | undefined,
+): Promise<((Made<Pet> | Stored) & ChangeEvents) | Replayed | Reused> {
+  const { create, createOnce } = petQueries(db);
+  const values = {
     name: newPet.name,
     categoryId: newPet.categoryId,
     status: newPet.status ?? "available",
+    now,
+    eventId: newEventId(),
   };
-}
-
-export async function insertPet(
-  db: Database,
-  newPet: NewPet,
-): Promise<{ pet: Pet } & ChangeEvents> {
-  const { insert, eventsWaiting } = petQueries(db);
-  const [inserted, probe] = await guardStorage("D1", () =>
-    db.$client.batch([insert({ ...petValues(newPet), createdAt: new Date() }), eventsWaiting({})]),
-  );
-  const row = firstRow<PetRow>(inserted);
-  if (!row) throw new Error("insert returned no row");
-  const pet = { id: row.id, name: row.name, categoryId: row.category_id, status: row.status };
-  return { pet, eventsWaiting: eventsWaitingIn(probe) };
-}
-
-/**
- * Adds the animal and stores the response with the Idempotency-Key in one
- * batch: exactly one animal per key, and a replay answers as the first reply
- * did even after the animal has changed.
- */
-export function insertPetOnce(
-  db: Database,
-  newPet: NewPet,
-  claim: IdempotencyClaim,
-): Promise<(Stored & ChangeEvents) | Replayed | Reused> {
-  const keyed = idempotencyStatements(db, claim);
-  const values = petValues(newPet);
+  if (claim === undefined) {
+    const done = await guardStorage("D1", () => runBatch(db, create, values));
+    const [pet] = done.pet;
+    if (!pet) throw new Error("the animal's insert returned no row");
+    return { kind: "made", body: pet, eventsWaiting: done.eventsWaiting.length > 0 };
+  }
   return runOnce(
     db,
     claim,
-    () =>
-      db.batch([
-        ...keyed.claim,
-        db.insert(pets).values({ ...values, createdAt: new Date(claim.now) }),
-        ...keyed.settle(201, values),
-        eventsWaitingProbe(db),
-      ]),
-    ([, , , , , [stored], probe]) => {
-      if (!stored) throw new Error("the animal's insert added no row");
-      return {
-        kind: "stored",
-        response: responseOf(stored),
-        eventsWaiting: probe.length > 0,
-      } as const;
-    },
+    () => runBatch(db, createOnce, { ...values, ...claimValues(claim) }),
+    (done) => ({ ...storedIn(done.stored), eventsWaiting: done.eventsWaiting.length > 0 }),
   );
 }

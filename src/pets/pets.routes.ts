@@ -79,8 +79,7 @@ export const getPetDeprecation: DeprecationNotice = {
   path: "/pets/{petId}",
   successor: "/v1/pets",
   documentation: "/docs",
-  deprecatedAtVariable: "GET_PET_DEPRECATED_AT",
-  sunsetAtVariable: "GET_PET_SUNSET_AT",
+  operationId: "getPet",
 };
 
 export const getPetRoute = createRoute({

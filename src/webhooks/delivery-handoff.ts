@@ -1,4 +1,4 @@
-import type { DeliveryMessage } from "../events/events.queries.ts";
+import type { DeliveryMessage } from "../events/event-records.ts";
 import { log } from "../logging.ts";
 import type { WebhookEndpointClient } from "./webhook-endpoint-client.ts";
 

@@ -1,11 +1,12 @@
 import { DurableObject } from "cloudflare:workers";
+import { parseConfig } from "../config.ts";
 import { type Database, database } from "../db/database.ts";
 import { EVENT_RETENTION_MS } from "../events/events.queries.ts";
 import { describeError, log } from "../logging.ts";
 import { DeliveryLog, type DeliveryRecord, type DeliveryLog as Log } from "./delivery-log.ts";
 import { newEventId } from "./event-ids.ts";
 import { type Answer, isSuccess, judge, post } from "./webhook-delivery.ts";
-import { type WebhookSettings, webhookSettings } from "./webhook-settings.ts";
+import type { WebhookSettings } from "./webhook-settings.ts";
 import {
   disableWebhook,
   type EndpointForDelivery,
@@ -51,7 +52,7 @@ export class WebhookEndpoint extends DurableObject<Env> {
     super(ctx, env);
     this.#log = new DeliveryLog(ctx.storage.sql);
     this.#db = database(env.DB);
-    this.#settings = webhookSettings(env);
+    this.#settings = parseConfig(env).webhooks;
   }
 
   /** Takes an event for delivery; taking one it already has (a re-send) changes nothing. */

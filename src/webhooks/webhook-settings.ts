@@ -1,3 +1,4 @@
+import { z } from "@hono/zod-openapi";
 import type { WebhookUrlPolicy } from "./webhook-url.ts";
 
 /** How deliveries are made in this environment: wrangler.toml variables, which tests shorten. */
@@ -11,53 +12,41 @@ export interface WebhookSettings {
   disableAfterMs: number;
 }
 
-function configurationError(name: string, value: string): Error {
-  return new Error(`configuration: ${name} is not valid (${JSON.stringify(value)})`);
-}
+// Fractions of a second let the tests run the whole schedule without real waits.
+const DELAYS_RULE = "must be seconds of 0 or more, separated by commas";
+const SECONDS_RULE = "must be seconds of 0 or more";
 
-/** A non-negative number of seconds; fractions let tests run the schedule without real waits. */
-function isSeconds(value: number): boolean {
-  return Number.isFinite(value) && value >= 0;
-}
+const seconds = (rule: string) =>
+  z.number(rule).refine((value) => Number.isFinite(value) && value >= 0, rule);
 
-function retryDelays(value: string): number[] {
-  const delays = value.split(",").map((part) => Number(part.trim()));
-  if (value.trim() === "" || !delays.every(isSeconds)) {
-    throw configurationError("WEBHOOK_RETRY_DELAYS", value);
-  }
-  return delays;
-}
+/** The variables behind the settings, as part of the configuration's schema. */
+export const webhookVariables = {
+  /** Comma-separated seconds, e.g. `30,120,600`. */
+  WEBHOOK_RETRY_DELAYS: z
+    .string()
+    .transform((value) => value.split(",").map((part) => (part.trim() ? Number(part) : Number.NaN)))
+    .pipe(z.array(seconds(DELAYS_RULE))),
+  WEBHOOK_TIMEOUT_MS: z
+    .string()
+    .transform(Number)
+    .pipe(z.int("must be whole milliseconds").min(1, "must be at least 1 millisecond")),
+  /** Seconds an endpoint may fail with no success before the service disables it. */
+  WEBHOOK_DISABLE_AFTER_SECONDS: z
+    .string()
+    .transform((value) => (value.trim() ? Number(value) : Number.NaN))
+    .pipe(seconds(SECONDS_RULE)),
+  /** Local development and tests only: endpoints at `http://127.0.0.1`. */
+  WEBHOOK_ALLOW_LOOPBACK_HTTP: z.enum(["true", "false"]).optional(),
+};
 
-function timeout(value: string): number {
-  const ms = Number(value);
-  if (!Number.isInteger(ms) || ms < 1) throw configurationError("WEBHOOK_TIMEOUT_MS", value);
-  return ms;
-}
+type WebhookVariables = z.output<z.ZodObject<typeof webhookVariables>>;
 
-function disableAfter(value: string): number {
-  const seconds = Number(value);
-  if (value.trim() === "" || !isSeconds(seconds)) {
-    throw configurationError("WEBHOOK_DISABLE_AFTER_SECONDS", value);
-  }
-  return seconds * 1000;
-}
-
-/** Whether this environment lets endpoints be `http://127.0.0.1` (local development only). */
-export function webhookUrlPolicy(env: { WEBHOOK_ALLOW_LOOPBACK_HTTP?: string }): WebhookUrlPolicy {
-  return { allowLoopbackHttp: env.WEBHOOK_ALLOW_LOOPBACK_HTTP === "true" };
-}
-
-/** The settings the environment's variables describe; a malformed variable is a configuration error. */
-export function webhookSettings(env: {
-  WEBHOOK_RETRY_DELAYS: string;
-  WEBHOOK_TIMEOUT_MS: string;
-  WEBHOOK_ALLOW_LOOPBACK_HTTP: string;
-  WEBHOOK_DISABLE_AFTER_SECONDS: string;
-}): WebhookSettings {
+/** The settings the (already validated) variables describe. */
+export function webhookSettings(variables: WebhookVariables): WebhookSettings {
   return {
-    urlPolicy: webhookUrlPolicy(env),
-    retryDelaysSeconds: retryDelays(env.WEBHOOK_RETRY_DELAYS),
-    timeoutMs: timeout(env.WEBHOOK_TIMEOUT_MS),
-    disableAfterMs: disableAfter(env.WEBHOOK_DISABLE_AFTER_SECONDS),
+    urlPolicy: { allowLoopbackHttp: variables.WEBHOOK_ALLOW_LOOPBACK_HTTP === "true" },
+    retryDelaysSeconds: variables.WEBHOOK_RETRY_DELAYS,
+    timeoutMs: variables.WEBHOOK_TIMEOUT_MS,
+    disableAfterMs: variables.WEBHOOK_DISABLE_AFTER_SECONDS * 1000,
   };
 }

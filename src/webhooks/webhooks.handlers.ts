@@ -1,10 +1,9 @@
 import type { RouteHandler } from "@hono/zod-openapi";
-import type { Context } from "hono";
 import { decodeCursor } from "../api/cursor.ts";
 import { nextPageLink } from "../api/pagination.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError, messages } from "../errors.ts";
-import { claimOf, storedBody } from "../idempotency/idempotent-request.ts";
+import { claimOf, replyOf } from "../idempotency/idempotent-request.ts";
 import type { Services } from "../services.ts";
 import { recoverMissed } from "./webhook-recovery.ts";
 import { generateWebhookSecret } from "./webhook-signature.ts";
@@ -59,19 +58,28 @@ const limitReached = () =>
     messages.limitReached(MAX_WEBHOOKS, "webhook endpoints", "delete one"),
   );
 
-/** Registers the endpoint once per Idempotency-Key, answering every retry as the first, secret included. */
-async function createOnce(c: Context<AppEnv>, endpoint: NewEndpoint, idempotencyKey: string) {
+/** Registers the endpoint, once per Idempotency-Key when one is sent: every retry is answered as the first, secret included. */
+async function register(
+  services: Services,
+  endpoint: NewEndpoint,
+  idempotencyKey: string | undefined,
+) {
+  if (idempotencyKey === undefined) {
+    const outcome = await insertWebhookUnderCap(services.db, endpoint);
+    if (outcome.kind === "limit_reached") throw limitReached();
+    return { kind: "made" as const, body: { ...outcome.webhook, secret: endpoint.secret } };
+  }
   const fields = [endpoint.url, endpoint.types];
-  const claim = await claimOf(c, idempotencyKey, "createWebhook", fields, endpoint.now);
-  const outcome = await insertWebhookOnce(c.var.services.db, endpoint, claim);
+  const claim = await claimOf(
+    endpoint.apiKeyHash,
+    idempotencyKey,
+    "createWebhook",
+    fields,
+    endpoint.now,
+  );
+  const outcome = await insertWebhookOnce(services.db, endpoint, claim);
   if (outcome.kind === "limit_reached") throw limitReached();
-  return storedBody(c, outcome, 201, CreatedWebhookSchema);
-}
-
-async function createUnkeyed(c: Context<AppEnv>, endpoint: NewEndpoint) {
-  const outcome = await insertWebhookUnderCap(c.var.services.db, endpoint);
-  if (outcome.kind === "limit_reached") throw limitReached();
-  return { ...outcome.webhook, secret: endpoint.secret };
+  return outcome;
 }
 
 export const createWebhookHandler: RouteHandler<
@@ -80,7 +88,8 @@ export const createWebhookHandler: RouteHandler<
 > = async (c) => {
   const { url, types } = c.req.valid("json");
   const idempotencyKey = c.req.valid("header")["Idempotency-Key"];
-  checkUrl(url, c.var.services.webhooks.urlPolicy);
+  const services = c.var.services;
+  checkUrl(url, services.config.webhooks.urlPolicy);
   const endpoint = {
     apiKeyHash: c.var.apiKey.hash,
     url,
@@ -88,11 +97,10 @@ export const createWebhookHandler: RouteHandler<
     secret: generateWebhookSecret(),
     now: Date.now(),
   };
-  const created =
-    idempotencyKey === undefined
-      ? await createUnkeyed(c, endpoint)
-      : await createOnce(c, endpoint, idempotencyKey);
-  return c.json(created, 201);
+  const outcome = await register(services, endpoint, idempotencyKey);
+  const { body, replayed } = replyOf(outcome, 201, CreatedWebhookSchema);
+  if (replayed) c.header("Idempotent-Replayed", "true");
+  return c.json(body, 201);
 };
 
 export const rotateWebhookSecretHandler: RouteHandler<
@@ -101,18 +109,21 @@ export const rotateWebhookSecretHandler: RouteHandler<
 > = async (c) => {
   const { webhookId } = c.req.valid("param");
   const idempotencyKey = c.req.valid("header")["Idempotency-Key"];
+  const apiKeyHash = c.var.apiKey.hash;
   const now = Date.now();
   const claim =
     idempotencyKey === undefined
       ? undefined
-      : await claimOf(c, idempotencyKey, "rotateWebhookSecret", [webhookId], now);
+      : await claimOf(apiKeyHash, idempotencyKey, "rotateWebhookSecret", [webhookId], now);
   const outcome = await rotateSecret(
     c.var.services.db,
-    { apiKeyHash: c.var.apiKey.hash, id: webhookId, secret: generateWebhookSecret(), now },
+    { apiKeyHash, id: webhookId, secret: generateWebhookSecret(), now },
     claim,
   );
   if (!outcome) throw new ApiError("not_found", WEBHOOK_NOT_FOUND);
-  return c.json(storedBody(c, outcome, 200, CreatedWebhookSchema), 200);
+  const { body, replayed } = replyOf(outcome, 200, CreatedWebhookSchema);
+  if (replayed) c.header("Idempotent-Replayed", "true");
+  return c.json(body, 200);
 };
 
 export const listWebhooksHandler: RouteHandler<typeof listWebhooksRoute, AppEnv> = async (c) => {
@@ -126,7 +137,7 @@ export const updateWebhookHandler: RouteHandler<
   const { webhookId } = c.req.valid("param");
   const change = c.req.valid("json");
   const services = c.var.services;
-  if (change.url !== undefined) checkUrl(change.url, services.webhooks.urlPolicy);
+  if (change.url !== undefined) checkUrl(change.url, services.config.webhooks.urlPolicy);
   const webhook = await updateWebhook(services.db, c.var.apiKey.hash, webhookId, change);
   if (!webhook) throw new ApiError("not_found", WEBHOOK_NOT_FOUND);
   if (change.enabled === true) await services.webhookEndpoints.enabled(webhookId);

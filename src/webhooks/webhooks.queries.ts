@@ -1,20 +1,30 @@
 import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
-import type { Database } from "../db/database.ts";
-import { accounts, events, webhooks } from "../db/schema.ts";
-import { endpointWants, eventColumns, toEvent } from "../events/events.queries.ts";
-import type { EventTypeSelector } from "../events/events.schemas.ts";
 import {
+  type Database,
+  insertedJson,
+  isoInstant,
+  millis,
+  preparedQueries,
+  runBatch,
+} from "../db/database.ts";
+import { accounts, events, webhooks } from "../db/schema.ts";
+import { eventColumns, toEvent } from "../events/event-records.ts";
+import type { EventTypeSelector } from "../events/events.schemas.ts";
+import { endpointWants } from "../events/outbox.ts";
+import {
+  claimValues,
   type IdempotencyClaim,
-  idempotencyStatements,
+  keyedStatements,
+  type Made,
   type Replayed,
   type Reused,
-  responseOf,
   runOnce,
   type Stored,
+  storedIn,
 } from "../idempotency/idempotency.queries.ts";
 import { accountOfKey } from "../keys/keys.queries.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
-import type { Webhook } from "./webhooks.schemas.ts";
+import type { CreatedWebhook, Webhook } from "./webhooks.schemas.ts";
 import { MAX_WEBHOOKS } from "./webhooks.schemas.ts";
 
 /** An endpoint's public columns: never its secrets. */
@@ -60,50 +70,75 @@ export interface NewEndpoint {
 
 export type InsertOutcome = { kind: "created"; webhook: Webhook } | { kind: "limit_reached" };
 
-/**
- * The insert that adds the endpoint only while the caller's account has
- * fewer than the cap. Count and insert are one statement, so concurrent
- * creates serialise in the database and the cap holds exactly. The endpoint
- * receives the events committed after it: those past the newest sequence
- * number now.
- */
-function insertUnderCap(db: Database, endpoint: NewEndpoint) {
-  return db.insert(webhooks).select(
+/** The endpoints' batches, prepared once per database. */
+const webhookQueries = preparedQueries((db: Database) => {
+  const account = accountOfKey(sql.placeholder("apiKeyHash"));
+  /**
+   * Adds the endpoint only while the caller's account has fewer than the
+   * cap. Count and insert are one statement, so concurrent creates
+   * serialise in the database and the cap holds exactly. The endpoint
+   * receives the events committed after it: those past the newest sequence
+   * number now.
+   */
+  const insertUnderCap = db.insert(webhooks).select(
     db
       .select({
         id: sql<null>`NULL`.as("id"),
         accountId: accounts.id,
-        url: sql<string>`${endpoint.url}`.as("url"),
-        types: sql<string>`${JSON.stringify(endpoint.types)}`.as("types"),
-        secret: sql<string>`${endpoint.secret}`.as("secret"),
+        url: sql<string>`${sql.placeholder("url")}`.as("url"),
+        types: sql<string>`${sql.placeholder("types")}`.as("types"),
+        secret: sql<string>`${sql.placeholder("secret")}`.as("secret"),
         previousSecrets: sql<string>`'[]'`.as("previous_secrets"),
         status: sql<"enabled">`'enabled'`.as("status"),
         disabledReason: sql<null>`NULL`.as("disabled_reason"),
         afterSeq: sql<number>`coalesce((SELECT max(${events.seq}) FROM ${events}), 0)`.as(
           "after_seq",
         ),
-        createdAt: sql<number>`${endpoint.now}`.as("created_at"),
+        createdAt: millis("now").as("created_at"),
       })
       .from(accounts)
       .where(
         and(
-          eq(accounts.id, accountOfKey(endpoint.apiKeyHash)),
+          eq(accounts.id, account),
           sql`(SELECT count(*) FROM ${webhooks} WHERE ${webhooks.accountId} = ${accounts.id}) < ${MAX_WEBHOOKS}`,
         ),
       ),
   );
-}
+  const owner = db.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, account));
+  return {
+    insertUnderCap: {
+      inserted: insertUnderCap.returning(webhookColumns).prepare(),
+      owner: owner.prepare(),
+    },
+    /** The reply, secret included, is stored with the key: a replay shows the same secret. */
+    insertOnce: keyedStatements(
+      db,
+      {
+        change: { inserted: insertUnderCap.prepare() },
+        events: {},
+        reads: { owner: owner.prepare() },
+      },
+      {
+        status: 201,
+        body: insertedJson(webhooks, webhooks.id, {
+          id: webhooks.id,
+          url: webhooks.url,
+          types: sql`json(${webhooks.types})`,
+          status: webhooks.status,
+          createdAt: isoInstant(webhooks.createdAt),
+          secret: webhooks.secret,
+        }),
+      },
+    ),
+  };
+});
 
-const ownerOf = (db: Database, apiKeyHash: string) =>
-  db
-    .select({ id: accounts.id })
-    .from(accounts)
-    .where(eq(accounts.id, accountOfKey(apiKeyHash)));
-
-/** The cap held: either the key has no account (a defect here), or it is full. */
-function refused(owner: { id: number } | undefined): { kind: "limit_reached" } {
-  // Only a key D1 does not hold (one that still awaits the KV import) has no account.
-  if (!owner) throw new Error("no account owns the API key, so no endpoint could be added");
+/** The cap held: either the key has no account (a defect here), or the account is full. */
+function refused(owner: unknown[]): { kind: "limit_reached" } {
+  // Every authenticated key has an account row; none here means the data is broken.
+  if (owner.length === 0) {
+    throw new Error("no account owns the API key, so no endpoint could be added");
+  }
   return { kind: "limit_reached" };
 }
 
@@ -112,11 +147,9 @@ export async function insertWebhookUnderCap(
   db: Database,
   endpoint: NewEndpoint,
 ): Promise<InsertOutcome> {
-  const [inserted, [owner]] = await guardStorage("D1", () =>
-    db.batch([
-      insertUnderCap(db, endpoint).returning(webhookColumns),
-      ownerOf(db, endpoint.apiKeyHash),
-    ]),
+  const values = { ...endpoint, types: JSON.stringify(endpoint.types) };
+  const { inserted, owner } = await guardStorage("D1", () =>
+    runBatch(db, webhookQueries(db).insertUnderCap, values),
   );
   const [row] = inserted;
   return row ? { kind: "created", webhook: toWebhook(row) } : refused(owner);
@@ -132,26 +165,12 @@ export function insertWebhookOnce(
   endpoint: NewEndpoint,
   claim: IdempotencyClaim,
 ): Promise<Stored | Replayed | Reused | { kind: "limit_reached" }> {
-  const keyed = idempotencyStatements(db, claim);
-  const reply = {
-    url: endpoint.url,
-    types: endpoint.types,
-    status: "enabled",
-    createdAt: new Date(endpoint.now).toISOString(),
-    secret: endpoint.secret,
-  };
+  const values = { ...endpoint, types: JSON.stringify(endpoint.types), ...claimValues(claim) };
   return runOnce(
     db,
     claim,
-    () =>
-      db.batch([
-        ...keyed.claim,
-        insertUnderCap(db, endpoint),
-        ...keyed.settle(201, reply),
-        ownerOf(db, endpoint.apiKeyHash),
-      ]),
-    ([, , , , , [stored], [owner]]) =>
-      stored ? ({ kind: "stored", response: responseOf(stored) } as const) : refused(owner),
+    () => runBatch(db, webhookQueries(db).insertOnce, values),
+    (done) => (done.stored[0]?.status ? storedIn(done.stored) : refused(done.owner)),
   );
 }
 
@@ -270,7 +289,8 @@ export async function rotateSecret(
   db: Database,
   rotation: { apiKeyHash: string; id: number; secret: string; now: number },
   claim: IdempotencyClaim | undefined,
-): Promise<Stored | Replayed | Reused | undefined> {
+): Promise<Made<CreatedWebhook> | Stored | Replayed | Reused | undefined> {
+  const queries = rotationQueries(db);
   for (;;) {
     const current = await rotationTarget(db, rotation.apiKeyHash, rotation.id);
     if (!current) return undefined;
@@ -279,27 +299,50 @@ export async function rotateSecret(
       { secret: oldSecret, until: rotation.now + SECRET_OVERLAP_MS },
       ...stillSigning(previousSecrets, rotation.now),
     ].slice(0, MAX_SIGNING_SECRETS - 1);
-    const update = db
-      .update(webhooks)
-      .set({ secret: rotation.secret, previousSecrets: JSON.stringify(previous) })
-      .where(and(ofAccount(rotation.apiKeyHash, rotation.id), eq(webhooks.secret, oldSecret)));
-    const reply = { ...toWebhook(webhook), secret: rotation.secret };
+    const values = { ...rotation, oldSecret, previousSecrets: JSON.stringify(previous) };
     if (!claim) {
-      const rows = await guardStorage("D1", () => update.returning({ id: webhooks.id }));
-      if (rows.length > 0) return { kind: "stored", response: { status: 200, body: reply } };
+      const { rotated } = await guardStorage("D1", () => runBatch(db, queries.rotate, values));
+      if (rotated.length > 0) {
+        return { kind: "made", body: { ...toWebhook(webhook), secret: rotation.secret } };
+      }
       continue;
     }
-    const keyed = idempotencyStatements(db, claim);
     const outcome = await runOnce(
       db,
       claim,
-      () => db.batch([...keyed.claim, update, ...keyed.settle(200, reply)]),
-      ([, , , , , [stored]]) =>
-        stored ? ({ kind: "stored", response: responseOf(stored) } as const) : undefined,
+      () => runBatch(db, queries.rotateOnce, { ...values, ...claimValues(claim) }),
+      (done) => (done.stored.length > 0 ? storedIn(done.stored) : undefined),
     );
     if (outcome) return outcome;
   }
 }
+
+/** Rotation's statements, prepared once per database. */
+const rotationQueries = preparedQueries((db: Database) => {
+  const update = db
+    .update(webhooks)
+    .set({
+      secret: sql`${sql.placeholder("secret")}`,
+      previousSecrets: sql`${sql.placeholder("previousSecrets")}`,
+    })
+    .where(
+      and(
+        eq(webhooks.id, sql.placeholder("id")),
+        eq(webhooks.accountId, accountOfKey(sql.placeholder("apiKeyHash"))),
+        eq(webhooks.secret, sql.placeholder("oldSecret")),
+      ),
+    );
+  // The endpoint as it is after the change, with its new secret; `disabledReason` only when set.
+  const reply = sql<string>`(SELECT json_patch(json_object('id', ${webhooks.id}, 'url', ${webhooks.url}, 'types', json(${webhooks.types}), 'status', ${webhooks.status}, 'createdAt', ${isoInstant(webhooks.createdAt)}, 'secret', ${webhooks.secret}), json_object('disabledReason', ${webhooks.disabledReason})) FROM ${webhooks} WHERE ${webhooks.id} = ${sql.placeholder("id")})`;
+  return {
+    rotate: { rotated: update.returning({ id: webhooks.id }).prepare() },
+    rotateOnce: keyedStatements(
+      db,
+      { change: { rotated: update.prepare() }, events: {}, reads: {} },
+      { status: 200, body: reply },
+    ),
+  };
+});
 
 /** The endpoint as its object sends to it: address, signing secrets newest first, status. */
 export interface EndpointForDelivery {

@@ -128,6 +128,8 @@ export const CreatedWebhookSchema = WebhookSchema.extend({
   },
 });
 
+export type CreatedWebhook = z.infer<typeof CreatedWebhookSchema>;
+
 export const WebhooksSchema = z
   .array(WebhookSchema)
   .max(MAX_WEBHOOKS)

@@ -149,7 +149,7 @@ test("sign up, create and copy a key, use it, chart it, roll it, revoke it, sign
   const [session] = (await context.cookies()).filter((cookie) => cookie.name === "ps_session");
   assert.ok(session);
   await page.getByRole("button", { name: "Sign out" }).click();
-  await page.waitForURL(`${server.origin}/dashboard/sign-in`);
+  await page.waitForURL(`${server.origin}/dashboard/signed-out`);
   assert.equal(await page.locator(".notice").textContent(), "You have signed out.");
   await screenshots(page, "signed-out");
   await context.addCookies([session]);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { lastLine, lines, petsWith, serveForFile } from "./cli.ts";
+import { lastLine, lines, petsWith, sharedServer } from "./cli.ts";
 
-// One real `npm start` for the file; the commands find it themselves.
-const local = serveForFile();
+// The `npm start` the Node files share; the commands find it themselves.
+const local = sharedServer();
 
 async function createKey(...args: string[]): Promise<string> {
   const result = await local.sandbox.key("create", ...args);

@@ -42,8 +42,11 @@ describe("growing the pets table with SQL", () => {
   it("adds 1,000 animals split 90% sold, 9% available, 1% pending, and finds the last page", async () => {
     const size = 1_000;
     const afterId = lastPageAfterId(size, 20, "available");
-    // One command: the pets table as the first migration makes it, the growth, the checks.
-    const createPets = await readFile(path.join(ROOT, "migrations/0000_create_pets.sql"), "utf8");
+    // One command: the tables as the migration makes them, the growth, the checks.
+    const createPets = await readFile(
+      path.join(ROOT, "migrations/0000_initial_schema.sql"),
+      "utf8",
+    );
     const sql = [
       createPets,
       growPetsSql(0, size),

@@ -1,10 +1,18 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import { signalGroup, stopGroup } from "./process-group.ts";
 
 export const repo = path.resolve(import.meta.dirname, "../..");
@@ -90,6 +98,11 @@ export function makeSandbox(): Sandbox {
     JSON.stringify({ name: "petstore-sandbox", private: true, scripts: sandboxScripts }),
   );
   symlinkSync(path.join(repo, "node_modules"), path.join(dir, "node_modules"));
+  return sandboxIn(dir, adminToken);
+}
+
+/** The commands of a sandbox `makeSandbox` wrote, in this process or another. */
+function sandboxIn(dir: string, adminToken: string): Sandbox {
   const run = (command: Command, args: string[], env: Record<string, string> = {}) =>
     new Promise<Run>((resolve) => {
       execFile(
@@ -131,19 +144,54 @@ process.once("exit", () => {
   for (const child of running) signalGroup(child, "SIGKILL");
 });
 
-/** A running `npm start` (the real src/cli/start.ts) in a sandbox. */
-export interface LocalServer {
+/** A running `npm start` (the real src/cli/start.ts) as its tests see it. */
+export interface RunningServer {
   origin: string;
   /** Everything it printed so far. */
   output(): string;
+}
+
+/** A running `npm start` this process started. */
+export interface LocalServer extends RunningServer {
+  /** Where what it prints goes, so a test in another process can read it too. */
+  log: string;
   /** Ctrl-C, as a terminal sends it to the whole process group; SIGKILL if it lingers. */
   stop(): Promise<void>;
 }
 
-/** The sandbox and the `npm start` the tests of one file share. */
+/** A sandbox and the `npm start` serving it, for the tests of a file. */
 export interface FileServer {
   readonly sandbox: Sandbox;
-  readonly server: LocalServer;
+  readonly server: RunningServer;
+}
+
+/** What the Node project's global setup provides of the `npm start` its files share. */
+export interface SharedServer {
+  dir: string;
+  adminToken: string;
+  origin: string;
+  log: string;
+}
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    sharedServer: SharedServer;
+  }
+}
+
+/**
+ * The one `npm start` (test/node/shared-server.ts) that files share when
+ * their tests need no state, flags or load of their own: each file uses
+ * accounts of its own, and the server's start-up is paid once, not per file.
+ * A file that floods the server keeps its own: under the flood a command's
+ * 3-second look for the local Worker fails in the other files.
+ */
+export function sharedServer(): FileServer {
+  const { dir, adminToken, origin, log } = inject("sharedServer");
+  return {
+    sandbox: sandboxIn(dir, adminToken),
+    server: { origin, output: () => readFileSync(log, "utf8") },
+  };
 }
 
 /**
@@ -178,36 +226,34 @@ export function serveForFile(): FileServer {
 
 /**
  * `npm start -- --port <free port> [--persist-to DIR]` in the sandbox, ready
- * once it says it serves (after its import has run).
+ * once it says it serves.
  */
 export async function startServer(sandbox: Sandbox, persistTo?: string): Promise<LocalServer> {
   const port = await freePort();
   const args = ["--port", String(port), ...(persistTo ? ["--persist-to", persistTo] : [])];
+  const log = path.join(sandbox.dir, `npm-start-${port}.log`);
+  const fd = openSync(log, "a");
   const child = spawn(process.execPath, [path.join(repo, "src/cli/start.ts"), ...args], {
     cwd: sandbox.dir,
     env: baseEnv,
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["ignore", fd, fd],
     detached: true,
   });
-  let output = "";
-  const collect = (chunk: Buffer) => {
-    output += chunk.toString();
-  };
-  child.stdout?.on("data", collect);
-  child.stderr?.on("data", collect);
+  closeSync(fd);
   const origin = `http://${HOST}:${port}`;
   running.add(child);
   const stop = async () => {
     await stopGroup(child, "SIGINT", 10_000);
     running.delete(child);
   };
-  const server: LocalServer = { origin, output: () => output, stop };
+  const output = () => readFileSync(log, "utf8");
+  const server: LocalServer = { origin, log, output, stop };
 
   const deadline = Date.now() + 90_000;
-  while (!output.includes(`Serving on ${origin}`)) {
+  while (!output().includes(`Serving on ${origin}`)) {
     if (child.exitCode !== null || Date.now() > deadline) {
       await server.stop();
-      throw new Error(`npm start did not come up on ${origin}:\n${output.slice(-3_000)}`);
+      throw new Error(`npm start did not come up on ${origin}:\n${output().slice(-3_000)}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { lastLine, lines, petsWith, serveForFile } from "./cli.ts";
+import { lastLine, lines, petsWith, sharedServer } from "./cli.ts";
 
-// One real `npm start` for the file, on its default state in the sandbox, so
+// The `npm start` the Node files share, on its default state in its sandbox, so
 // the commands here need no --url and no --persist-to: they find it themselves.
-const local = serveForFile();
+const local = sharedServer();
 
 async function createKey(...args: string[]): Promise<string> {
   const result = await local.sandbox.key("create", ...args);
@@ -19,7 +19,7 @@ describe("npm run key -- create", () => {
     const key = lastLine(result.stdout);
     expect(key).toMatch(/^ps_test_[0-9A-Za-z]{32}$/);
     expect(result.stdout.split(key)).toHaveLength(2);
-    expect(result.stdout).toContain("operator@localhost"); // the environment's operator account
+    expect(result.stdout).toContain("operator@petstore.test"); // the environment's operator account
     expect(await petsWith(local.server.origin, key)).toEqual({ status: 200, limit: "60" });
   });
 
@@ -126,13 +126,5 @@ describe("npm run key -- list", () => {
     expect(result.code).toBe(1);
     expect(lines(result.stderr)).toHaveLength(1);
     expect(result.stderr).toMatch(/^error: no account nobody@example\.com at /);
-  });
-});
-
-describe("npm run key -- import", () => {
-  it("with nothing only in KV says so", async () => {
-    const result = await local.sandbox.key("import");
-    expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^Nothing to import at .*: no key exists only in KV\.$/m);
   });
 });

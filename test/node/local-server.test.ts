@@ -1,10 +1,7 @@
-import { execFile } from "node:child_process";
-import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
+import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   freePort,
@@ -17,11 +14,6 @@ import {
   startServer,
 } from "./cli.ts";
 
-const wranglerBin = path.join(
-  path.dirname(createRequire(import.meta.url).resolve("wrangler/package.json")),
-  "bin/wrangler.js",
-);
-
 // The real `npm start`, on a free port with state in a throwaway directory;
 // the commands are told only that directory, never the address.
 let sandbox: Sandbox;
@@ -29,25 +21,22 @@ let stateDir: string;
 let server: LocalServer | undefined;
 const record = () => path.join(stateDir, "npm-start.json");
 
-/** A key as the operator command stored it before D1 held keys: in KV only. */
-const legacyKey = `ps_test_${"L".repeat(28)}gacy`;
-
-async function writeLegacyRecord(): Promise<void> {
-  const hash = createHash("sha256").update(legacyKey).digest("hex");
-  const stored = {
-    account: "legacy@example.com",
-    plan: "pro",
-    createdAt: "2026-01-02T03:04:05.000Z",
-    revoked: false,
-    lastFour: legacyKey.slice(-4),
-    version: 3,
-  };
-  const args = ["kv", "key", "put", `key:${hash}`, JSON.stringify(stored), "--binding", "API_KEYS"];
-  await promisify(execFile)(
-    process.execPath,
-    [wranglerBin, ...args, "--local", "--persist-to", stateDir],
-    { cwd: sandbox.dir, env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
-  );
+/** Marks the state's D1 as made by an earlier version: it applied a migration no longer shipped. */
+function addUnknownMigration(name: string): void {
+  const d1 = path.join(stateDir, "v3", "d1");
+  const files = readdirSync(d1, { recursive: true, encoding: "utf8" });
+  let marked = 0;
+  for (const file of files.filter((file) => file.endsWith(".sqlite"))) {
+    const db = new DatabaseSync(path.join(d1, file));
+    const migrations =
+      "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'd1_migrations'";
+    if (db.prepare(migrations).get()) {
+      db.prepare("INSERT INTO d1_migrations (name) VALUES (?)").run(name);
+      marked += 1;
+    }
+    db.close();
+  }
+  expect(marked).toBe(1);
 }
 
 const key = (...args: string[]) => sandbox.key(...args, "--persist-to", stateDir);
@@ -56,7 +45,6 @@ const account = (...args: string[]) => sandbox.account(...args, "--persist-to", 
 beforeAll(async () => {
   sandbox = makeSandbox();
   stateDir = mkdtempSync(path.join(tmpdir(), "petstore-state-"));
-  await writeLegacyRecord();
   server = await startServer(sandbox, stateDir);
 });
 afterAll(async () => {
@@ -69,14 +57,6 @@ let revoked = "";
 let untouched = "";
 
 describe("npm start -- --port N --persist-to DIR", () => {
-  it("imports keys that exist only in KV, which keep working", async () => {
-    expect(server?.output()).toContain("Imported 1 key(s) that existed only in KV into D1");
-    expect(await petsWith(server?.origin ?? "", legacyKey)).toEqual({ status: 200, limit: "300" });
-    const list = await key("list", "--account", "legacy@example.com");
-    expect(list.code).toBe(0);
-    expect(list.stdout).toMatch(/…gacy .* active +pro +300 +10000 +key/);
-  });
-
   it("records where it serves, so the command finds it from the state directory alone", async () => {
     expect(JSON.parse(readFileSync(record(), "utf8"))).toMatchObject({ url: server?.origin });
     const created = await key("create", "--plan", "free");
@@ -100,7 +80,7 @@ describe("npm start -- --port N --persist-to DIR", () => {
   });
 
   it("is not found by a command looking at another state directory", async () => {
-    const result = await sandbox.key("list", "--account", "legacy@example.com");
+    const result = await sandbox.key("list", "--account", "stays@example.com");
     expect(result.code).toBe(1);
     expect(lines(result.stderr)).toEqual([
       "error: no local Worker is running (none serves .wrangler/state); start one with `npm start`, or pass --url URL",
@@ -139,7 +119,7 @@ describe("with no Worker running", () => {
 
   it("nothing was changed: a server started later on the same state knows none of it", async () => {
     server = await startServer(sandbox, stateDir);
-    expect(server.output()).not.toContain("Imported");
+    expect(server.output()).not.toContain("earlier version");
     expect((await petsWith(server.origin, untouched)).status).toBe(200);
     expect((await petsWith(server.origin, revoked)).status).toBe(401);
     const limits = await key("list", "--account", "stays@example.com");
@@ -148,5 +128,25 @@ describe("with no Worker running", () => {
       const list = await key("list", "--account", email);
       expect(list.stderr).toMatch(new RegExp(`^error: no account ${email}`));
     }
+  });
+});
+
+describe("npm start on state made by an earlier version", () => {
+  it("says in one line that it starts afresh, discards D1, KV and Durable Objects, and serves", async () => {
+    await server?.stop();
+    addUnknownMigration("0000_from_an_earlier_version.sql");
+
+    server = await startServer(sandbox, stateDir);
+    const said = lines(server.output()).filter((line) => line.includes("earlier version"));
+    expect(said).toEqual([
+      `Local state in ${stateDir} was made by an earlier version (its D1 applied 0000_from_an_earlier_version.sql); starting afresh without its D1, KV and Durable Objects.`,
+    ]);
+    expect((await petsWith(server.origin, untouched)).status).toBe(401);
+    const list = await key("list", "--account", "stays@example.com");
+    expect(list.stderr).toMatch(/^error: no account stays@example\.com/);
+
+    const created = await key("create", "--plan", "free");
+    expect(created.code).toBe(0);
+    expect((await petsWith(server.origin, lastLine(created.stdout))).status).toBe(200);
   });
 });

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { unstable_readConfig } from "wrangler";
+import { parseConfig } from "../../src/config.ts";
 import { buildOpenApiDocument } from "../../src/openapi/openapi-document.ts";
 import { repo } from "./cli.ts";
 
@@ -33,12 +34,7 @@ describe("wrangler.toml", () => {
 
   it("documents https endpoints only for staging and production", () => {
     for (const env of ["staging", "production"]) {
-      const { vars } = config(env);
-      const document = buildOpenApiDocument({
-        ...vars,
-        PRODUCTION_URL: String(vars.PRODUCTION_URL),
-        STAGING_URL: String(vars.STAGING_URL),
-      }) as unknown as {
+      const document = buildOpenApiDocument(parseConfig(config(env).vars)) as unknown as {
         components: { schemas: { NewWebhook: { properties: { url: { pattern: string } } } } };
       };
       const pattern = new RegExp(

@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { Hono } from "hono";
-import { completeBatch, EVENTS_WAITING_SQL, placeBatch } from "./floor-orders.ts";
+import { completeBatch, createBatch, placeBatch } from "./floor-orders.ts";
 
 interface FloorEnv {
   DB: D1Database;
@@ -63,19 +63,12 @@ app.get("/floor/read", async (c) => {
   return c.json(results);
 });
 
-/**
- * createPet's limiter call and batch: the insert, which (with the same
- * migrations) writes its event too, and the probe for events waiting.
- */
+/** createPet's limiter call and batch: the insert, its event, the settlement, the events probe. */
 app.post("/floor/create", async (c) => {
   await hitCounter(c.env);
   const body = await c.req.json<NewPetBody>();
-  const [inserted] = await c.env.DB.batch<PetRow>([
-    c.env.DB.prepare(
-      `INSERT INTO pets (name, category_id, status, created_at) VALUES (?, ?, ?, ?) RETURNING ${PET_COLUMNS}`,
-    ).bind(body.name, body.categoryId, body.status ?? "available", Date.now()),
-    c.env.DB.prepare(EVENTS_WAITING_SQL).bind(1),
-  ]);
+  const pet = { ...body, status: body.status ?? "available" };
+  const [inserted] = await c.env.DB.batch<PetRow>(createBatch(c.env.DB, pet, Date.now()));
   return c.json(inserted?.results[0], 201);
 });
 

@@ -1,9 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { createApp } from "../../../src/app.ts";
-import { generateApiKey, hashApiKey, keyRecordName } from "../../../src/keys/key-format.ts";
-import { KeyRecordSchema, type LegacyKeyRecord } from "../../../src/keys/key-record.ts";
-import { createPet } from "../support/assertions.ts";
+import { hashApiKey } from "../../../src/keys/key-format.ts";
 import { DashboardBrowser, keysIn, uniqueEmail } from "../support/dashboard-browser.ts";
 import { seedKey } from "../support/keys.ts";
 import { api, jsonOf } from "../support/request.ts";
@@ -59,7 +57,7 @@ describe("operator endpoints — happy path", () => {
     const made = await createKey({ plan: "free" });
     expect(made.key).toMatch(/^ps_test_[0-9A-Za-z]{32}$/);
     expect(made).toMatchObject({
-      account: "operator@localhost",
+      account: "operator@petstore.test",
       lastFour: made.key.slice(-4),
       hash: await hashApiKey(made.key),
       status: "active",
@@ -181,6 +179,27 @@ describe("operator endpoints — happy path", () => {
     expect(signIn.status).toBe(303);
   });
 
+  it("shows an invite form posted without its token again (403); a dead link is 404 first", async () => {
+    const email = uniqueEmail("invite");
+    await createKey({ account: email });
+    const { link } = await adminJson<{ link: string }>(
+      `/accounts/${encodeURIComponent(email)}/invite`,
+      { method: "POST" },
+      201,
+    );
+    const path = new URL(link).pathname;
+    const browser = new DashboardBrowser();
+    await browser.get(path);
+    const password = "a long enough passphrase";
+    const stale = await browser.post(path, { password, csrf: "not-its-token" });
+    expect(stale.status).toBe(403);
+    expect(stale.html).toContain("This form had expired. Please try again.");
+    expect(stale.html).toContain(email);
+    const dead = await browser.post(`/dashboard/invite/${"A".repeat(43)}`, { password, csrf: "" });
+    expect(dead.status).toBe(404);
+    expect((await browser.post(path, { password })).status).toBe(303);
+  });
+
   it("never lets sign-up take over an operator-made account", async () => {
     const email = uniqueEmail("taken");
     await createKey({ account: email });
@@ -188,118 +207,6 @@ describe("operator endpoints — happy path", () => {
     expect(page.status).toBe(409);
     const signIn = await new DashboardBrowser().signIn(email, "");
     expect(signIn.status).not.toBe(303);
-  });
-});
-
-describe("importing keys that exist only in KV", () => {
-  /** What the operator command wrote before D1 held keys: the record alone, in KV. */
-  async function legacyKey(record: Partial<LegacyKeyRecord> = {}) {
-    const key = generateApiKey("ps_test_");
-    const hash = await hashApiKey(key);
-    const legacy: LegacyKeyRecord = {
-      account: "legacy@example.com",
-      plan: "pro",
-      createdAt: "2026-03-01T10:00:00.000Z",
-      revoked: false,
-      lastFour: key.slice(-4),
-      version: 1_790_000_000_000,
-      ...record,
-    };
-    await env.API_KEYS.put(keyRecordName(hash), JSON.stringify(legacy));
-    return { key, hash };
-  }
-
-  async function importAll() {
-    let cursor: string | null = null;
-    let imported = 0;
-    do {
-      const page: { imported: number; cursor: string | null } = await adminJson("/keys/import", {
-        json: cursor ? { cursor } : {},
-      });
-      imported += page.imported;
-      cursor = page.cursor;
-    } while (cursor);
-    return imported;
-  }
-
-  it("imports every legacy key with its own plan, and none stops working", async () => {
-    const pro = await legacyKey();
-    const enterprise = await legacyKey({
-      plan: "enterprise",
-      limits: { perMinute: 5, perDay: 50 },
-    });
-    const revoked = await legacyKey({ revoked: true });
-
-    expect(await importAll()).toBe(3);
-    const record = KeyRecordSchema.parse(await env.API_KEYS.get(keyRecordName(pro.hash), "json"));
-    expect(record.limits).toEqual({ perMinute: 300, perDay: 10_000 });
-    const listed = await adminJson<{ keys: KeySummary[] }>("/keys?account=legacy%40example.com");
-    expect(listed.keys.map((key) => key.hash).sort()).toEqual(
-      [pro.hash, enterprise.hash, revoked.hash].sort(),
-    );
-
-    expect(await probe(pro.key)).toEqual({ status: 200, limit: "300" });
-    expect(await probe(enterprise.key)).toEqual({ status: 200, limit: "5" });
-    expect((await probe(revoked.key)).status).toBe(401);
-    // Idempotent: a second run imports nothing and changes nothing that works.
-    expect(await importAll()).toBe(0);
-    expect(await probe(pro.key)).toEqual({ status: 200, limit: "300" });
-  });
-
-  it("brings a legacy key into D1 on its first request, so it can order an animal", async () => {
-    const legacy = await legacyKey({ account: "first-use@example.com" });
-    expect(await probe(legacy.key)).toEqual({ status: 200, limit: "300" });
-    const listed = await adminJson<{ keys: KeySummary[] }>("/keys?account=first-use%40example.com");
-    expect(listed.keys.map((key) => key.hash)).toEqual([legacy.hash]);
-    const pet = await createPet(legacy.key, { name: "Adopted", categoryId: 9 });
-    const order = await api("/v1/store/orders", {
-      method: "POST",
-      key: legacy.key,
-      json: { petId: pet.id },
-    });
-    expect(order.status).toBe(201);
-    await order.body?.cancel();
-  });
-
-  it("revokes a legacy key D1 has not seen yet: the operator's revoke brings it in first", async () => {
-    const legacy = await legacyKey({ account: "revoke-first@example.com" });
-    const revoked = await adminJson<KeySummary>(`/keys/${legacy.hash}/revoke`, { method: "POST" });
-    expect(revoked.status).toBe("revoked");
-    expect((await probe(legacy.key)).status).toBe(401);
-  });
-
-  /** A key D1 holds, whose KV record is back in the old shape (an edge cache, an old release). */
-  async function heldKeyWithOldRecord() {
-    const seeded = await seedKey({ plan: "account" });
-    await env.API_KEYS.put(
-      keyRecordName(seeded.hash),
-      JSON.stringify({
-        account: seeded.row.account.email,
-        plan: "free",
-        createdAt: seeded.row.createdAt.toISOString(),
-        revoked: false,
-        lastFour: seeded.row.lastFour,
-        version: 1_790_000_000_000,
-      }),
-    );
-    return seeded;
-  }
-
-  it("answers a request with an old-shaped record of a key D1 holds from its row, writing nothing", async () => {
-    const seeded = await heldKeyWithOldRecord();
-    expect(await probe(seeded.key)).toEqual({ status: 200, limit: "60" });
-    const stored = await env.API_KEYS.get(keyRecordName(seeded.hash), "json");
-    expect(stored).toMatchObject({ account: seeded.row.account.email, plan: "free" });
-  });
-
-  it("rewrites the old-shaped record of a key D1 already holds without touching its row", async () => {
-    const seeded = await heldKeyWithOldRecord();
-    await importAll();
-    const record = KeyRecordSchema.parse(
-      await env.API_KEYS.get(keyRecordName(seeded.hash), "json"),
-    );
-    expect(record.version).toBe(seeded.record.version);
-    expect(await probe(seeded.key)).toEqual({ status: 200, limit: "60" });
   });
 });
 
@@ -319,6 +226,22 @@ describe("operator endpoints — bad input", () => {
     const response = await admin("/keys", { json });
     expect(response.status).toBe(400);
     expect(await jsonOf(response)).toMatchObject({ code: "invalid_request", status: 400 });
+  });
+
+  it("refuses an account email that sign-up would refuse, naming the field", async () => {
+    const email = "<script>x</script>@test.example";
+    const made = await admin("/keys", { json: { account: email } });
+    const listed = await admin(`/keys?${new URLSearchParams({ account: email })}`);
+    for (const response of [made, listed]) {
+      expect(response.status).toBe(400);
+      expect(await jsonOf(response)).toMatchObject({
+        code: "invalid_request",
+        details: [{ path: "account" }],
+      });
+    }
+    const page = await new DashboardBrowser().signUp(email);
+    expect(page.status).toBe(422);
+    expect(page.html).toContain("Enter an email address like name@example.com.");
   });
 
   it("answers 404 for a key or account that does not exist, or a path that names none", async () => {
@@ -391,7 +314,7 @@ describe("operator endpoints — auth", () => {
     spy.mockRestore();
     expect(response.status).toBe(404);
     await response.body?.cancel();
-    expect(logs.join("\n")).toContain("ADMIN_TOKEN is too short");
+    expect(logs.join("\n")).toContain("ADMIN_TOKEN is shorter than 32 characters");
   });
 
   it("does not exist (404) where no ADMIN_TOKEN is configured", async () => {

@@ -2,12 +2,13 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   COMPLETE_SQL,
+  CREATE_SQL,
   completeBatch,
+  createBatch,
   PLACE_SQL,
   placeBatch,
 } from "../../bench/floor/floor-orders.ts";
 import { floorKeySql, OrderWalk, orderAnimalsSql } from "../../bench/order-animals.ts";
-import { createPet } from "../support/assertions.ts";
 import { seedKey } from "../support/keys.ts";
 import { recordingD1 } from "../support/recording-d1.ts";
 import { api } from "../support/request.ts";
@@ -21,11 +22,18 @@ beforeAll(async () => {
 });
 
 describe("the order floor", () => {
-  it("sends the very statements the Worker sends for placeOrder and completeOrder", async () => {
+  it("sends the very statements the Worker sends for createPet, placeOrder and completeOrder", async () => {
     const { key } = await seedKey();
-    const pet = await createPet(key, { name: "Measured", categoryId: 1 });
     const batches: string[][] = [];
     const bindings = { DB: recordingD1(batches) };
+    const created = await api("/v1/pets", {
+      method: "POST",
+      key,
+      json: { name: "Measured", categoryId: 1 },
+      bindings,
+    });
+    const pet = (await created.json()) as { id: number };
+    expect(created.status).toBe(201);
     const placed = await api("/v1/store/orders", {
       method: "POST",
       key,
@@ -42,13 +50,16 @@ describe("the order floor", () => {
     expect(completed.status).toBe(200);
     await completed.json();
     // No endpoint wants these events, so no dispatch follows either reply, as on the bench.
-    expect(batches).toEqual([[...PLACE_SQL], [...COMPLETE_SQL]]);
+    expect(batches).toEqual([[...CREATE_SQL], [...PLACE_SQL], [...COMPLETE_SQL]]);
   });
 
   it("adopts a seeded animal: placed and pending, then completed and sold", async () => {
-    const [, placing, reading] = await env.DB.batch<{ id: number; status: string }>(
+    const placement = await env.DB.batch<{ id: number; status: string }>(
       placeBatch(env.DB, 1, Date.now()),
     );
+    // The placement's statements: the animal, the order, two events, the settlement, the animal read back.
+    const placing = placement[1];
+    const reading = placement[5];
     const placed = placing?.results[0];
     expect(placed).toMatchObject({ pet_id: 1, status: "placed" });
     expect(reading?.results[0]?.status).toBe("pending");
@@ -62,8 +73,18 @@ describe("the order floor", () => {
     expect(moving?.results[0]?.status).toBe("completed");
     const sold = await env.DB.prepare("SELECT status FROM pets WHERE id = 1").first("status");
     expect(sold).toBe("sold");
-    // The floor's D1 has the same migrations, so its statements write the same events: the
-    // seeding's insert the animal's creation, each batch its two changes.
+    const [made] = await env.DB.batch<{ id: number }>(
+      createBatch(env.DB, { name: "Floor", categoryId: 1, status: "available" }, Date.now()),
+    );
+    const created = await env.DB.prepare(
+      "SELECT type, data FROM events WHERE json_extract(data, '$.id') = ? AND type = 'pet.created'",
+    )
+      .bind(made?.results[0]?.id ?? 0)
+      .all<{ type: string; data: string }>();
+    expect(created.results.map((row) => JSON.parse(row.data))).toEqual([
+      { id: made?.results[0]?.id, name: "Floor", categoryId: 1, status: "available" },
+    ]);
+    // The floor's statements write the Worker's events: each batch its two changes.
     const { results } = await env.DB.prepare(
       `SELECT type FROM events WHERE json_extract(data, '$.id') = CASE WHEN type LIKE 'pet.%' THEN 1 ELSE ? END
        ORDER BY seq`,
@@ -71,7 +92,6 @@ describe("the order floor", () => {
       .bind(placed?.id ?? 0)
       .all<{ type: string }>();
     expect(results.map((row) => row.type)).toEqual([
-      "pet.created",
       "pet.status_changed",
       "order.placed",
       "pet.status_changed",

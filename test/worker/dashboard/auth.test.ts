@@ -249,20 +249,23 @@ describe("sign-in and sign-out", () => {
     expect((await browser.signIn(uniqueEmail("spray"), "wrong password")).status).toBe(429);
   });
 
-  it("signs out: the cookie is cleared and the account page sends to sign-in", async () => {
+  it("signs out: the cookie is cleared, the sign-in page says so and the account page sends to sign-in", async () => {
     const browser = new DashboardBrowser();
     await browser.newAccount();
     const page = await browser.post("/dashboard/sign-out");
     expect(page.status).toBe(303);
-    expect(page.location).toBe("/dashboard/sign-in");
+    expect(page.location).toBe("/dashboard/signed-out");
     expect(browser.cookies.has("ps_session")).toBe(false);
+    const landing = await browser.get("/dashboard/signed-out");
+    expect(landing.status).toBe(200);
+    expect(landing.html).toContain("You have signed out.");
+    expect(landing.html).toContain('action="/dashboard/sign-in"');
     expect((await browser.get("/dashboard/account")).location).toBe("/dashboard/sign-in");
-    expect((await browser.get("/dashboard/sign-in")).html).toContain("You have signed out.");
   });
 });
 
 describe("sessions", () => {
-  it("expire after 12 hours: the account page sends to sign-in and says why", async () => {
+  it("expire after 12 hours: the account page becomes the sign-in page and says why", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     const start = new Date("2026-11-21T10:00:00Z");
     vi.setSystemTime(start);
@@ -274,11 +277,12 @@ describe("sessions", () => {
 
     vi.setSystemTime(start.getTime() + SESSION_TTL_MS);
     const expired = await browser.get("/dashboard/account");
-    expect(expired.status).toBe(303);
-    expect(expired.location).toBe("/dashboard/sign-in");
+    expect(expired.status).toBe(200);
+    expect(expired.html).toContain("Your session has expired. Please sign in again.");
+    expect(expired.html).toContain('action="/dashboard/sign-in"');
     expect(browser.cookies.has("ps_session")).toBe(false);
     const signIn = await browser.get("/dashboard/sign-in");
-    expect(signIn.html).toContain("Your session has expired. Please sign in again.");
+    expect(signIn.html).not.toContain("Your session has expired.");
   });
 
   it("an expired cookie sent again is still refused, also for posts", async () => {
@@ -294,8 +298,9 @@ describe("sessions", () => {
       body: new URLSearchParams({ csrf: browser.csrf }),
       headers: { Origin: ORIGIN, Cookie: cookie },
     });
-    expect(page.status).toBe(303);
-    expect(page.location).toBe("/dashboard/sign-in");
+    expect(page.status).toBe(403);
+    expect(page.html).toContain("Your session has expired. Please sign in again.");
+    expect(page.html).toContain('action="/dashboard/sign-in"');
   });
 
   it("refuses a tampered cookie", async () => {

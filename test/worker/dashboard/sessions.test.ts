@@ -110,8 +110,8 @@ describe("ended sessions", () => {
     const { cookie: young } = await signedInBrowser();
 
     vi.setSystemTime(start + SESSION_TTL_MS);
-    expect((await replaying(old, "").get("/dashboard/account")).location).toBe(
-      "/dashboard/sign-in",
+    expect((await replaying(old, "").get("/dashboard/account")).html).toContain(
+      "Your session has expired.",
     );
     expect((await replaying(young, "").get("/dashboard/account")).status).toBe(200);
 
@@ -127,12 +127,9 @@ describe("ended sessions", () => {
     vi.setSystemTime(start);
     const { cookie } = await signedInBrowser();
     vi.setSystemTime(start + SESSION_TTL_MS + 1);
-    const replay = replaying(cookie, "");
-    await replay.get("/dashboard/account");
+    const page = await replaying(cookie, "").get("/dashboard/account");
     expect(await sessionHashes()).not.toContain(await sha256Hex(cookie));
-    expect((await replay.get("/dashboard/sign-in")).html).toContain(
-      "Your session has expired. Please sign in again.",
-    );
+    expect(page.html).toContain("Your session has expired. Please sign in again.");
   });
 });
 
@@ -146,10 +143,14 @@ describe("what the sign-in page says", () => {
     }
   });
 
-  it("says 'signed out' once, after signing out", async () => {
+  it("says 'signed out' where signing out lands, and only to a browser that is signed out", async () => {
     const { browser } = await signedInBrowser();
-    await browser.post("/dashboard/sign-out");
-    expect((await browser.get("/dashboard/sign-in")).html).toContain("You have signed out.");
+    const stillIn = await browser.get("/dashboard/signed-out");
+    expect(stillIn.status).toBe(303);
+    expect(stillIn.location).toBe("/dashboard/account");
+    const out = await browser.post("/dashboard/sign-out");
+    expect(out.location).toBe("/dashboard/signed-out");
+    expect((await browser.get("/dashboard/signed-out")).html).toContain("You have signed out.");
     expect((await browser.get("/dashboard/sign-in")).html).not.toContain("You have signed out.");
   });
 });

@@ -1,14 +1,16 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createPet } from "../support/assertions.ts";
+import { failingQueue } from "../support/faulty-bindings.ts";
 import { seedUnlimitedKey } from "../support/keys.ts";
+import { captureLogs } from "../support/logs.ts";
 import { recordingD1 } from "../support/recording-d1.ts";
 import { api } from "../support/request.ts";
 import { receiverUrl, registerWebhook, uniqueName } from "../support/webhooks.ts";
 
 /*
  * An event that no endpoint wants as it is written has nothing to dispatch:
- * it is settled in the change's own transaction, and the change asks for no
+ * it is settled in the change's own batch, and the change asks for no
  * dispatch after its reply. One that some endpoint wants waits for it.
  */
 
@@ -26,16 +28,15 @@ interface Settlement {
   settled: boolean;
 }
 
-/** Writes an animal straight into D1, as any change does, and reports how its event was left. */
-async function petCreatedDirectly(): Promise<Settlement[]> {
-  const { results } = await env.DB.batch<{ type: string; settled: number }>([
-    env.DB.prepare(
-      "INSERT INTO pets (name, category_id, status, created_at) VALUES ('Direct', 61, 'available', 0)",
-    ),
-    env.DB.prepare(
-      "SELECT type, dispatched_at IS NOT NULL AND dispatched_at = created_at AS settled FROM events WHERE seq = (SELECT max(seq) FROM events)",
-    ),
-  ]).then((all) => all[1] ?? { results: [] });
+/** Creates an animal and reports how its event was left: settled means marked dispatched as it was written. */
+async function petCreated(key: string): Promise<Settlement[]> {
+  const pet = await createPet(key, { name: "Settled", categoryId: 61 });
+  const { results } = await env.DB.prepare(
+    `SELECT type, dispatched_at IS NOT NULL AND dispatched_at = created_at AS settled FROM events
+     WHERE type = 'pet.created' AND json_extract(data, '$.id') = ?`,
+  )
+    .bind(pet.id)
+    .all<{ type: string; settled: number }>();
   return results.map((row) => ({ type: row.type, settled: row.settled === 1 }));
 }
 
@@ -54,7 +55,7 @@ const CLAIM = /^update "events" set "claim_token" = \?/;
 
 describe("with no endpoint listening", () => {
   it("an animal's event is settled as it is written", async () => {
-    expect(await petCreatedDirectly()).toEqual([{ type: "pet.created", settled: true }]);
+    expect(await petCreated(other.key)).toEqual([{ type: "pet.created", settled: true }]);
   });
 
   it("a create sends one batch and asks for no dispatch after its reply", async () => {
@@ -73,33 +74,40 @@ describe("with no endpoint listening", () => {
 });
 
 describe("with an endpoint for one account's orders", () => {
+  const logs = captureLogs();
+
   beforeAll(async () => {
     await registerWebhook(listener.key, receiverUrl("ok", uniqueName("orders")), ["order.*"]);
   });
 
   it("that account's order events wait for dispatch; animals' and other accounts' are settled", async () => {
-    expect(await petCreatedDirectly()).toEqual([{ type: "pet.created", settled: true }]);
+    expect(await petCreated(listener.key)).toEqual([{ type: "pet.created", settled: true }]);
 
     const heard = await createPet(listener.key, { name: "Heard", categoryId: 63 });
     const unheard = await createPet(other.key, { name: "Unheard", categoryId: 63 });
-    // Straight into D1, so no dispatch after a reply can settle them before they are read.
+    // The queue refuses, so the dispatch after the listener's reply leaves its event waiting.
     const [listenersOrder, othersOrder] = await Promise.all(
       [
-        [listener.accountId, heard.id],
-        [other.accountId, unheard.id],
-      ].map(async ([accountId, petId]) => {
-        const row = await env.DB.prepare(
-          "INSERT INTO orders (account_id, pet_id, status, created_at, updated_at) VALUES (?, ?, 'placed', 0, 0) RETURNING id",
-        )
-          .bind(accountId, petId)
-          .first<{ id: number }>();
-        return row?.id ?? 0;
+        [listener.key, heard.id],
+        [other.key, unheard.id],
+      ].map(async ([key, petId]) => {
+        const res = await api("/v1/store/orders", {
+          method: "POST",
+          key: String(key),
+          json: { petId },
+          bindings: { EVENTS: failingQueue() },
+        });
+        expect(res.status).toBe(201);
+        return ((await res.json()) as { id: number }).id;
       }),
     );
     expect(await orderEvents(listenersOrder ?? 0)).toEqual([
       { type: "order.placed", settled: false },
     ]);
     expect(await orderEvents(othersOrder ?? 0)).toEqual([{ type: "order.placed", settled: true }]);
+    expect(logs.lines).toContainEqual(
+      expect.objectContaining({ message: "event dispatch failed; the scheduled sweep retries it" }),
+    );
   });
 
   it("a change of that account asks for a dispatch after its reply; another account's does not", async () => {

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedKey } from "../support/keys.ts";
 import { Contract } from "../support/openapi-contract.ts";
+import { runs as numRuns, seed } from "../support/property.ts";
 import { api } from "../support/request.ts";
 
 /*
@@ -12,9 +13,6 @@ import { api } from "../support/request.ts";
  * Worker, and any disagreement in either direction fails with its example.
  */
 
-// Seeded so a failure can be replayed: FUZZ_SEED=<seed> npm test
-const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 2_147_483_647);
-const numRuns = Number(process.env.AGREEMENT_RUNS ?? 2_500);
 const TIMEOUT_MS = 240_000;
 
 let key: string;

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../../src/app.ts";
+import { parseConfig } from "../../../src/config.ts";
 import { buildOpenApiDocument } from "../../../src/openapi/openapi-document.ts";
 import { freshIp } from "../support/assertions.ts";
 import type { OpenApiDocument, OperationObject } from "../support/openapi-contract.ts";
@@ -32,7 +33,9 @@ describe("GET /v1/openapi.json", () => {
 
   it("is the document generated from the route schemas, serving origin first among its servers", async () => {
     const document = await served();
-    const built = JSON.parse(JSON.stringify(buildOpenApiDocument(env))) as OpenApiDocument;
+    const built = JSON.parse(
+      JSON.stringify(buildOpenApiDocument(parseConfig(env))),
+    ) as OpenApiDocument;
     expect({ ...document, servers: built.servers }).toEqual(built);
     expect(document.openapi).toBe("3.1.0");
     expect(document.info.version).toBe("1.0.0");
@@ -178,7 +181,9 @@ describe("GET /v1/openapi.json", () => {
   it("states the endpoint URL rules of the environment that serves it", () => {
     const urlPattern = (allow: string) => {
       const built = JSON.parse(
-        JSON.stringify(buildOpenApiDocument({ ...env, WEBHOOK_ALLOW_LOOPBACK_HTTP: allow })),
+        JSON.stringify(
+          buildOpenApiDocument(parseConfig({ ...env, WEBHOOK_ALLOW_LOOPBACK_HTTP: allow })),
+        ),
       ) as OpenApiDocument;
       const schema = built.components.schemas.NewWebhook as {
         properties: { url: { pattern: string; description: string } };
@@ -195,6 +200,44 @@ describe("GET /v1/openapi.json", () => {
     expect(local.description).toContain("http://127.0.0.1");
     expect(production.description).not.toContain("http://127.0.0.1");
     expect(production.description).toContain("cannot be detected");
+  });
+
+  it("states the delivery timeout and retry schedule the configuration sets", async () => {
+    const deployed = {
+      WEBHOOK_RETRY_DELAYS: "30,120,600,3600,21600,43200",
+      WEBHOOK_TIMEOUT_MS: "10000",
+    };
+    const shortened = { WEBHOOK_RETRY_DELAYS: "5,90", WEBHOOK_TIMEOUT_MS: "2500" };
+    const response = await api("/v1/openapi.json", { bindings: shortened });
+    expect(response.status).toBe(200);
+    type Described = {
+      tags: { name: string; description: string }[];
+      webhooks: Record<string, { post: { description: string; responses: DeliveryAnswers } }>;
+    };
+    type DeliveryAnswers = Record<string, { description: string }>;
+    const served = (await response.json()) as Described;
+    const built = buildOpenApiDocument(
+      parseConfig({ ...env, ...deployed }),
+    ) as unknown as Described;
+    const texts = (document: Described) => {
+      const tag = document.tags.find((candidate) => candidate.name === "webhooks");
+      const delivery = document.webhooks["pet.created"]?.post;
+      return [tag?.description, delivery?.description, delivery?.responses.default?.description];
+    };
+    const [servedTag, servedDelivery, servedDefault] = texts(served);
+    const [builtTag, builtDelivery, builtDefault] = texts(built);
+    for (const text of [servedTag, servedDelivery]) {
+      expect(text).toContain("Any 2xx within 2.5 s is success");
+      expect(text).toContain("is retried after about 5 s and 90 s, then the delivery has failed");
+    }
+    expect(servedDefault).toContain("no answer within 2.5 s");
+    for (const text of [builtTag, builtDelivery]) {
+      expect(text).toContain("Any 2xx within 10 s is success");
+      expect(text).toContain(
+        "is retried after about 30 s, 2 min, 10 min, 1 h, 6 h and 12 h, then the delivery has failed",
+      );
+    }
+    expect(builtDefault).toContain("no answer within 10 s");
   });
 
   it("marks the store's operations experimental under the `store` tag, with the state table", async () => {

@@ -10,14 +10,14 @@ import {
   storedOrders,
   storedPetStatus,
 } from "../support/orders.ts";
+import { runs as propertyRuns, seed } from "../support/property.ts";
 import { type Reply, send } from "../support/request.ts";
 
-// Seeded so a failure can be replayed: FUZZ_SEED=<seed> npm test
-const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 2_147_483_647);
-const numRuns = Number(process.env.ORDERS_PROPERTY_RUNS ?? 100);
+// Each run is a sequence of dozens of requests, so this property tries a fifth of RUNS.
+const numRuns = Math.max(1, Math.round(propertyRuns / 5));
 const ANIMALS = 3;
 const MAX_COMMANDS = 25;
-// Each run is a few dozen requests; hundreds of runs take far beyond the default timeout.
+// Hundreds of runs (RUNS= in the thousands) take far beyond the default timeout.
 const TIMEOUT_MS = 300_000;
 
 type Account = 0 | 1;

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { messages } from "../../../src/errors.ts";
 import { createPet, expectError } from "../support/assertions.ts";
-import { seedKey, seedKvOnlyKey } from "../support/keys.ts";
+import { seedKey } from "../support/keys.ts";
 import {
   expectAnimalsMatchOrders,
   expectOrder,
@@ -75,18 +75,6 @@ describe("POST /v1/store/orders", () => {
     const body = await expectError(await place(key, 9_007_199_254_740_991), 404, "not_found");
     expect(body.message).toBe("No animal has this identifier.");
     expect(await storedOrders([9_007_199_254_740_991])).toEqual([]);
-  });
-});
-
-describe("a key D1 does not hold yet (awaiting the import of KV-only keys)", () => {
-  it("cannot order, since no account owns it: 500, and the animal stays available", async () => {
-    const kvOnly = await seedKvOnlyKey();
-    const pet = await createPet(kvOnly, { name: "Orphan", categoryId: 6 });
-    await expectError(await place(kvOnly, pet.id), 500, "internal_error");
-    expect(await storedPetStatus(pet.id)).toBe("available");
-    expect(await storedOrders([pet.id])).toEqual([]);
-    const res = await api("/v1/store/orders", { key: kvOnly });
-    expect(await res.json()).toEqual([]);
   });
 });
 

@@ -1,13 +1,11 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedKey } from "../support/keys.ts";
+import { runs as numRuns, seed } from "../support/property.ts";
 import { api } from "../support/request.ts";
 
-// Seeded so a failure can be replayed: FUZZ_SEED=<seed> npm test
-const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 2_147_483_647);
-const numRuns = Number(process.env.FUZZ_RUNS ?? 1_000);
 const ERROR_KEYS = ["code", "message", "status"];
-// Thousands of requests per property: far beyond the default per-test timeout.
+// RUNS= in the thousands takes far beyond the default per-test timeout.
 const TIMEOUT_MS = 180_000;
 
 let key: string;

@@ -6,6 +6,8 @@ declare global {
       TEST_MIGRATIONS: D1Migration[];
       WEBHOOK_RECEIVER_PORT: string;
       WEBHOOK_CLOSED_PORT: string;
+      SEED: string;
+      RUNS: string;
     }
   }
 }

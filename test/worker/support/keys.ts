@@ -1,12 +1,6 @@
 import { env } from "cloudflare:test";
 import { createKey, publishKeys, revokeKey } from "../../../src/accounts/account-changes.ts";
 import { findOrCreateAccount } from "../../../src/accounts/accounts.queries.ts";
-import {
-  generateApiKey,
-  hashApiKey,
-  keyRecordName,
-  lastFourOf,
-} from "../../../src/keys/key-format.ts";
 import { keyRecordOf } from "../../../src/keys/key-projection.ts";
 import type { KeyRecord } from "../../../src/keys/key-record.ts";
 import { findKeyWithAccount, type KeyWithAccount } from "../../../src/keys/keys.queries.ts";
@@ -75,20 +69,4 @@ export function seedUnlimitedKey(
   options: Pick<SeedKeyOptions, "account"> = {},
 ): Promise<SeededKey> {
   return seedKey({ ...options, plan: "enterprise", limits: { perMinute: 1e6, perDay: 1e6 } });
-}
-
-/**
- * A working key that only KV knows, as keys were before D1 held them and
- * until the import brings them in: it has no account yet.
- */
-export async function seedKvOnlyKey(): Promise<string> {
-  const key = generateApiKey("ps_test_");
-  const record: KeyRecord = {
-    version: 1,
-    lastFour: lastFourOf(key),
-    limits: { perMinute: 1000, perDay: 100_000 },
-    revoked: false,
-  };
-  await env.API_KEYS.put(keyRecordName(await hashApiKey(key)), JSON.stringify(record));
-  return key;
 }

@@ -1,6 +1,6 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { DeliveryMessage } from "../../../src/events/events.queries.ts";
+import type { DeliveryMessage } from "../../../src/events/event-records.ts";
 import worker from "../../../src/index.ts";
 import { createPet } from "../support/assertions.ts";
 import { seedUnlimitedKey } from "../support/keys.ts";

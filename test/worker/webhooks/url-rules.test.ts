@@ -9,6 +9,7 @@ import {
 import { isAllowedWebhookUrl } from "../../../src/webhooks/webhook-url.ts";
 import { expectError } from "../support/assertions.ts";
 import { seedUnlimitedKey } from "../support/keys.ts";
+import { seed } from "../support/property.ts";
 import { api } from "../support/request.ts";
 
 /*
@@ -411,7 +412,7 @@ describe("the pattern against the parser", () => {
         accepted += 1;
         expect(reachesOnlyPublicHosts(url), url).toBe(true);
       }),
-      { numRuns: 20_000 },
+      { seed, numRuns: 20_000 },
     );
     expect(accepted).toBeGreaterThan(2_000);
   });
@@ -463,7 +464,7 @@ describe("the pattern against the parser", () => {
         added += 1;
         expect(new URL(url).origin.startsWith("http://127.0.0.1"), url).toBe(true);
       }),
-      { numRuns: 5_000 },
+      { seed, numRuns: 5_000 },
     );
     expect(added).toBeGreaterThan(100);
   });

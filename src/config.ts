@@ -1,0 +1,112 @@
+/**
+ * The environment's variables and secrets (wrangler.toml `vars`, `wrangler
+ * secret`, .dev.vars), read by one schema into the typed configuration the
+ * services carry. Nothing else reads the environment. `npm run openapi`
+ * imports this under Node's type stripping, hence erasable syntax only.
+ */
+import { z } from "@hono/zod-openapi";
+import { AccountEmailSchema } from "./accounts/account-email.ts";
+import type { KeyPrefix } from "./keys/key-format.ts";
+import { log } from "./logging.ts";
+import {
+  type WebhookSettings,
+  webhookSettings,
+  webhookVariables,
+} from "./webhooks/webhook-settings.ts";
+
+/** When a deprecated operation was deprecated and when it is removed, in Unix milliseconds. */
+export interface DeprecationSchedule {
+  deprecatedAt: number;
+  sunsetAt: number;
+}
+
+export interface Config {
+  /** `ps_live_` in production, `ps_test_` everywhere else. */
+  keyPrefix: KeyPrefix;
+  /** `warn` leaves out the log line of every request that succeeded or failed below 500. */
+  logLevel: "info" | "warn";
+  /** The account that owns keys an operator makes without naming one. */
+  operatorEmail: string;
+  /** The public base URLs (ending in `/v1`) the OpenAPI document lists as its servers. */
+  publicUrls: { production: string; staging: string };
+  /** The schedule of each deprecated operation, by operationId. */
+  deprecations: { getPet: DeprecationSchedule };
+  webhooks: WebhookSettings;
+  /** The operator token; undefined when unset or too short, and then the operator routes do not exist. */
+  adminToken: string | undefined;
+  /** The key of the dashboard's CSRF tokens; undefined when unset or too short, and then its forms fail. */
+  sessionSecret: string | undefined;
+}
+
+/** Shorter secrets could be guessed through the public endpoints that check them. */
+export const MIN_SECRET_LENGTH = 32;
+
+const instant = z.iso.datetime({ offset: true }).transform((value) => Date.parse(value));
+const publicUrl = z.url({ protocol: /^https?$/ });
+
+const variables = z.object({
+  KEY_PREFIX: z.enum(["ps_live_", "ps_test_"]),
+  LOG_LEVEL: z.enum(["info", "warn"]),
+  OPERATOR_EMAIL: AccountEmailSchema,
+  PRODUCTION_URL: publicUrl,
+  STAGING_URL: publicUrl,
+  GET_PET_DEPRECATED_AT: instant,
+  GET_PET_SUNSET_AT: instant,
+  ...webhookVariables,
+  ADMIN_TOKEN: z.string().optional(),
+  SESSION_SECRET: z.string().optional(),
+});
+
+/** A configuration the API cannot run with: which variables, and what is wrong with each. */
+export class ConfigurationError extends Error {
+  readonly variables: string[];
+
+  constructor(problems: readonly { variable: string; problem: string }[]) {
+    super(
+      `configuration is not valid: ${problems.map(({ variable, problem }) => `${variable}: ${problem}`).join("; ")}`,
+    );
+    this.name = "ConfigurationError";
+    this.variables = [...new Set(problems.map(({ variable }) => variable))];
+  }
+}
+
+/**
+ * An optional secret: a missing or short one switches its own feature off
+ * instead of stopping the API; a short one is logged, once per isolate.
+ */
+function usableSecret(name: string, feature: string, value: string | undefined) {
+  if (value && value.length >= MIN_SECRET_LENGTH) return value;
+  if (value)
+    log("error", `${name} is shorter than ${MIN_SECRET_LENGTH} characters; ${feature} off`);
+  return undefined;
+}
+
+/**
+ * The configuration in `source` (the Worker's env, or wrangler.toml's vars for
+ * an environment); a missing or malformed required variable throws a
+ * ConfigurationError naming it. Values are never echoed: some are secrets.
+ */
+export function parseConfig(source: object): Config {
+  const parsed = variables.safeParse(source);
+  if (!parsed.success) {
+    throw new ConfigurationError(
+      parsed.error.issues.map((issue) => ({
+        variable: String(issue.path[0] ?? "(environment)"),
+        problem: issue.message,
+      })),
+    );
+  }
+  const env = parsed.data;
+  return {
+    keyPrefix: env.KEY_PREFIX,
+    logLevel: env.LOG_LEVEL,
+    operatorEmail: env.OPERATOR_EMAIL,
+    publicUrls: { production: env.PRODUCTION_URL, staging: env.STAGING_URL },
+    deprecations: {
+      getPet: { deprecatedAt: env.GET_PET_DEPRECATED_AT, sunsetAt: env.GET_PET_SUNSET_AT },
+    },
+    webhooks: webhookSettings(env),
+    adminToken: usableSecret("ADMIN_TOKEN", "the operator endpoints are", env.ADMIN_TOKEN),
+    sessionSecret: usableSecret("SESSION_SECRET", "the dashboard's forms are", env.SESSION_SECRET),
+  };
+}

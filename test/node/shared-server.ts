@@ -1,0 +1,14 @@
+import type { TestProject } from "vitest/node";
+import { makeSandbox, startServer } from "./cli.ts";
+
+/** One `npm start` for the Node files that need nothing of their own, stopped after the last. */
+export default async function setup(project: TestProject) {
+  const sandbox = makeSandbox();
+  const server = await startServer(sandbox);
+  const { dir, adminToken } = sandbox;
+  project.provide("sharedServer", { dir, adminToken, origin: server.origin, log: server.log });
+  return async () => {
+    await server.stop();
+    sandbox.remove();
+  };
+}
