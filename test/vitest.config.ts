@@ -35,7 +35,7 @@ export default defineConfig({
                 // The contract's schedule with near-zero delays and a short timeout, so a failing
                 // delivery ends within a test; the health threshold is backdated where tested.
                 WEBHOOK_RETRY_DELAYS: "0.05,0.05,0.05,0.05,0.05,0.05",
-                WEBHOOK_TIMEOUT_MS: "500",
+                WEBHOOK_TIMEOUT_MS: "1500",
                 WEBHOOK_DISABLE_AFTER_SECONDS: "30",
                 // Where the receiver started by the global setup listens, and a port where nothing does.
                 WEBHOOK_RECEIVER_PORT: String(inject("receiverPort")),
