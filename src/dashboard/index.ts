@@ -24,6 +24,7 @@ import {
 } from "./invite.handlers.tsx";
 import { forbiddenFormPage, notFoundPage } from "./message-responses.tsx";
 import { requireSession } from "./require-session.ts";
+import { sendWebhookTest, setWebhookEnabled } from "./webhook.handlers.ts";
 
 /**
  * The account dashboard: server-rendered HTML forms that need no script (one
@@ -55,6 +56,9 @@ export function dashboardRoutes(): Hono<DashboardEnv> {
   dashboard.get("/keys/:hash/revoke", requireSession(), confirmRevoke);
   dashboard.post("/keys/:hash/revoke", ...signedIn, revokeKey);
   dashboard.post("/keys/:hash/roll", ...signedIn, rollKey);
+  dashboard.post("/webhooks/:id/pause", ...signedIn, setWebhookEnabled(false));
+  dashboard.post("/webhooks/:id/resume", ...signedIn, setWebhookEnabled(true));
+  dashboard.post("/webhooks/:id/test", ...signedIn, sendWebhookTest);
 
   dashboard.all("*", notFoundPage);
   dashboard.onError(handleDashboardError);

@@ -63,8 +63,11 @@ export async function post(
 export const isSuccess = (answer: Answer): boolean =>
   "status" in answer && answer.status >= 200 && answer.status < 300;
 
+/** 410 Gone: the endpoint says it is gone for good; nothing is retried and the service disables it. */
+export const isGone = (answer: Answer): boolean => "status" in answer && answer.status === 410;
+
 /**
- * The attempt's outcome: succeeded on 2xx; otherwise pending until the
+ * The attempt's outcome: succeeded on 2xx; failed at once on 410; otherwise pending until the
  * schedule's next delay (or the endpoint's Retry-After, if longer), and
  * failed once the schedule is spent or the delivery had one attempt only.
  */
@@ -81,7 +84,7 @@ export function judge(
     error: "error" in answer ? answer.error : null,
   };
   if (isSuccess(answer)) return { attempt, status: "succeeded", dueAt: null };
-  const delay = delivery.once ? undefined : retryDelaysSeconds[delivery.step];
+  const delay = delivery.once || isGone(answer) ? undefined : retryDelaysSeconds[delivery.step];
   if (delay === undefined) return { attempt, status: "failed", dueAt: null };
   const wait = Math.max(delay * 1000, ("retryAfterMs" in answer && answer.retryAfterMs) || 0);
   return { attempt, status: "pending", dueAt: Date.now() + wait };

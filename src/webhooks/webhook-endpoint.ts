@@ -5,7 +5,7 @@ import { EVENT_RETENTION_MS } from "../events/events.queries.ts";
 import { describeError, log } from "../logging.ts";
 import { DeliveryLog, type DeliveryRecord, type DeliveryLog as Log } from "./delivery-log.ts";
 import { newEventId } from "./event-ids.ts";
-import { type Answer, isSuccess, judge, post } from "./webhook-delivery.ts";
+import { type Answer, isGone, isSuccess, judge, post } from "./webhook-delivery.ts";
 import type { WebhookSettings } from "./webhook-settings.ts";
 import {
   disableWebhook,
@@ -233,7 +233,7 @@ export class WebhookEndpoint extends DurableObject<Env> {
     }
     const firstFailure = kv.get<number>(FIRST_FAILURE_AT) ?? attemptedAt;
     kv.put(FIRST_FAILURE_AT, firstFailure);
-    const gone = "status" in answer && answer.status === 410;
+    const gone = isGone(answer);
     if (gone || attemptedAt - firstFailure >= this.#settings.disableAfterMs) {
       await disableWebhook(this.#db, webhookId, gone ? GONE_REASON : failingReason(firstFailure));
     }

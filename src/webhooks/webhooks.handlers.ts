@@ -5,6 +5,7 @@ import type { AppEnv } from "../env.ts";
 import { ApiError, messages } from "../errors.ts";
 import { claimOf, replyOf } from "../idempotency/idempotent-request.ts";
 import type { Services } from "../services.ts";
+import { changeWebhook } from "./webhook-lifecycle.ts";
 import { recoverMissed } from "./webhook-recovery.ts";
 import { generateWebhookSecret } from "./webhook-signature.ts";
 import { isAllowedWebhookUrl, type WebhookUrlPolicy, webhookUrlRules } from "./webhook-url.ts";
@@ -16,7 +17,6 @@ import {
   listWebhooks,
   type NewEndpoint,
   rotateSecret,
-  updateWebhook,
 } from "./webhooks.queries.ts";
 import type {
   createWebhookRoute,
@@ -138,9 +138,8 @@ export const updateWebhookHandler: RouteHandler<
   const change = c.req.valid("json");
   const services = c.var.services;
   if (change.url !== undefined) checkUrl(change.url, services.config.webhooks.urlPolicy);
-  const webhook = await updateWebhook(services.db, c.var.apiKey.hash, webhookId, change);
+  const webhook = await changeWebhook(services, c.var.apiKey.hash, webhookId, change);
   if (!webhook) throw new ApiError("not_found", WEBHOOK_NOT_FOUND);
-  if (change.enabled === true) await services.webhookEndpoints.enabled(webhookId);
   return c.json(webhook, 200);
 };
 

@@ -57,8 +57,13 @@ function toWebhook(row: WebhookRow): Webhook {
   return row.disabledReason === null ? webhook : { ...webhook, disabledReason: row.disabledReason };
 }
 
-const ofAccount = (apiKeyHash: string, id: number) =>
-  and(eq(webhooks.id, id), eq(webhooks.accountId, accountOfKey(apiKeyHash)));
+/** Who asks: the API key (its hash) whose account it is, or the account itself (the dashboard). */
+export type Owner = string | number;
+
+const accountOf = (owner: Owner) => (typeof owner === "number" ? owner : accountOfKey(owner));
+
+const ofAccount = (owner: Owner, id: number) =>
+  and(eq(webhooks.id, id), eq(webhooks.accountId, accountOf(owner)));
 
 export interface NewEndpoint {
   apiKeyHash: string;
@@ -175,8 +180,8 @@ export function insertWebhookOnce(
 }
 
 /** The account's endpoints, oldest first: the account of the caller's key, or one by its id. */
-export async function listWebhooks(db: Database, account: string | number): Promise<Webhook[]> {
-  const accountId = typeof account === "number" ? account : accountOfKey(account);
+export async function listWebhooks(db: Database, owner: Owner): Promise<Webhook[]> {
+  const accountId = accountOf(owner);
   const rows = await guardStorage("D1", () =>
     db
       .select(webhookColumns)
@@ -190,11 +195,11 @@ export async function listWebhooks(db: Database, account: string | number): Prom
 /** The endpoint, if it is the caller's account's. */
 export async function findWebhook(
   db: Database,
-  apiKeyHash: string,
+  owner: Owner,
   id: number,
 ): Promise<Webhook | undefined> {
   const row = await guardStorage("D1", () =>
-    db.select(webhookColumns).from(webhooks).where(ofAccount(apiKeyHash, id)).get(),
+    db.select(webhookColumns).from(webhooks).where(ofAccount(owner, id)).get(),
   );
   return row && toWebhook(row);
 }
@@ -221,7 +226,7 @@ export interface EndpointChange {
 /** Applies the change to the caller's account's endpoint; undefined when it has none by that id. */
 export async function updateWebhook(
   db: Database,
-  apiKeyHash: string,
+  owner: Owner,
   id: number,
   change: EndpointChange,
 ): Promise<Webhook | undefined> {
@@ -234,7 +239,7 @@ export async function updateWebhook(
         ...(change.types === undefined ? {} : { types: JSON.stringify(change.types) }),
         ...status,
       })
-      .where(ofAccount(apiKeyHash, id))
+      .where(ofAccount(owner, id))
       .returning(webhookColumns),
   );
   const [row] = rows;

@@ -80,12 +80,13 @@ export function AccountPage(props: AccountPageProps) {
       {webhooks.length === 0 ? (
         <p>You have no webhook endpoints.</p>
       ) : (
-        <WebhookTable webhooks={webhooks} />
+        <WebhookTable webhooks={webhooks} csrf={csrf} />
       )}
       <p class="muted">
-        Endpoints receive your events as they happen. Register and delete them with the API (
-        <code>POST /v1/webhooks</code>, <code>{"DELETE /v1/webhooks/{webhookId}"}</code>); each
-        one's attempts are listed at <code>{"GET /v1/webhooks/{webhookId}/deliveries"}</code>.
+        Endpoints receive your events as they happen. Pause, resume and test them here; register,
+        change and delete them with the API (<code>POST /v1/webhooks</code>,{" "}
+        <code>{"PATCH /v1/webhooks/{webhookId}"}</code>); each one's deliveries are listed at{" "}
+        <code>{"GET /v1/webhooks/{webhookId}/deliveries"}</code>.
       </p>
     </Layout>
   );

@@ -1,5 +1,6 @@
 import type { WebhookWithLatestDelivery } from "../../webhooks/webhook-overview.ts";
 import type { Delivery } from "../../webhooks/webhooks.schemas.ts";
+import { CSRF_FIELD } from "../csrf.ts";
 import { formatUtc } from "./format.ts";
 
 function answerOf(delivery: Delivery): string {
@@ -31,11 +32,30 @@ function statusText(webhook: WebhookWithLatestDelivery): string {
   return webhook.disabledReason ? `Disabled: ${webhook.disabledReason}` : "Paused";
 }
 
+/** One action on an endpoint: a form that posts to the dashboard and comes back to the page. */
+function Action(props: { id: number; action: string; label: string; csrf: string }) {
+  return (
+    <form method="post" action={`/dashboard/webhooks/${props.id}/${props.action}`}>
+      <input type="hidden" name={CSRF_FIELD} value={props.csrf} />
+      <button type="submit" class="secondary">
+        {props.label}
+      </button>
+    </form>
+  );
+}
+
 /**
- * The account's webhook endpoints, each with its status and its latest
- * delivery. Narrow screens get one card per endpoint, as for keys.
+ * The account's webhook endpoints, each with its status, its latest
+ * delivery, Pause or Resume, and Send test. Narrow screens get one card per
+ * endpoint, as for keys.
  */
-export function WebhookTable({ webhooks }: { webhooks: WebhookWithLatestDelivery[] }) {
+export function WebhookTable({
+  webhooks,
+  csrf,
+}: {
+  webhooks: WebhookWithLatestDelivery[];
+  csrf: string;
+}) {
   return (
     <table class="keys webhooks">
       <thead>
@@ -45,6 +65,7 @@ export function WebhookTable({ webhooks }: { webhooks: WebhookWithLatestDelivery
           <th scope="col">Registered</th>
           <th scope="col">Status</th>
           <th scope="col">Latest delivery</th>
+          <th scope="col">Actions</th>
         </tr>
       </thead>
       <tbody>
@@ -65,6 +86,16 @@ export function WebhookTable({ webhooks }: { webhooks: WebhookWithLatestDelivery
               data-delivery-status={webhook.latestDelivery?.status ?? "none"}
             >
               {latestDeliveryText(webhook.latestDelivery)}
+            </td>
+            <td data-label="Actions">
+              <div class="actions">
+                {webhook.status === "enabled" ? (
+                  <Action id={webhook.id} action="pause" label="Pause" csrf={csrf} />
+                ) : (
+                  <Action id={webhook.id} action="resume" label="Resume" csrf={csrf} />
+                )}
+                <Action id={webhook.id} action="test" label="Send test" csrf={csrf} />
+              </div>
             </td>
           </tr>
         ))}

@@ -156,6 +156,7 @@ describe("health", () => {
     const off = await disabled(key, endpoint.id);
     expect(off.disabledReason).toBe("The endpoint answered 410 Gone.");
     const [delivery] = await settledDeliveries(key, endpoint.id, 1);
+    expect(delivery?.status).toBe("failed");
     expect(delivery?.attempts.map((attempt) => attempt.responseStatus)).toEqual([410]);
 
     const on = await updateWebhook(key, endpoint.id, { enabled: true });
