@@ -1,40 +1,26 @@
-import type { Context } from "hono";
-import {
-  createKey as createAccountKey,
-  revokeKey as revokeAccountKey,
-  rollKey as rollAccountKey,
-} from "../accounts/account-changes.ts";
+import * as changes from "../accounts/account-changes.ts";
 import { accountUsage } from "../accounts/account-usage.ts";
-import {
-  findAccountKey,
-  type KeyRow,
-  listAccountKeys,
-  MAX_WORKING_KEYS,
-} from "../keys/keys.queries.ts";
+import { findAccountKey, listAccountKeys, MAX_WORKING_KEYS } from "../keys/keys.queries.ts";
 import { listWebhooksWithLatestDelivery } from "../webhooks/webhook-overview.ts";
 import { formToken } from "./csrf.ts";
-import type { DashboardEnv } from "./dashboard-env.ts";
-import { messageResponse } from "./message-responses.tsx";
-import { leaveNotice, takeNotices } from "./notices.ts";
+import { leaveNotice, type Notice, takeNotices } from "./notices.ts";
 import { AccountPage } from "./pages/account-page.tsx";
-import { RevokePage } from "./pages/revoke-page.tsx";
-
-type DashboardContext = Context<DashboardEnv>;
+import { RevokePage } from "./pages/keys.tsx";
+import { messageResponse } from "./pages/layout.tsx";
+import type { DashboardContext } from "./session.ts";
 
 const ACCOUNT_PAGE = "/dashboard/account";
 
 const capReached = `You already have ${MAX_WORKING_KEYS} working keys, the most an account can have. Revoke a key first, then make another.`;
 
 /**
- * The account page. Everything that can fail is read first and notices are
- * taken last, so a failure on the way never deletes a new key unseen; usage
- * the keys' objects cannot give is left out rather than failing the page.
+ * The account page: with notices (taken, so a reload shows none), or with
+ * the error a refused post re-renders it with. Everything that can fail is
+ * read first and notices are taken last, so a failure on the way never
+ * deletes a new key unseen; usage the keys' objects cannot give is left out
+ * rather than failing the page.
  */
-async function renderAccount(
-  c: DashboardContext,
-  extras: { takeNotices?: boolean; error?: string },
-  status: 200 | 409,
-) {
+async function renderAccount(c: DashboardContext, error?: string) {
   const { db, limiter } = c.var.services;
   const account = c.get("account");
   const [keys, webhooks] = await Promise.all([
@@ -45,7 +31,7 @@ async function renderAccount(
     accountUsage(limiter, keys).catch(() => undefined),
     formToken(c, "session"),
   ]);
-  const notices = extras.takeNotices ? await takeNotices(db, c.get("session")) : [];
+  const notices = error ? [] : await takeNotices(db, c.get("session"));
   const page = (
     <AccountPage
       account={account}
@@ -55,82 +41,74 @@ async function renderAccount(
       usage={usage}
       now={new Date()}
       notices={notices}
-      {...(extras.error ? { error: extras.error } : {})}
+      error={error}
     />
   );
-  return c.html(page, status);
+  return c.html(page, error ? 409 : 200);
 }
 
-/** The one page that shows notices: each is deleted as it is shown, so a reload shows none. */
 export function showAccount(c: DashboardContext) {
-  return renderAccount(c, { takeNotices: true }, 200);
+  return renderAccount(c);
 }
 
-/** Post/Redirect/Get: the new key reaches the account page through a one-time notice. */
-export async function createKey(c: DashboardContext) {
-  const created = await createAccountKey(c.var.services, c.get("account"));
-  if (!created.ok) return renderAccount(c, { error: capReached }, 409);
-  await leaveNotice(c.var.services.db, c.get("session"), { kind: "key-created", key: created.key });
+/** Post/Redirect/Get: what the post did reaches the account page through a one-time notice. */
+async function noticeAndRedirect(c: DashboardContext, notice: Notice) {
+  await leaveNotice(c.var.services.db, c.get("session"), notice);
   return c.redirect(ACCOUNT_PAGE, 303);
 }
 
-/** The key named in the address, if it is one of this account's; other accounts' keys are not found. */
-async function ownKey(c: DashboardContext): Promise<KeyRow | undefined> {
-  const hash = c.req.param("hash") ?? "";
-  if (!/^[0-9a-f]{64}$/.test(hash)) return undefined;
-  return findAccountKey(c.var.services.db, c.get("account").id, hash);
+export async function createKey(c: DashboardContext) {
+  const created = await changes.createKey(c.var.services, c.get("account"));
+  if (!created.ok) return renderAccount(c, capReached);
+  return noticeAndRedirect(c, { kind: "key-created", key: created.key });
 }
 
 function keyNotFound(c: DashboardContext) {
-  return messageResponse(c, 404, {
-    title: "Key not found",
-    message: "Your account has no such key.",
-    link: { href: ACCOUNT_PAGE, text: "Back to your account" },
+  return messageResponse(c, 404, "Key not found", "Your account has no such key.", {
+    href: ACCOUNT_PAGE,
+    text: "Back to your account",
   });
+}
+
+/** The key named in the address, if it is one of this account's; other accounts' keys are not found. */
+function ownKey(c: DashboardContext) {
+  const hash = c.req.param("hash") ?? "";
+  if (!/^[0-9a-f]{64}$/.test(hash)) return undefined;
+  return findAccountKey(c.var.services.db, c.get("account").id, hash);
 }
 
 /** Asks before revoking: the page's form is the only thing that posts the revocation. */
 export async function confirmRevoke(c: DashboardContext) {
   const key = await ownKey(c);
   if (!key) return keyNotFound(c);
-  const page = (
-    <RevokePage
-      email={c.get("account").email}
-      keyRow={key}
-      csrf={await formToken(c, "session")}
-      now={new Date()}
-    />
-  );
-  return c.html(page);
+  const csrf = await formToken(c, "session");
+  const email = c.get("account").email;
+  return c.html(<RevokePage email={email} keyRow={key} csrf={csrf} now={new Date()} />);
 }
 
 export async function revokeKey(c: DashboardContext) {
   const key = await ownKey(c);
   if (!key) return keyNotFound(c);
-  await revokeAccountKey(c.var.services, key.hash);
-  await leaveNotice(c.var.services.db, c.get("session"), {
-    kind: "key-revoked",
-    lastFour: key.lastFour,
-  });
-  return c.redirect(ACCOUNT_PAGE, 303);
+  await changes.revokeKey(c.var.services, key.hash);
+  return noticeAndRedirect(c, { kind: "key-revoked", lastFour: key.lastFour });
 }
 
 export async function rollKey(c: DashboardContext) {
   const hash = c.req.param("hash") ?? "";
-  const rolled = await rollAccountKey(c.var.services, c.get("account").id, hash);
+  const rolled = await changes.rollKey(c.var.services, c.get("account").id, hash);
   if (!rolled.ok && rolled.reason === "not_found") return keyNotFound(c);
   if (!rolled.ok) {
-    const error =
+    return renderAccount(
+      c,
       rolled.reason === "cap"
         ? capReached
-        : `The key ending …${rolled.old.lastFour} cannot be rolled: it is already revoked or rolled.`;
-    return renderAccount(c, { error }, 409);
+        : `The key ending …${rolled.old.lastFour} cannot be rolled: it is already revoked or rolled.`,
+    );
   }
-  await leaveNotice(c.var.services.db, c.get("session"), {
+  return noticeAndRedirect(c, {
     kind: "key-rolled",
     key: rolled.key,
     oldLastFour: rolled.old.lastFour,
     graceEndsAt: rolled.graceEndsAt.getTime(),
   });
-  return c.redirect(ACCOUNT_PAGE, 303);
 }

@@ -1,23 +1,48 @@
-import type { Context } from "hono";
+import type { MiddlewareHandler } from "hono";
 import { findAccountByEmail, hasPassword, insertAccount } from "../accounts/accounts.queries.ts";
+import { acceptInvite, accountOfInvite, INVITE_PATH } from "../accounts/invites.ts";
 import { clientAddress } from "../api/client-address.ts";
-import { parseSignIn, parseSignUp } from "./credential-forms.ts";
+import type { Budget } from "../rate-limit/rate-limit-types.ts";
+import {
+  type CredentialsMode,
+  hashPassword,
+  parseCredentials,
+  parseNewPassword,
+  verifyAgainstDecoy,
+  verifyPassword,
+} from "./credentials.ts";
 import { formToken } from "./csrf.ts";
-import type { DashboardEnv } from "./dashboard-env.ts";
-import { type CredentialsFormState, CredentialsPage } from "./pages/credentials-page.tsx";
-import { hashPassword, verifyAgainstDecoy, verifyPassword } from "./passwords.ts";
-import { endSession, readSession, startSession } from "./session.ts";
-import { type ThrottleVerdict, throttleSignIn, throttleSignUp } from "./throttle.ts";
-
-type DashboardContext = Context<DashboardEnv>;
-type Mode = "sign-up" | "sign-in";
+import {
+  type CredentialsFormState,
+  CredentialsPage,
+  InvitePage,
+} from "./pages/credential-pages.tsx";
+import { messageResponse } from "./pages/layout.tsx";
+import {
+  type DashboardContext,
+  type DashboardEnv,
+  endSession,
+  readSession,
+  startSession,
+} from "./session.ts";
 
 const ACCOUNT_PAGE = "/dashboard/account";
+const EXPIRED_FORM = "This form had expired. Please try again.";
+
+/**
+ * Sign-in attempts are counted per email and address together, so failures
+ * from one address never lock out the owner signing in from another, and per
+ * address, so one address cannot spray many accounts. Each sign-up costs a
+ * password hash and makes an account, so it is counted per address by the hour.
+ */
+const SIGN_IN_PER_EMAIL_AND_ADDRESS: Budget = { limit: 10, per: "minute" };
+const SIGN_IN_PER_ADDRESS: Budget = { limit: 30, per: "minute" };
+const SIGN_UP_PER_ADDRESS: Budget = { limit: 10, per: "hour" };
 
 async function renderForm(
   c: DashboardContext,
-  mode: Mode,
-  state: Omit<CredentialsFormState, "csrf">,
+  mode: CredentialsMode,
+  state: CredentialsFormState,
   status: 200 | 400 | 403 | 409 | 422 | 429 = 200,
 ) {
   const csrf = await formToken(c, "pre-session");
@@ -29,85 +54,98 @@ function postedEmail(c: DashboardContext): string {
   return typeof email === "string" ? email : "";
 }
 
-function throttled(c: DashboardContext, mode: Mode, email: string, verdict: ThrottleVerdict) {
-  const seconds = verdict.allowed ? 60 : verdict.retryAfter;
+/** Counts one attempt against each budget: the form again with 429 if any refuses it. */
+async function throttle(
+  c: DashboardContext,
+  mode: CredentialsMode,
+  budgets: [name: string, budget: Budget][],
+): Promise<Response | undefined> {
+  const { limiter } = c.var.services;
+  const hits = await Promise.all(budgets.map(([name, budget]) => limiter.hitNamed(name, budget)));
+  const refused = hits.filter((hit) => hit.outcome !== "allowed");
+  if (refused.length === 0) return undefined;
+  const seconds = Math.max(1, ...refused.map((hit) => hit.retryAfter ?? 60));
   c.header("Retry-After", String(seconds));
-  return renderForm(
-    c,
-    mode,
-    { email, errors: { form: `Too many attempts. Wait ${seconds} seconds, then try again.` } },
-    429,
-  );
+  const form = `Too many attempts. Wait ${seconds} seconds, then try again.`;
+  return renderForm(c, mode, { email: postedEmail(c), errors: { form } }, 429);
+}
+
+async function signInAs(c: DashboardContext, accountId: number) {
+  await startSession(c, c.var.services.db, accountId);
+  return c.redirect(ACCOUNT_PAGE, 303);
 }
 
 /** A sign-up or sign-in post whose CSRF token is missing or wrong: its form again, as posted. */
-export function staleCredentialsForm(mode: Mode) {
+export function staleCredentialsForm(mode: CredentialsMode) {
   return (c: DashboardContext) =>
-    renderForm(
-      c,
-      mode,
-      { email: postedEmail(c), errors: { form: "This form had expired. Please try again." } },
-      403,
-    );
+    renderForm(c, mode, { email: postedEmail(c), errors: { form: EXPIRED_FORM } }, 403);
 }
 
 /**
- * A session that ran out: the sign-in page, in place of the page asked for,
- * says so. Only a request with that session's cookie gets it, so no link can
- * make the dashboard say it; a post it refuses keeps a 4xx status.
+ * Pages for signed-in people: anyone else is sent to sign in. A session
+ * that ran out gets the sign-in page, in place of the page asked for, saying
+ * so. Only a request with that session's cookie gets it, so no link can make
+ * the dashboard say it; a post it refuses keeps a 4xx status.
  */
-export function sessionExpiredPage(c: DashboardContext) {
-  const notice = "Your session has expired. Please sign in again.";
-  return renderForm(c, "sign-in", { notice }, c.req.method === "GET" ? 200 : 403);
+export function requireSession(): MiddlewareHandler<DashboardEnv> {
+  return async function requireSession(c, next) {
+    const { db } = c.var.services;
+    const lookup = await readSession(c, db);
+    if (lookup.state === "valid") {
+      c.set("session", lookup.session);
+      c.set("account", lookup.account);
+      return next();
+    }
+    if (lookup.state === "absent") return c.redirect("/dashboard/sign-in", 303);
+    await endSession(c, db, lookup.state === "expired" ? lookup.id : undefined);
+    if (lookup.state !== "expired") return c.redirect("/dashboard/sign-in", 303);
+    const notice = "Your session has expired. Please sign in again.";
+    return renderForm(c, "sign-in", { notice }, c.req.method === "GET" ? 200 : 403);
+  };
 }
 
-async function signedIn(c: DashboardContext): Promise<boolean> {
-  return (await readSession(c, c.var.services.db)).state === "valid";
-}
-
-export async function showSignUp(c: DashboardContext) {
-  if (await signedIn(c)) return c.redirect(ACCOUNT_PAGE, 303);
-  return renderForm(c, "sign-up", {});
+/** The sign-up or sign-in page (with a notice, where signing out lands); a signed-in browser goes on to its account. */
+export function showCredentialsForm(mode: CredentialsMode, notice?: string) {
+  return async (c: DashboardContext) => {
+    const { state } = await readSession(c, c.var.services.db);
+    if (state === "valid") return c.redirect(ACCOUNT_PAGE, 303);
+    return renderForm(c, mode, { notice });
+  };
 }
 
 /** Validation → throttle → create (on Free) → session. */
 export async function signUp(c: DashboardContext) {
   const email = postedEmail(c);
-  const parsed = parseSignUp(c.get("form"));
+  const parsed = parseCredentials("sign-up", c.get("form"));
   if (!parsed.ok) return renderForm(c, "sign-up", { email, errors: parsed.errors }, 422);
-  const verdict = await throttleSignUp(c.var.services.limiter, clientAddress(c));
-  if (!verdict.allowed) return throttled(c, "sign-up", email, verdict);
-  const taken = {
-    email: "An account with this email address already exists. Sign in instead.",
-  };
+  const refused = await throttle(c, "sign-up", [
+    [`signup-ip:${clientAddress(c)}`, SIGN_UP_PER_ADDRESS],
+  ]);
+  if (refused) return refused;
   const { db } = c.var.services;
-  if (await findAccountByEmail(db, parsed.email)) {
-    return renderForm(c, "sign-up", { email, errors: taken }, 409);
+  // Looked up first, so a taken address costs no password hash; the insert still refuses a race.
+  const account =
+    (await findAccountByEmail(db, parsed.email)) === undefined
+      ? await insertAccount(db, parsed.email, await hashPassword(parsed.password))
+      : undefined;
+  if (!account) {
+    const taken = "An account with this email address already exists. Sign in instead.";
+    return renderForm(c, "sign-up", { email, errors: { email: taken } }, 409);
   }
-  const account = await insertAccount(db, parsed.email, await hashPassword(parsed.password));
-  if (!account) return renderForm(c, "sign-up", { email, errors: taken }, 409);
-  await startSession(c, db, account.id);
-  return c.redirect(ACCOUNT_PAGE, 303);
-}
-
-export async function showSignIn(c: DashboardContext) {
-  if (await signedIn(c)) return c.redirect(ACCOUNT_PAGE, 303);
-  return renderForm(c, "sign-in", {});
-}
-
-/** Where signing out lands: the sign-in page, saying so to a browser that is signed out. */
-export async function showSignedOut(c: DashboardContext) {
-  if (await signedIn(c)) return c.redirect(ACCOUNT_PAGE, 303);
-  return renderForm(c, "sign-in", { notice: "You have signed out." });
+  return signInAs(c, account.id);
 }
 
 /** Throttle → check the password (in the same time whether or not the account exists) → session. */
 export async function signIn(c: DashboardContext) {
   const email = postedEmail(c);
-  const parsed = parseSignIn(c.get("form"));
+  const parsed = parseCredentials("sign-in", c.get("form"));
   if (!parsed.ok) return renderForm(c, "sign-in", { email, errors: parsed.errors }, 422);
-  const verdict = await throttleSignIn(c.var.services.limiter, parsed.email, clientAddress(c));
-  if (!verdict.allowed) return throttled(c, "sign-in", email, verdict);
+  const address = clientAddress(c);
+  const refused = await throttle(c, "sign-in", [
+    [`signin:${JSON.stringify([parsed.email, address])}`, SIGN_IN_PER_EMAIL_AND_ADDRESS],
+    [`signin-ip:${address}`, SIGN_IN_PER_ADDRESS],
+  ]);
+  if (refused) return refused;
   const account = await findAccountByEmail(c.var.services.db, parsed.email);
   // An unknown email, or an account whose owner has not set a password yet,
   // takes as long to refuse as a wrong password, so neither can be told apart.
@@ -119,12 +157,59 @@ export async function signIn(c: DashboardContext) {
     const wrong = { password: "The email address or password is incorrect." };
     return renderForm(c, "sign-in", { email, errors: wrong }, 400);
   }
-  await startSession(c, c.var.services.db, account.id);
-  return c.redirect(ACCOUNT_PAGE, 303);
+  return signInAs(c, account.id);
 }
 
 /** Runs behind the session guard and its CSRF check: the session ends in D1, not only in the browser. */
 export async function signOut(c: DashboardContext) {
   await endSession(c, c.var.services.db, c.get("session").id);
   return c.redirect("/dashboard/signed-out", 303);
+}
+
+function invalidInvite(c: DashboardContext) {
+  return messageResponse(
+    c,
+    404,
+    "This link no longer works",
+    "The invite link has been used already or has expired. Ask the person who sent it for a new one.",
+    { href: "/dashboard/sign-in", text: "Sign in" },
+  );
+}
+
+/** An invite's pages, while its link is unused and unexpired; any other link is not found. */
+export function requireInvite(): MiddlewareHandler<DashboardEnv> {
+  return async function requireInvite(c, next) {
+    const token = c.req.param("token") ?? "";
+    const account = await accountOfInvite(c.var.services.db, token, Date.now());
+    if (!account) return invalidInvite(c);
+    c.set("invited", account);
+    await next();
+  };
+}
+
+/** The invite's form; with an error when its CSRF token was missing or wrong (403) or its password refused (422). */
+export async function renderInvite(
+  c: DashboardContext,
+  error?: string,
+  status: 200 | 403 | 422 = 200,
+) {
+  const action = `${INVITE_PATH}${c.req.param("token") ?? ""}`;
+  const csrf = await formToken(c, "pre-session");
+  const email = c.get("invited").email;
+  return c.html(<InvitePage csrf={csrf} email={email} action={action} error={error} />, status);
+}
+
+export function staleInviteForm(c: DashboardContext) {
+  return renderInvite(c, EXPIRED_FORM, 403);
+}
+
+/** Password rules → set it and spend the invite → session. */
+export async function acceptInviteForm(c: DashboardContext) {
+  const parsed = parseNewPassword(c.get("form"));
+  if (!parsed.ok) return renderInvite(c, parsed.error, 422);
+  const token = c.req.param("token") ?? "";
+  const hash = await hashPassword(parsed.password);
+  const accepted = await acceptInvite(c.var.services.db, token, hash, Date.now());
+  if (!accepted) return invalidInvite(c);
+  return signInAs(c, accepted.id);
 }

@@ -1,30 +1,39 @@
-import type { Context, MiddlewareHandler } from "hono";
+import type { MiddlewareHandler } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
-import { randomToken } from "../utils/base64url.ts";
-import type { DashboardEnv } from "./dashboard-env.ts";
-import { sign, verify } from "./hmac.ts";
-import { cookieOptions, SESSION_TTL_MS } from "./session.ts";
-
-type DashboardContext = Context<DashboardEnv>;
+import { fromBase64Url, randomToken, toBase64Url } from "../utils/base64url.ts";
+import { cookieOptions, type DashboardContext, type DashboardEnv } from "./session.ts";
 
 /** Form field every dashboard form carries. */
 export const CSRF_FIELD = "csrf";
 /** Before sign-in there is no session to tie tokens to, so a random nonce in a cookie stands in. */
 const PRE_SESSION_COOKIE = "ps_csrf";
-const PURPOSE = "csrf";
+const encoder = new TextEncoder();
+// The resolved key, not its promise: a promise must not be shared across requests in workerd.
+let cached: { secret: string; key: CryptoKey } | undefined;
 
-/**
- * What a form's token is tied to: the signed-in session (the route requires
- * one), or the pre-session nonce (sign-up, sign-in, an invite).
- */
+/** What a form's token is tied to: the signed-in session, or the pre-session nonce (sign-up, sign-in, an invite). */
 type FormTokenTie = "session" | "pre-session";
 
-/** What a route answers a form post whose token is missing or wrong. */
-export type FormRefusal = (c: DashboardContext) => Response | Promise<Response>;
+/** The dashboard's secret must be set (wrangler secret / .dev.vars); the configuration drops a short one. */
+async function hmacKey(c: DashboardContext): Promise<CryptoKey> {
+  const secret = c.var.services.config.sessionSecret;
+  if (!secret) throw new Error("SESSION_SECRET is missing or shorter than 32 characters");
+  if (cached?.secret !== secret) {
+    const key = await crypto.subtle.importKey(
+      "raw",
+      encoder.encode(secret),
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      ["sign", "verify"],
+    );
+    cached = { secret, key };
+  }
+  return cached.key;
+}
 
-/** The one place the dashboard reads its secret. */
-function sessionSecret(c: DashboardContext): string | undefined {
-  return c.var.services.config.sessionSecret;
+/** The purpose is signed too, so a signature made for another use never passes for a form token. */
+function signedText(nonce: string): Uint8Array {
+  return encoder.encode(`csrf\n${nonce}`);
 }
 
 /**
@@ -33,40 +42,41 @@ function sessionSecret(c: DashboardContext): string | undefined {
  * nonce), so another site can neither read nor forge it. Sets the
  * pre-session cookie on first sight, so the forms before sign-in can carry one.
  */
-export function formToken(c: DashboardContext, tie: FormTokenTie): Promise<string> {
-  const nonce = tie === "session" ? c.get("session").id : preSessionNonce(c);
-  return sign(sessionSecret(c), PURPOSE, nonce);
+export async function formToken(c: DashboardContext, tie: FormTokenTie): Promise<string> {
+  let nonce = tie === "session" ? c.get("session").id : readPreSessionNonce(c);
+  if (nonce === undefined) {
+    nonce = randomToken(18);
+    setCookie(c, PRE_SESSION_COOKIE, nonce, cookieOptions);
+  }
+  const signature = await crypto.subtle.sign("HMAC", await hmacKey(c), signedText(nonce));
+  return toBase64Url(new Uint8Array(signature));
 }
 
 /**
  * Every dashboard form post's CSRF check, behind hono/csrf's Origin check:
  * a missing or wrong token gets the route's own refusal, and the handler
- * never sees the form.
+ * never sees the form. WebCrypto's verify compares in constant time.
  */
 export function requireFormToken(
   tie: FormTokenTie,
-  refuse: FormRefusal,
+  refuse: (c: DashboardContext) => Response | Promise<Response>,
 ): MiddlewareHandler<DashboardEnv> {
   return async function requireFormToken(c, next) {
     const nonce = tie === "session" ? c.get("session").id : readPreSessionNonce(c);
     const token = c.get("form")[CSRF_FIELD];
-    const valid =
-      nonce !== undefined &&
-      typeof token === "string" &&
-      token.length > 0 &&
-      token.length <= 100 &&
-      (await verify(sessionSecret(c), PURPOSE, nonce, token));
-    if (!valid) return refuse(c);
+    const signature =
+      typeof token === "string" && token.length > 0 && token.length <= 100
+        ? fromBase64Url(token)
+        : null;
+    if (
+      nonce === undefined ||
+      !signature ||
+      !(await crypto.subtle.verify("HMAC", await hmacKey(c), signature, signedText(nonce)))
+    ) {
+      return refuse(c);
+    }
     await next();
   };
-}
-
-function preSessionNonce(c: DashboardContext): string {
-  const existing = readPreSessionNonce(c);
-  if (existing) return existing;
-  const nonce = randomToken(18);
-  setCookie(c, PRE_SESSION_COOKIE, nonce, { ...cookieOptions, maxAge: SESSION_TTL_MS / 1000 });
-  return nonce;
 }
 
 function readPreSessionNonce(c: DashboardContext): string | undefined {

@@ -1,29 +1,31 @@
 import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { csrf } from "hono/csrf";
+import { HTTPException } from "hono/http-exception";
+import { ApiError } from "../errors.ts";
+import { describeError, log } from "../logging.ts";
 import { confirmRevoke, createKey, revokeKey, rollKey, showAccount } from "./account.handlers.tsx";
 import {
-  showSignedOut,
-  showSignIn,
-  showSignUp,
+  acceptInviteForm,
+  renderInvite,
+  requireInvite,
+  requireSession,
+  showCredentialsForm,
   signIn,
   signOut,
   signUp,
   staleCredentialsForm,
-} from "./auth.handlers.tsx";
-import { COPY_KEY_SCRIPT_ROUTE, serveCopyKeyScript } from "./copy-key-script.ts";
-import { type FormRefusal, requireFormToken } from "./csrf.ts";
-import type { DashboardEnv } from "./dashboard-env.ts";
-import { handleDashboardError } from "./dashboard-errors.tsx";
-import { dashboardHeaders } from "./dashboard-headers.ts";
-import { formBody } from "./form-body.ts";
-import {
-  acceptInviteForm,
-  requireInvite,
-  showInvite,
   staleInviteForm,
-} from "./invite.handlers.tsx";
-import { forbiddenFormPage, notFoundPage } from "./message-responses.tsx";
-import { requireSession } from "./require-session.ts";
+} from "./auth.handlers.tsx";
+import { requireFormToken } from "./csrf.ts";
+import {
+  COPY_KEY_SCRIPT,
+  COPY_KEY_SCRIPT_ROUTE,
+  contentSecurityPolicy,
+  forbiddenFormPage,
+  messageResponse,
+} from "./pages/layout.tsx";
+import type { DashboardContext, DashboardEnv } from "./session.ts";
 import { sendWebhookTest, setWebhookEnabled } from "./webhook.handlers.ts";
 
 /**
@@ -35,19 +37,42 @@ import { sendWebhookTest, setWebhookEnabled } from "./webhook.handlers.ts";
  */
 export function dashboardRoutes(): Hono<DashboardEnv> {
   const dashboard = new Hono<DashboardEnv>();
-  dashboard.use(dashboardHeaders(), csrf());
-  dashboard.post("*", formBody());
+  dashboard.use(async function dashboardHeaders(c, next) {
+    await next();
+    c.res.headers.set("Cache-Control", "no-store");
+    c.res.headers.set(
+      "Content-Security-Policy",
+      await contentSecurityPolicy(new URL(c.req.url).origin),
+    );
+    c.res.headers.set("Referrer-Policy", "same-origin");
+    c.res.headers.set("X-Frame-Options", "DENY");
+  }, csrf());
+  dashboard.post("*", formBody);
 
   dashboard.get("/", (c) => c.redirect("/dashboard/account", 303));
-  dashboard.get(COPY_KEY_SCRIPT_ROUTE, serveCopyKeyScript);
-  dashboard.get("/sign-up", showSignUp);
-  const preSession = (refuse: FormRefusal) => requireFormToken("pre-session", refuse);
-  dashboard.post("/sign-up", preSession(staleCredentialsForm("sign-up")), signUp);
-  dashboard.get("/sign-in", showSignIn);
-  dashboard.post("/sign-in", preSession(staleCredentialsForm("sign-in")), signIn);
-  dashboard.get("/signed-out", showSignedOut);
-  dashboard.get("/invite/:token", requireInvite(), showInvite);
-  dashboard.post("/invite/:token", requireInvite(), preSession(staleInviteForm), acceptInviteForm);
+  dashboard.get(COPY_KEY_SCRIPT_ROUTE, (c) =>
+    c.body(COPY_KEY_SCRIPT, 200, { "Content-Type": "text/javascript; charset=utf-8" }),
+  );
+  dashboard.get("/sign-up", showCredentialsForm("sign-up"));
+  dashboard.post(
+    "/sign-up",
+    requireFormToken("pre-session", staleCredentialsForm("sign-up")),
+    signUp,
+  );
+  dashboard.get("/sign-in", showCredentialsForm("sign-in"));
+  dashboard.post(
+    "/sign-in",
+    requireFormToken("pre-session", staleCredentialsForm("sign-in")),
+    signIn,
+  );
+  dashboard.get("/signed-out", showCredentialsForm("sign-in", "You have signed out."));
+  dashboard.get("/invite/:token", requireInvite(), (c) => renderInvite(c));
+  dashboard.post(
+    "/invite/:token",
+    requireInvite(),
+    requireFormToken("pre-session", staleInviteForm),
+    acceptInviteForm,
+  );
 
   const signedIn = [requireSession(), requireFormToken("session", forbiddenFormPage)] as const;
   dashboard.get("/account", requireSession(), showAccount);
@@ -60,7 +85,56 @@ export function dashboardRoutes(): Hono<DashboardEnv> {
   dashboard.post("/webhooks/:id/resume", ...signedIn, setWebhookEnabled(true));
   dashboard.post("/webhooks/:id/test", ...signedIn, sendWebhookTest);
 
-  dashboard.all("*", notFoundPage);
+  dashboard.all("*", (c) =>
+    messageResponse(c, 404, "Page not found", "There is no dashboard page at this address."),
+  );
   dashboard.onError(handleDashboardError);
   return dashboard;
+}
+
+const formLimit = bodyLimit({
+  maxSize: 16 * 1024,
+  onError: (c) => messageResponse(c, 413, "Form too large", "That form was too large to accept."),
+});
+
+/**
+ * Reads a posted form once, for the CSRF check and the handler alike. A body
+ * over 16 KiB gets a 413 page; one that cannot be read (malformed multipart,
+ * or a client that broke off its upload) a 400 page, never a 500.
+ */
+async function formBody(c: DashboardContext, next: () => Promise<void>) {
+  // Errors before the form was read are the body's; later ones belong to the handler.
+  let read = false;
+  try {
+    return await formLimit(c, async () => {
+      c.set("form", await c.req.parseBody());
+      read = true;
+      await next();
+    });
+  } catch (error) {
+    if (read) throw error;
+    return messageResponse(
+      c,
+      400,
+      "Form could not be read",
+      "That form arrived incomplete or malformed. Go back, reload the page and try again.",
+    );
+  }
+}
+
+/**
+ * Dashboard errors are pages, not JSON: a cross-site post (hono/csrf's 403),
+ * a storage service that did not answer (503, logged where it failed), or our
+ * own failure.
+ */
+function handleDashboardError(error: unknown, c: DashboardContext) {
+  if (error instanceof HTTPException && error.status === 403) return forbiddenFormPage(c);
+  if (error instanceof ApiError && error.code === "unavailable") {
+    for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+    const message = "We could not complete that just now. Please try again in a moment.";
+    return messageResponse(c, 503, "Briefly unavailable", message);
+  }
+  log("error", "dashboard error", { requestId: c.get("requestId"), error: describeError(error) });
+  const message = "We could not complete that. Please try again in a moment.";
+  return messageResponse(c, 500, "Something went wrong", message);
 }

@@ -2,12 +2,20 @@ import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { Account } from "../accounts/accounts.queries.ts";
 import type { Database } from "../db/database.ts";
+import type { AppEnv } from "../env.ts";
 import { isSecretToken, newSecretToken } from "../utils/base64url.ts";
 import { sha256Hex } from "../utils/sha256.ts";
 import { deleteSession, findSession, insertSession } from "./sessions.queries.ts";
 
-export const SESSION_COOKIE = "ps_session";
+const SESSION_COOKIE = "ps_session";
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+export const cookieOptions = {
+  path: "/dashboard",
+  httpOnly: true,
+  secure: true,
+  sameSite: "Lax",
+  maxAge: SESSION_TTL_MS / 1000,
+} as const;
 
 /** A signed-in browser, as the request that carries its cookie knows it. */
 export interface Session {
@@ -17,19 +25,19 @@ export interface Session {
   token: string;
 }
 
-export type SessionLookup =
-  | { state: "valid"; session: Session; account: Account }
-  | { state: "expired"; id: string }
-  /** A cookie that names no session: signed out, removed, or never made here. */
-  | { state: "unknown" }
-  | { state: "absent" };
+/** The app's bindings plus what the dashboard's middleware finds out. */
+export interface DashboardEnv {
+  Bindings: AppEnv["Bindings"];
+  Variables: AppEnv["Variables"] & {
+    form: Record<string, string | File>;
+    session: Session;
+    account: Account;
+    /** The account whose invite the address names. */
+    invited: Account;
+  };
+}
 
-export const cookieOptions = {
-  path: "/dashboard",
-  httpOnly: true,
-  secure: true,
-  sameSite: "Lax",
-} as const;
+export type DashboardContext = Context<DashboardEnv>;
 
 /** Signs the browser in with a fresh token, ending the session its cookie named before, if any. */
 export async function startSession(c: Context, db: Database, accountId: number): Promise<void> {
@@ -46,11 +54,22 @@ export async function startSession(c: Context, db: Database, accountId: number):
     },
     previous && isSecretToken(previous) ? await sha256Hex(previous) : undefined,
   );
-  setCookie(c, SESSION_COOKIE, token, { ...cookieOptions, maxAge: SESSION_TTL_MS / 1000 });
+  setCookie(c, SESSION_COOKIE, token, cookieOptions);
 }
 
-/** The session the request's cookie names; its end in D1 counts, not the cookie's. */
-export async function readSession(c: Context, db: Database): Promise<SessionLookup> {
+/**
+ * The session the request's cookie names; its end in D1 counts, not the
+ * cookie's. "unknown": a cookie that names no session (signed out, removed,
+ * or never made here).
+ */
+export async function readSession(
+  c: Context,
+  db: Database,
+): Promise<
+  | { state: "valid"; session: Session; account: Account }
+  | { state: "expired"; id: string }
+  | { state: "unknown" | "absent" }
+> {
   const token = getCookie(c, SESSION_COOKIE);
   if (token === undefined) return { state: "absent" };
   if (!isSecretToken(token)) return { state: "unknown" };

@@ -1,10 +1,7 @@
-import type { Context } from "hono";
 import { changeWebhook } from "../webhooks/webhook-lifecycle.ts";
 import { findWebhook } from "../webhooks/webhooks.queries.ts";
-import type { DashboardEnv } from "./dashboard-env.ts";
-import { messageResponse } from "./message-responses.tsx";
-
-type DashboardContext = Context<DashboardEnv>;
+import { messageResponse } from "./pages/layout.tsx";
+import type { DashboardContext } from "./session.ts";
 
 const ACCOUNT_PAGE = "/dashboard/account";
 
@@ -15,11 +12,7 @@ function webhookId(c: DashboardContext): number | undefined {
 }
 
 const notFound = (c: DashboardContext) =>
-  messageResponse(c, 404, {
-    title: "Endpoint not found",
-    message: "Your account has no such webhook endpoint.",
-    link: { href: ACCOUNT_PAGE, text: "Back to your account" },
-  });
+  messageResponse(c, 404, "Endpoint not found", "Your account has no such webhook endpoint.");
 
 /** Pause (`enabled: false`) or resume an endpoint, then back to the account page. */
 export function setWebhookEnabled(enabled: boolean) {

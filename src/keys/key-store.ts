@@ -9,9 +9,10 @@ import { findKeyWithAccount } from "./keys.queries.ts";
 /**
  * Per-isolate cache of key records, so a key seen in the last ten minutes
  * costs no KV read. A stale record is harmless: revocations and plan changes
- * reach requests at once through the key's Durable Object, which keeps the
- * newest policy whatever version a request brings, and the rest of a record
- * (the key's last four characters) never changes. 20,000 records of a
+ * reach requests through the key's Durable Object (within the second a share
+ * of its budget lives), which keeps the newest policy whatever version a
+ * request brings, and the rest of a record (the key's last four characters)
+ * never changes. 20,000 records of a
  * few hundred bytes bound it to a few megabytes, enough that ten thousand
  * keys taking turns stay cached.
  */

@@ -15,10 +15,11 @@ function refusal(result: HitResult, headers: Record<string, string>): ApiError {
 }
 
 /**
- * One Durable Object call: the working key's own object, which also knows of
- * revocations KV has not spread yet, else the client IP's keyless budget.
- * A key its object calls dead is charged to the IP budget like any other
- * dead key (a second call, after which this isolate remembers it as dead).
+ * The working key's own budget (this isolate's share of it, else its object,
+ * which also knows of revocations KV has not spread yet), else the client
+ * IP's keyless budget. A key its object calls dead is charged to the IP
+ * budget like any other dead key (a second call, after which this isolate
+ * remembers it as dead).
  */
 async function charge(
   services: Services,

@@ -1,11 +1,11 @@
 import type { HitResult, KeyPolicy } from "./rate-limit-types.ts";
 
-/** One call to a key's Durable Object that decides `count` requests in order, under one policy. */
-export type DecideHits = (
-  keyHash: string,
-  policy: KeyPolicy,
-  count: number,
-) => Promise<HitResult[]>;
+/**
+ * Decides a key's requests in order, each with the policy it brought: from
+ * the isolate's share of the key's budget, else in one call to its Durable
+ * Object.
+ */
+export type DecideHits = (keyHash: string, policies: KeyPolicy[]) => Promise<HitResult[]>;
 
 interface Batch {
   policies: KeyPolicy[];
@@ -25,13 +25,13 @@ interface KeyLine {
 const ignore = () => {};
 
 /**
- * Coalesces an isolate's concurrent requests of one key into one Durable
- * Object call per batch. A request finding no call of its key in flight sends
- * its own at once; requests arriving while one is in flight join one batch,
- * sent as soon as that call returns, so the object still decides every
- * request one by one in arrival order (exact counts, and a revocation it has
- * taken reaches every request sent after it) while a busy key pays one call
- * per batch instead of one per request.
+ * Coalesces an isolate's concurrent requests of one key into one decision
+ * per batch, so at most one call of a key is in flight from the isolate. A
+ * request finding none in flight is decided at once; requests arriving while
+ * one is in flight join one batch, decided as soon as that call returns (from
+ * the share it may have brought, the rest in one call), so every request is
+ * decided in arrival order (exact counts, and a revocation the object has
+ * taken reaches every request sent after it).
  *
  * Every request of a batch waits for the call before it, and the first of
  * them to resume sends the batch from its own context; the others await that
@@ -47,7 +47,7 @@ export function keyHitBatches(decide: DecideHits) {
   async function send(keyHash: string, line: KeyLine, batch: Batch): Promise<HitResult[]> {
     line.sent = batch;
     try {
-      return await decide(keyHash, newestPolicy(batch.policies), batch.policies.length);
+      return await decide(keyHash, batch.policies);
     } finally {
       if (line.sent === batch) line.sent = undefined;
       if (!line.sent && !line.open && lines.get(keyHash) === line) lines.delete(keyHash);
@@ -89,6 +89,6 @@ export function keyHitBatches(decide: DecideHits) {
  * carries everything the others know (a revocation included); the object
  * keeps the newest it has seen whichever it is sent.
  */
-function newestPolicy(policies: KeyPolicy[]): KeyPolicy {
+export function newestPolicy(policies: KeyPolicy[]): KeyPolicy {
   return policies.reduce((newest, policy) => (policy.version > newest.version ? policy : newest));
 }

@@ -39,3 +39,43 @@ export interface HitResult {
 export function isDead(policy: Pick<KeyPolicy, "revoked" | "expiresAt">, now: number): boolean {
   return policy.revoked || (policy.expiresAt !== undefined && policy.expiresAt <= now);
 }
+
+/** How many admissions an isolate made from a share it is done with. */
+export interface ShareReport {
+  grant: string;
+  used: number;
+}
+
+/** One call to a key's Durable Object from an isolate's limiter client. */
+export interface KeyCall {
+  /** The newest policy any of the call's requests brings. */
+  policy: KeyPolicy;
+  /** Requests to decide, one by one in order. */
+  count: number;
+  /** Shares the isolate is done with, so their unused part comes back first. */
+  reports: ShareReport[];
+  /** Whether a share may come back: no other call of the key is in flight from the isolate. */
+  share: boolean;
+}
+
+/**
+ * Part of a key's budget granted to one isolate, spent from the object's
+ * point of view already, for it to admit requests with until it ends.
+ */
+export interface Grant {
+  id: string;
+  size: number;
+  /** How long the share may be spent, counted from when the call was sent. */
+  lifeMs: number;
+  /** The policy it was granted under; a request bringing a newer one asks the object. */
+  policyVersion: number;
+  /** The windows with the whole share counted as spent. */
+  windows: WindowReport[];
+}
+
+export interface KeyDecision {
+  /** One per request of the call, in order. */
+  results: HitResult[];
+  /** Given only while the key is neither refused nor banned and its rate calls for one. */
+  grant?: Grant;
+}

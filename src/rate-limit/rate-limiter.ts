@@ -2,11 +2,16 @@ import { DurableObject } from "cloudflare:workers";
 import type { Limits } from "./plans.ts";
 import {
   type Budget,
+  type Grant,
   type HitResult,
   isDead,
+  type KeyCall,
+  type KeyDecision,
   type KeyPolicy,
+  type ShareReport,
   type WindowReport,
 } from "./rate-limit-types.ts";
+import { RecentRate, shareSize } from "./share-size.ts";
 import { type HourCount, UsageHistory } from "./usage-history.ts";
 import {
   BAN_MEMORY_MS,
@@ -32,7 +37,27 @@ type LimiterState = Partial<Record<WindowName, WindowCount>> & {
   ban?: BanState;
   policy?: KeyPolicy;
   usageHour?: HourCount;
+  /** Shares granted and not yet reported, by grant id. */
+  grants?: Record<string, OutstandingGrant>;
 };
+
+/** What a report needs to give a share's unused part back to where it was counted. */
+interface OutstandingGrant {
+  size: number;
+  /** The start of each window it was counted in. */
+  starts: Partial<Record<WindowName, number>>;
+  /** The hour of usage history it was counted in. */
+  hour: number;
+  /** When its life ends. */
+  until: number;
+}
+
+/**
+ * Grants kept for their report, oldest dropped first: a live isolate holds
+ * one at a time, so more are shares of isolates that went away, which count
+ * as used.
+ */
+const MAX_GRANTS = 32;
 
 const WINDOW_NAMES = Object.keys(WINDOW_LENGTHS) as WindowName[];
 
@@ -54,6 +79,10 @@ const STATE_KEY = "state";
  * Every method mutates memory synchronously before persisting, so concurrent
  * requests are counted exactly; the output gate holds replies until the write
  * is durable.
+ *
+ * A busy key's object also grants isolates shares of its budget (see
+ * `decideKey`), counted as spent when granted, so storage is written per
+ * grant, report or refusal and never per request an isolate admits alone.
  */
 export class RateLimiter extends DurableObject<Env> {
   #state: LimiterState = {};
@@ -61,6 +90,7 @@ export class RateLimiter extends DurableObject<Env> {
   #holdingWrites = false;
   #writePending = false;
   #history: UsageHistory;
+  #rate = new RecentRate();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -78,26 +108,31 @@ export class RateLimiter extends DurableObject<Env> {
    * with the newest policy the caller knows of; a dead key counts nothing.
    */
   hitKey(policy: KeyPolicy, now: number = Date.now()): HitResult {
-    return this.hitKeyBatch(policy, 1, now)[0] as HitResult;
+    const call = { policy, count: 1, reports: [], share: false };
+    return this.decideKey(call, now).results[0] as HitResult;
   }
 
   /**
-   * Counts `count` requests of an API key that arrived together, one by one
-   * in order, exactly as that many calls of `hitKey` would: an isolate sends
-   * a busy key's concurrent requests as one batch.
+   * Decides a call of an isolate's limiter client: first gives back what the
+   * shares it reports did not use, then counts its `count` requests one by
+   * one in order, exactly as that many calls of `hitKey` would (an isolate
+   * sends a busy key's concurrent requests together), and, when every one
+   * was admitted and the key's rate calls for it, grants a share.
    */
-  hitKeyBatch(policy: KeyPolicy, count: number, now: number = Date.now()): HitResult[] {
-    const effective = this.#adoptPolicy(policy);
-    const windows = this.#windows(effective.limits, now);
-    if (isDead(effective, now)) {
-      return Array.from({ length: count }, () => ({
-        outcome: "revoked",
-        windows: reports(windows),
-      }));
-    }
+  decideKey(call: KeyCall, now: number = Date.now()): KeyDecision {
     this.#holdingWrites = true;
     try {
-      return Array.from({ length: count }, () => this.#hit(windows, now, true));
+      const effective = this.#adoptPolicy(call.policy);
+      this.#takeReports(call.reports, now);
+      const windows = this.#windows(effective.limits, now);
+      if (isDead(effective, now)) {
+        const revoked: HitResult = { outcome: "revoked", windows: reports(windows) };
+        return { results: Array.from({ length: call.count }, () => revoked) };
+      }
+      const results = Array.from({ length: call.count }, () => this.#hit(windows, now, true));
+      const admittedAll = results.every((result) => result.outcome === "allowed");
+      const grant = call.share && admittedAll ? this.#grant(windows, effective, now) : undefined;
+      return grant ? { results, grant } : { results };
     } finally {
       this.#holdingWrites = false;
       if (this.#writePending) this.#persist();
@@ -119,16 +154,22 @@ export class RateLimiter extends DurableObject<Env> {
     this.#adoptPolicy(policy);
   }
 
-  /** The current windows without counting anything (the dashboard's usage, a keyless budget's headers). */
+  /**
+   * The current windows without counting anything (the dashboard's usage, a
+   * keyless budget's headers), after the reported shares are given back.
+   */
   usage(
     limits: Pick<Limits, "perMinute"> & Partial<Limits>,
+    shares: ShareReport[] = [],
     now: number = Date.now(),
   ): WindowReport[] {
+    this.#takeReports(shares, now);
     return reports(this.#windows(limits, now));
   }
 
-  /** The key's admitted requests per UTC hour over the last 30 days, oldest first. */
-  usageHistory(now: number = Date.now()): HourCount[] {
+  /** The key's admitted requests per UTC hour over the last 30 days, oldest first, after the reported shares. */
+  usageHistory(shares: ShareReport[] = [], now: number = Date.now()): HourCount[] {
+    this.#takeReports(shares, now);
     return this.#history.hours(now, this.#state.usageHour);
   }
 
@@ -195,21 +236,97 @@ export class RateLimiter extends DurableObject<Env> {
     const full = windows.filter((window) => window.count.count >= window.limit);
     if (full.length > 0) return this.#refuse(windows, full, now, forKey);
     for (const window of windows) window.count.count += 1;
-    if (forKey) this.#countHour(now);
+    if (forKey) {
+      this.#countHour(now, 1);
+      this.#rate.add(1, now);
+    }
     this.#persist();
     return { outcome: "allowed", windows: reports(windows) };
   }
 
-  /** Counts an admitted request of a key in its hour; the hour before goes to its history row. */
-  #countHour(now: number): void {
+  /** Counts admissions of a key in its hour; the hour before goes to its history row. */
+  #countHour(now: number, admissions: number): void {
     const hour = windowStart(now, HOUR_MS);
     const counting = this.#state.usageHour;
     if (counting?.hour === hour) {
-      counting.count += 1;
+      counting.count += admissions;
       return;
     }
     if (counting) this.#history.add(counting);
-    this.#state.usageHour = { hour, count: 1 };
+    this.#state.usageHour = { hour, count: admissions };
+  }
+
+  /**
+   * A share for the calling isolate, sized by `shareSize`: none while any
+   * window has refused a request (the key is being refused; a ban resets
+   * those counts, but a banned key is never admitted to get here). Counted
+   * in the windows and the hour at once, so a share never reported is used.
+   */
+  #grant(windows: ActiveWindow[], policy: KeyPolicy, now: number): Grant | undefined {
+    if (windows.some((window) => window.count.refused > 0)) return undefined;
+    const grants = this.#state.grants ?? {};
+    const live = Object.values(grants).filter((grant) => grant.until > now);
+    const share = shareSize({
+      perSecond: this.#rate.perSecond(now),
+      windows: windows.map((window) => ({
+        remaining: window.limit - window.count.count,
+        endsAt: windowEnd(window.count, window.length),
+      })),
+      outstanding: live.reduce((sum, grant) => sum + grant.size, 0),
+      expiresAt: policy.expiresAt,
+      now,
+    });
+    if (!share) return undefined;
+    for (const window of windows) window.count.count += share.size;
+    this.#countHour(now, share.size);
+    const id = crypto.randomUUID();
+    grants[id] = {
+      size: share.size,
+      starts: Object.fromEntries(windows.map((window) => [window.name, window.count.start])),
+      hour: windowStart(now, HOUR_MS),
+      until: now + share.lifeMs,
+    };
+    this.#state.grants = newestGrants(grants);
+    this.#persist();
+    return {
+      id,
+      size: share.size,
+      lifeMs: share.lifeMs,
+      policyVersion: policy.version,
+      windows: reports(windows),
+    };
+  }
+
+  #takeReports(shares: ShareReport[], now: number): void {
+    if (shares.length === 0) return;
+    const holding = this.#holdingWrites;
+    this.#holdingWrites = true;
+    for (const report of shares) this.#takeReport(report, now);
+    this.#holdingWrites = holding;
+    if (!holding && this.#writePending) this.#persist();
+  }
+
+  /**
+   * Gives a reported share's unused part back to the windows and the hour
+   * it was counted in, where they are still running. Each grant is given
+   * back once: an isolate repeats a report until a call carrying it returns.
+   */
+  #takeReport(report: ShareReport, now: number): void {
+    const grant = this.#state.grants?.[report.grant];
+    if (!grant || !this.#state.grants) return;
+    delete this.#state.grants[report.grant];
+    const used = Math.min(Math.max(report.used, 0), grant.size);
+    this.#rate.add(used, now);
+    const unused = grant.size - used;
+    if (unused > 0) {
+      for (const name of WINDOW_NAMES) {
+        const count = this.#state[name];
+        if (count && count.start === grant.starts[name]) count.count -= unused;
+      }
+      if (this.#state.usageHour?.hour === grant.hour) this.#state.usageHour.count -= unused;
+      else this.#history.remove({ hour: grant.hour, count: unused });
+    }
+    this.#persist();
   }
 
   #refuse(windows: ActiveWindow[], full: ActiveWindow[], now: number, forKey: boolean): HitResult {
@@ -278,7 +395,17 @@ function withoutStale(state: LimiterState, now: number): LimiterState {
     if (count && now < windowEnd(count, WINDOW_LENGTHS[name])) kept[name] = count;
   }
   if (state.ban && !isBanForgotten(state.ban, now)) kept.ban = state.ban;
+  const grants = Object.entries(state.grants ?? {}).filter(([, grant]) =>
+    WINDOW_NAMES.some((name) => kept[name] && kept[name].start === grant.starts[name]),
+  );
+  if (grants.length > 0) kept.grants = Object.fromEntries(grants);
   return kept;
+}
+
+/** At most MAX_GRANTS, the newest (objects keep their keys' insertion order). */
+function newestGrants(grants: Record<string, OutstandingGrant>): Record<string, OutstandingGrant> {
+  const entries = Object.entries(grants);
+  return entries.length > MAX_GRANTS ? Object.fromEntries(entries.slice(-MAX_GRANTS)) : grants;
 }
 
 function earliest(a: number | undefined, b: number | undefined): number | undefined {

@@ -21,9 +21,10 @@ const TABLE = "usage_hours";
  * A key's admitted requests per UTC hour for 30 days, in its Durable
  * Object's own SQLite database: one row per hour (hours since the epoch and
  * a count), at most 720 rows. The hour being counted lives in the object's
- * state record, written with the windows on every request anyway; it joins
+ * state record, written with the windows on every decision anyway; it joins
  * its row here when the next hour starts or the clean-up alarm runs, so a
- * request costs no statement of its own.
+ * decision costs no statement of its own. A share counts in its hour when
+ * granted, and its unused part leaves that hour when reported.
  */
 export class UsageHistory {
   readonly #sql: SqlStorage;
@@ -59,6 +60,16 @@ export class UsageHistory {
        ON CONFLICT (hour) DO UPDATE SET count = count + excluded.count`,
       hour.hour / HOUR_MS,
       hour.count,
+    );
+  }
+
+  /** Takes back part of an hour already filed: a share's unused part, reported after its hour was. */
+  remove(hour: HourCount): void {
+    if (!this.#hasTable()) return;
+    this.#sql.exec(
+      `UPDATE ${TABLE} SET count = max(0, count - ?) WHERE hour = ?`,
+      hour.count,
+      hour.hour / HOUR_MS,
     );
   }
 

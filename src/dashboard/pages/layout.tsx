@@ -1,6 +1,37 @@
+import type { Context } from "hono";
 import { raw } from "hono/html";
 import type { Child } from "hono/jsx";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { toBase64 } from "../../utils/base64url.ts";
+import { sha256 } from "../../utils/sha256.ts";
 import { CSRF_FIELD } from "../csrf.ts";
+
+/** The dashboard's one script: its route below /dashboard, and its path, which the pages' CSP names alone. */
+export const COPY_KEY_SCRIPT_ROUTE = "/copy-key.js";
+export const COPY_KEY_SCRIPT_PATH = `/dashboard${COPY_KEY_SCRIPT_ROUTE}`;
+
+/**
+ * Adds a working "Copy" button beside a new key. Without it the page still
+ * works: the key sits in a read-only field to select and copy, and the button
+ * stays hidden, so nobody meets a button that does nothing.
+ */
+export const COPY_KEY_SCRIPT = `"use strict";
+for (const button of document.querySelectorAll("button[data-copy-from]")) {
+  const field = document.getElementById(button.dataset.copyFrom);
+  const status = document.getElementById(button.dataset.copyStatus);
+  if (!field || !status) continue;
+  button.hidden = false;
+  button.addEventListener("click", async () => {
+    field.select();
+    try {
+      await navigator.clipboard.writeText(field.value);
+      status.textContent = "Copied to the clipboard.";
+    } catch {
+      status.textContent = "Press Ctrl+C (or ⌘C on a Mac) to copy the selected key.";
+    }
+  });
+}
+`;
 
 /** Our own constant, emitted verbatim: escaped as text, a child selector (">") or a quoted string would break. */
 export const STYLES = `
@@ -65,7 +96,28 @@ table.keys td::before{content:attr(data-label);flex:0 0 8rem;font-weight:600;col
 }
 `;
 
-export interface LayoutProps {
+/** The style sheet's CSP source; kept once found (a value, not a promise, may outlive a request). */
+let stylesSource: string | undefined;
+
+/**
+ * Nothing loads from elsewhere, the one script that may run is the
+ * dashboard's own copy button (by its full address, so no other same-origin
+ * script passes), the one style sheet is the pages' own (by its hash), forms
+ * post only here, and no page is framed.
+ */
+export async function contentSecurityPolicy(origin: string): Promise<string> {
+  stylesSource ??= `'sha256-${toBase64(await sha256(STYLES))}'`;
+  return [
+    "default-src 'none'",
+    `script-src ${origin}${COPY_KEY_SCRIPT_PATH}`,
+    `style-src ${stylesSource}`,
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ].join("; ");
+}
+
+interface LayoutProps {
   title: string;
   /** Shown with a sign-out button when someone is signed in. */
   signedIn?: { email: string; csrf: string };
@@ -105,5 +157,33 @@ export function Layout({ title, signedIn, children }: LayoutProps) {
         </main>
       </body>
     </html>
+  );
+}
+
+/** An HTML page that only says something (not found, forbidden, an error), with the status it goes with. */
+export function messageResponse(
+  c: Context,
+  status: ContentfulStatusCode,
+  title: string,
+  message: string,
+  link = { href: "/dashboard", text: "Go to the dashboard" },
+): Response | Promise<Response> {
+  const page = (
+    <Layout title={title}>
+      <p>{message}</p>
+      <p>
+        <a href={link.href}>{link.text}</a>
+      </p>
+    </Layout>
+  );
+  return c.html(page, status);
+}
+
+export function forbiddenFormPage(c: Context): Response | Promise<Response> {
+  return messageResponse(
+    c,
+    403,
+    "This form could not be accepted",
+    "The form was out of date or did not come from this dashboard. Go back, reload the page and try again.",
   );
 }

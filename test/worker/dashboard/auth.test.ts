@@ -4,7 +4,7 @@ import {
   hashPassword,
   PBKDF2_ITERATIONS,
   verifyPassword,
-} from "../../../src/dashboard/passwords.ts";
+} from "../../../src/dashboard/credentials.ts";
 import { SESSION_TTL_MS } from "../../../src/dashboard/session.ts";
 import {
   DashboardBrowser,
@@ -228,6 +228,9 @@ describe("sign-in and sign-out", () => {
   });
 
   it("throttles sign-in attempts per account and address; the owner elsewhere still signs in", async () => {
+    // The throttles count per UTC minute: a minute that ends mid-test would start the count again.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date("2026-11-21T08:00:00Z"));
     const email = uniqueEmail();
     await new DashboardBrowser().signUp(email);
     const attacker = new DashboardBrowser();
@@ -241,7 +244,11 @@ describe("sign-in and sign-out", () => {
     expect((await new DashboardBrowser().signIn(email)).status).toBe(303);
   });
 
-  it("throttles sign-in attempts per IP across accounts", async () => {
+  // 31 password hashes can take longer than the default 5 s on a busy two-core machine.
+  it("throttles sign-in attempts per IP across accounts", { timeout: 30_000 }, async () => {
+    // The throttles count per UTC minute: a minute that ends mid-test would start the count again.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date("2026-11-21T08:10:00Z"));
     const browser = new DashboardBrowser();
     for (let attempt = 0; attempt < 30; attempt += 1) {
       expect((await browser.signIn(uniqueEmail("spray"), "wrong password")).status).toBe(400);

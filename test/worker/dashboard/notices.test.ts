@@ -1,7 +1,6 @@
 import { createScheduledController, env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { openNotice } from "../../../src/dashboard/notice-seal.ts";
-import { NOTICE_TTL_MS } from "../../../src/dashboard/notices.ts";
+import { NOTICE_TTL_MS, openNotice } from "../../../src/dashboard/notices.ts";
 import worker from "../../../src/index.ts";
 import { sha256Hex } from "../../../src/utils/sha256.ts";
 import { DashboardBrowser, keyHashOnPage, keysIn } from "../support/dashboard-browser.ts";

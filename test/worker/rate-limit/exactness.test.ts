@@ -1,11 +1,10 @@
-import { env } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { rateLimitClient } from "../../../src/rate-limit/rate-limit-client.ts";
-import { seedKey } from "../support/keys.ts";
+import { seedKey, testServices } from "../support/keys.ts";
 import { setClock } from "../support/limiters.ts";
 import { MANY_REQUESTS, sendAll, tally } from "../support/request.ts";
 
-const limiter = rateLimitClient(env.RATE_LIMITER);
+// The client of the isolate that serves the tests' requests, so its reads give back that isolate's share.
+const { limiter } = testServices();
 
 // Frozen mid-minute, so no burst can straddle a window boundary.
 beforeEach(() => setClock("2030-06-15T10:00:30Z"));

@@ -1,7 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { type DecideHits, keyHitBatches } from "../../../src/rate-limit/key-hit-batches.ts";
+import {
+  type DecideHits,
+  keyHitBatches,
+  newestPolicy,
+} from "../../../src/rate-limit/key-hit-batches.ts";
 import { planLimits } from "../../../src/rate-limit/plans.ts";
-import type { HitResult } from "../../../src/rate-limit/rate-limit-types.ts";
+import type { HitResult, KeyPolicy } from "../../../src/rate-limit/rate-limit-types.ts";
 import { keyLimiter, setClock, testPolicy } from "../support/limiters.ts";
 import { MANY_REQUESTS } from "../support/request.ts";
 
@@ -16,12 +20,22 @@ afterEach(() => vi.useRealTimers());
 let keySerial = 0;
 const newKeyHash = () => `batch-test-key-${++keySerial}`;
 
-/** The real object's batch call, with the size of every batch it was sent. */
+/** The real object's call for a batch, asking for no share, with the size of every batch. */
+async function objectDecides(keyHash: string, policies: KeyPolicy[]): Promise<HitResult[]> {
+  const call = {
+    policy: newestPolicy(policies),
+    count: policies.length,
+    reports: [],
+    share: false,
+  };
+  return (await keyLimiter(keyHash).decideKey(call)).results;
+}
+
 function recordingDecide(): { decide: DecideHits; batches: number[] } {
   const batches: number[] = [];
-  const decide: DecideHits = (keyHash, policy, count) => {
-    batches.push(count);
-    return keyLimiter(keyHash).hitKeyBatch(policy, count);
+  const decide: DecideHits = (keyHash, policies) => {
+    batches.push(policies.length);
+    return objectDecides(keyHash, policies);
   };
   return { decide, batches };
 }
@@ -88,11 +102,11 @@ describe("batching a key's concurrent requests", MANY_REQUESTS, () => {
   it("fails every request of a failed call, and the next batch still goes", async () => {
     const batches: number[] = [];
     let calls = 0;
-    const decide: DecideHits = async (keyHash, policy, count) => {
-      batches.push(count);
+    const decide: DecideHits = async (keyHash, policies) => {
+      batches.push(policies.length);
       calls += 1;
       if (calls === 2) throw new Error("object unreachable");
-      return keyLimiter(keyHash).hitKeyBatch(policy, count);
+      return objectDecides(keyHash, policies);
     };
     const { hit } = keyHitBatches(decide);
     const keyHash = newKeyHash();
@@ -113,11 +127,11 @@ describe("batching a key's concurrent requests", MANY_REQUESTS, () => {
 
   it("starts the key afresh when its waiting requests give up on a call that never returns", async () => {
     const batches: number[] = [];
-    const decide: DecideHits = (keyHash, policy, count) => {
-      batches.push(count);
+    const decide: DecideHits = (keyHash, policies) => {
+      batches.push(policies.length);
       // The first call hangs, as one whose sender's client went away might.
       if (batches.length === 1) return new Promise<never>(() => {});
-      return keyLimiter(keyHash).hitKeyBatch(policy, count);
+      return objectDecides(keyHash, policies);
     };
     const { hit, abandon } = keyHitBatches(decide);
     const keyHash = newKeyHash();

@@ -36,10 +36,21 @@ describe("plan changes", MANY_REQUESTS, () => {
     expect(header(upgraded, "X-RateLimit-Remaining")).toBe("239");
   });
 
-  it("take a downgrade at once, counting what was already spent", async () => {
+  it("take a downgrade made in this isolate at once, counting what was already spent", async () => {
+    const { key, hash } = await seedKey({ plan: "business" });
+    expect(tally(await sendInTurn(70, "/v1/pets", { key }))).toEqual({ 200: 70 });
+    await setKeyLimits(testServices(), hash, { plan: "free", perMinute: null, perDay: null });
+    const refused = await send("/v1/pets", { key });
+    expect(refused.body.code).toBe("rate_limited");
+    expect(header(refused, "X-RateLimit-Limit")).toBe("60");
+  });
+
+  it("take a downgrade told by another isolate once this isolate's share has ended", async () => {
     const { key, hash, record } = await seedKey({ plan: "business" });
     expect(tally(await sendInTurn(70, "/v1/pets", { key }))).toEqual({ 200: 70 });
     await limiter.applyPolicy(hash, testPolicy(planLimits.free, record.version + 1));
+    // A share granted under Business before the change lives out its second at most.
+    vi.setSystemTime(new Date("2030-06-15T10:00:06Z"));
     const refused = await send("/v1/pets", { key });
     expect(refused.body.code).toBe("rate_limited");
     expect(header(refused, "X-RateLimit-Limit")).toBe("60");

@@ -46,7 +46,7 @@ export function failingLimiter(): Env["RATE_LIMITER"] {
     );
   const stub = {
     hitKey: unreachable,
-    hitKeyBatch: unreachable,
+    decideKey: unreachable,
     hitKeyless: unreachable,
     hitBudget: unreachable,
     applyPolicy: unreachable,

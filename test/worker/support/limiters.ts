@@ -1,7 +1,13 @@
 import { env } from "cloudflare:test";
 import { vi } from "vitest";
+import type { Limits } from "../../../src/rate-limit/plans.ts";
 import { ipLimiterName, keyLimiterName } from "../../../src/rate-limit/rate-limit-client.ts";
-import type { KeyPolicy } from "../../../src/rate-limit/rate-limit-types.ts";
+import type {
+  KeyCall,
+  KeyDecision,
+  KeyPolicy,
+  ShareReport,
+} from "../../../src/rate-limit/rate-limit-types.ts";
 import type { RateLimiter } from "../../../src/rate-limit/rate-limiter.ts";
 
 /** The key's own RateLimiter, named as the rate-limit client names it. */
@@ -35,4 +41,33 @@ export function testPolicy(
   revoked = false,
 ): KeyPolicy {
   return { limits, revoked, version };
+}
+
+/**
+ * The real RateLimiter namespace, with every `decideKey` call a client makes
+ * recorded with its answer: how many calls a client's requests cost, and
+ * what shares they brought back.
+ */
+export function recordingLimiters(): {
+  namespace: Env["RATE_LIMITER"];
+  calls: { call: KeyCall; decision: KeyDecision }[];
+} {
+  const calls: { call: KeyCall; decision: KeyDecision }[] = [];
+  const namespace = {
+    idFromName: (name: string) => env.RATE_LIMITER.idFromName(name),
+    get: (id: DurableObjectId) => {
+      const stub = env.RATE_LIMITER.get(id);
+      return {
+        decideKey: async (call: KeyCall) => {
+          const decision = await stub.decideKey(call);
+          calls.push({ call, decision });
+          return decision;
+        },
+        applyPolicy: (policy: KeyPolicy) => stub.applyPolicy(policy),
+        usage: (limits: Limits, reports: ShareReport[]) => stub.usage(limits, reports),
+        usageHistory: (reports: ShareReport[]) => stub.usageHistory(reports),
+      };
+    },
+  };
+  return { namespace: namespace as unknown as Env["RATE_LIMITER"], calls };
 }

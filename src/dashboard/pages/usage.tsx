@@ -1,7 +1,9 @@
-import type { UsagePoint } from "../../accounts/usage-series.ts";
-import { formatCount, formatQuantity } from "./format.ts";
+import type { AccountUsage, KeyUsage } from "../../accounts/account-usage.ts";
+import type { UsagePoint, UsageSeries } from "../../accounts/usage-series.ts";
+import type { KeyRow } from "../../keys/keys.queries.ts";
+import { formatCount, formatQuantity, nounFor } from "./format.ts";
 
-export interface UsageChartProps {
+interface UsageChartProps {
   /** Unique on the page: the chart's accessible name and description hang on it. */
   id: string;
   title: string;
@@ -62,12 +64,13 @@ function summary(points: UsagePoint[], unit: UsageChartProps["unit"]): string {
  * SVG with axis labels, a title and a summary for screen readers, and the
  * numbers as a table for anyone who wants them exactly.
  */
-export function UsageChart({ id, title, points, unit }: UsageChartProps) {
+function UsageChart({ id, title, points, unit }: UsageChartProps) {
   const top = niceCeiling(Math.max(0, ...points.map((point) => point.count)));
   const ticks = top % 2 === 0 ? [0, top / 2, top] : [0, top];
   const band = (PLOT.right - PLOT.left) / Math.max(1, points.length);
   const y = (value: number) => PLOT.bottom - (value / top) * PLOT_HEIGHT;
   const description = summary(points, unit);
+  const axisTitle = unit === "hour" ? "Hour (UTC)" : "Day (UTC)";
   return (
     <figure class="chart" data-testid={`chart-${id}`}>
       <figcaption>{title}</figcaption>
@@ -127,7 +130,7 @@ export function UsageChart({ id, title, points, unit }: UsageChartProps) {
           y={HEIGHT - 6}
           text-anchor="middle"
         >
-          {unit === "hour" ? "Hour (UTC)" : "Day (UTC)"}
+          {axisTitle}
         </text>
         <text
           class="axis-title"
@@ -143,7 +146,7 @@ export function UsageChart({ id, title, points, unit }: UsageChartProps) {
         <table class="numbers">
           <thead>
             <tr>
-              <th scope="col">{unit === "hour" ? "Hour (UTC)" : "Day (UTC)"}</th>
+              <th scope="col">{axisTitle}</th>
               <th scope="col">Requests</th>
             </tr>
           </thead>
@@ -158,5 +161,73 @@ export function UsageChart({ id, title, points, unit }: UsageChartProps) {
         </table>
       </details>
     </figure>
+  );
+}
+
+/** The two charts; `of` names whose requests they count when it is not the whole account. */
+function UsageCharts({ id, series, of }: { id: string; series: UsageSeries; of?: string }) {
+  const prefix = of ? `${of}: requests` : "Requests";
+  return (
+    <div class="charts">
+      <UsageChart
+        id={`${id}-hourly`}
+        title={`${prefix} per hour, last 24 hours`}
+        points={series.hourly}
+        unit="hour"
+      />
+      <UsageChart
+        id={`${id}-daily`}
+        title={`${prefix} per day, last 30 days`}
+        points={series.daily}
+        unit="day"
+      />
+    </div>
+  );
+}
+
+/** The account's requests now, today, and over the last 24 hours and 30 days, all keys together. */
+export function AccountUsageSection({ usage }: { usage: AccountUsage }) {
+  return (
+    <section aria-labelledby="usage-heading">
+      <h2 id="usage-heading">Usage</h2>
+      <p>
+        This minute: <strong data-testid="usage-minute">{formatCount(usage.minute)}</strong>{" "}
+        {nounFor(usage.minute, "request")}. Today (UTC):{" "}
+        <strong data-testid="usage-day">{formatCount(usage.day)}</strong>{" "}
+        {nounFor(usage.day, "request")}. Totals over all your keys.
+      </p>
+      <UsageCharts id="account" series={usage.history} />
+    </section>
+  );
+}
+
+/** The same charts for each key, folded away until asked for; keys without requests say so. */
+export function KeyUsageSection({ keys, usage }: { keys: KeyRow[]; usage: Map<string, KeyUsage> }) {
+  const shown = keys.filter((key) => usage.has(key.hash));
+  if (shown.length === 0) return null;
+  return (
+    <section aria-labelledby="key-usage-heading">
+      <h2 id="key-usage-heading">Usage by key</h2>
+      {shown.map((key) => {
+        const keyUsage = usage.get(key.hash);
+        const total = keyUsage?.history.daily.reduce((sum, day) => sum + day.count, 0) ?? 0;
+        return (
+          <details class="key-usage" data-usage-of={key.lastFour}>
+            <summary>
+              <code>…{key.lastFour}</code>: {formatQuantity(total, "request")} in the last 30 days
+            </summary>
+            {keyUsage && total > 0 ? (
+              <UsageCharts
+                id={`key-${key.lastFour}-${key.hash.slice(0, 8)}`}
+                series={keyUsage.history}
+                of={`Key …${key.lastFour}`}
+              />
+            ) : (
+              <p class="muted">No requests with this key in the last 30 days.</p>
+            )}
+          </details>
+        );
+      })}
+    </section>
   );
 }

@@ -1,0 +1,129 @@
+import { type CredentialErrors, type CredentialsMode, NEW_PASSWORD_HINT } from "../credentials.ts";
+import { CSRF_FIELD } from "../csrf.ts";
+import { Layout } from "./layout.tsx";
+
+interface FormFieldProps {
+  label: string;
+  name: string;
+  type: "email" | "password";
+  autocomplete: string;
+  value?: string;
+  /** A sentence under the label saying what the field needs. */
+  hint?: string;
+  error?: string;
+}
+
+/** A labelled input with its error, if any, right beside it. */
+function FormField({ label, name, type, autocomplete, value, hint, error }: FormFieldProps) {
+  const describedBy = [hint && `${name}-hint`, error && `${name}-error`].filter(Boolean).join(" ");
+  return (
+    <div>
+      <label for={name}>{label}</label>
+      {hint && (
+        <p class="hint" id={`${name}-hint`}>
+          {hint}
+        </p>
+      )}
+      <input
+        id={name}
+        name={name}
+        type={type}
+        value={value}
+        autocomplete={autocomplete}
+        required
+        aria-invalid={error ? "true" : undefined}
+        aria-describedby={describedBy || undefined}
+      />
+      {error && (
+        <p class="error" id={`${name}-error`}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export interface CredentialsFormState {
+  email?: string;
+  errors?: CredentialErrors;
+  notice?: string;
+}
+
+const copy = {
+  "sign-up": {
+    title: "Create an account",
+    button: "Create account",
+    passwordHint: NEW_PASSWORD_HINT,
+    passwordAutocomplete: "new-password",
+    other: { text: "Already have an account?", href: "/dashboard/sign-in", link: "Sign in" },
+  },
+  "sign-in": {
+    title: "Sign in",
+    button: "Sign in",
+    passwordHint: undefined,
+    passwordAutocomplete: "current-password",
+    other: { text: "No account yet?", href: "/dashboard/sign-up", link: "Create one" },
+  },
+} as const;
+
+/** The sign-up and sign-in forms: the same two fields, different words and target. */
+export function CredentialsPage(
+  props: CredentialsFormState & { mode: CredentialsMode; csrf: string },
+) {
+  const { mode, csrf, email, errors = {}, notice } = props;
+  const text = copy[mode];
+  return (
+    <Layout title={text.title}>
+      {notice && <p class="notice">{notice}</p>}
+      {errors.form && <p class="error">{errors.form}</p>}
+      <form method="post" action={`/dashboard/${mode}`}>
+        <input type="hidden" name={CSRF_FIELD} value={csrf} />
+        <FormField
+          label="Email"
+          name="email"
+          type="email"
+          autocomplete="email"
+          value={email}
+          error={errors.email}
+        />
+        <FormField
+          label="Password"
+          name="password"
+          type="password"
+          autocomplete={text.passwordAutocomplete}
+          hint={text.passwordHint}
+          error={errors.password}
+        />
+        <button type="submit">{text.button}</button>
+      </form>
+      <p>
+        {text.other.text} <a href={text.other.href}>{text.other.link}</a>
+      </p>
+    </Layout>
+  );
+}
+
+/** Sets the password of an account an operator made, through its one-time link (the form's action). */
+export function InvitePage(props: { csrf: string; email: string; action: string; error?: string }) {
+  const { csrf, email, action, error } = props;
+  return (
+    <Layout title="Set your password">
+      <p>
+        An account for <strong>{email}</strong> is ready. Choose a password to sign in with; this
+        link works once.
+      </p>
+      <form method="post" action={action}>
+        <input type="hidden" name={CSRF_FIELD} value={csrf} />
+        <FormField
+          label="Password"
+          hint={NEW_PASSWORD_HINT}
+          name="password"
+          type="password"
+          autocomplete="new-password"
+          error={error}
+        />
+        <button type="submit">Set password and sign in</button>
+      </form>
+    </Layout>
+  );
+}

@@ -1,0 +1,140 @@
+import type { KeyUsage } from "../../accounts/account-usage.ts";
+import { keyStateOf } from "../../keys/key-state.ts";
+import type { KeyRow } from "../../keys/keys.queries.ts";
+import { CSRF_FIELD } from "../csrf.ts";
+import { formatCount, formatUtc } from "./format.ts";
+import { Layout } from "./layout.tsx";
+
+/** What a person can still do with a key: roll and revoke an active one, only revoke a rolled one. */
+function keyActions(key: KeyRow, now: Date): { roll: boolean; revoke: boolean } {
+  const state = keyStateOf(key, now.getTime());
+  return { roll: state === "active", revoke: state === "active" || state === "rolled" };
+}
+
+function keyStatus(key: KeyRow, now: Date): string {
+  switch (keyStateOf(key, now.getTime())) {
+    case "revoked":
+      return `Revoked ${formatUtc(key.revokedAt ?? now)}`;
+    case "rolled":
+      return `Rolled: works until ${formatUtc(key.expiresAt ?? now)}, then refused`;
+    case "expired":
+      return `Expired ${formatUtc(key.expiresAt ?? now)}`;
+    case "active":
+      return "Active";
+  }
+}
+
+function KeyActions({ keyRow, csrf, now }: { keyRow: KeyRow; csrf: string; now: Date }) {
+  const actions = keyActions(keyRow, now);
+  if (!actions.revoke) return <span class="muted">None</span>;
+  return (
+    <div class="actions">
+      {actions.roll && (
+        <form method="post" action={`/dashboard/keys/${keyRow.hash}/roll`}>
+          <input type="hidden" name={CSRF_FIELD} value={csrf} />
+          <button type="submit" class="secondary">
+            Roll
+          </button>
+        </form>
+      )}
+      <a class="button secondary danger" href={`/dashboard/keys/${keyRow.hash}/revoke`}>
+        Revoke
+      </a>
+    </div>
+  );
+}
+
+/**
+ * The account's keys, by their last four characters. Narrow screens get one
+ * card per key instead of columns, each value labelled (data-label).
+ */
+export function KeyTable(props: {
+  keys: KeyRow[];
+  usage: Map<string, KeyUsage>;
+  csrf: string;
+  now: Date;
+}) {
+  const { keys, usage, csrf, now } = props;
+  return (
+    <table class="keys">
+      <thead>
+        <tr>
+          <th scope="col">Key</th>
+          <th scope="col">Created</th>
+          <th scope="col">Status</th>
+          <th scope="col">Requests today</th>
+          <th scope="col">Actions</th>
+        </tr>
+      </thead>
+      <tbody>
+        {keys.map((key) => {
+          const today = usage.get(key.hash)?.day;
+          return (
+            <tr data-key-last-four={key.lastFour}>
+              <td data-label="Key">
+                <code>…{key.lastFour}</code>
+              </td>
+              <td data-label="Created" class="nowrap">
+                {formatUtc(key.createdAt)}
+              </td>
+              <td data-label="Status">{keyStatus(key, now)}</td>
+              <td data-label="Requests today" class="nowrap">
+                {today ? `${formatCount(today.used)} of ${formatCount(today.limit)}` : "—"}
+              </td>
+              <td data-label="Actions">
+                <KeyActions keyRow={key} csrf={csrf} now={now} />
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+/** Asks before a revocation, which cannot be undone; without scripts, like every dashboard page. */
+export function RevokePage(props: { email: string; keyRow: KeyRow; csrf: string; now: Date }) {
+  const { email, keyRow, csrf, now } = props;
+  const name = `…${keyRow.lastFour}`;
+  if (!keyActions(keyRow, now).revoke) {
+    return (
+      <Layout title="This key no longer works" signedIn={{ email, csrf }}>
+        <p>
+          The key ending <code>{name}</code> has nothing left to revoke: {keyStatus(keyRow, now)}.
+        </p>
+        <p>
+          <a href="/dashboard/account">Back to your account</a>
+        </p>
+      </Layout>
+    );
+  }
+  return (
+    <Layout title="Revoke this key?" signedIn={{ email, csrf }}>
+      <dl class="facts">
+        <dt>Key</dt>
+        <dd>
+          <code>{name}</code>
+        </dd>
+        <dt>Created</dt>
+        <dd>{formatUtc(keyRow.createdAt)}</dd>
+        <dt>Status</dt>
+        <dd>{keyStatus(keyRow, now)}</dd>
+      </dl>
+      <p>
+        Every request with this key is refused from the next one on, everywhere. This cannot be
+        undone: clients that still use it stop working until they get another key.
+      </p>
+      <div class="actions">
+        <form method="post" action={`/dashboard/keys/${keyRow.hash}/revoke`}>
+          <input type="hidden" name={CSRF_FIELD} value={csrf} />
+          <button type="submit" class="danger">
+            Revoke the key ending {name}
+          </button>
+        </form>
+        <a class="button secondary" href="/dashboard/account">
+          Keep it
+        </a>
+      </div>
+    </Layout>
+  );
+}
