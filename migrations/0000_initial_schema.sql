@@ -43,21 +43,6 @@ CREATE TABLE `dashboard_sessions` (
 );
 --> statement-breakpoint
 CREATE INDEX `dashboard_sessions_expires_at_idx` ON `dashboard_sessions` (`expires_at`);--> statement-breakpoint
-CREATE TABLE `delivery_attempts` (
-	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
-	`webhook_id` integer NOT NULL,
-	`event_id` text NOT NULL,
-	`attempt` integer NOT NULL,
-	`attempted_at` integer NOT NULL,
-	`outcome` text NOT NULL,
-	`response_status` integer,
-	`error` text,
-	`next_retry_at` integer,
-	FOREIGN KEY (`webhook_id`) REFERENCES `webhooks`(`id`) ON UPDATE no action ON DELETE cascade
-);
---> statement-breakpoint
-CREATE INDEX `delivery_attempts_webhook_idx` ON `delivery_attempts` (`webhook_id`,`id`);--> statement-breakpoint
-CREATE INDEX `delivery_attempts_attempted_at_idx` ON `delivery_attempts` (`attempted_at`);--> statement-breakpoint
 CREATE TABLE `events` (
 	`seq` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`id` text NOT NULL,
@@ -127,6 +112,9 @@ CREATE TABLE `webhooks` (
 	`url` text NOT NULL,
 	`types` text NOT NULL,
 	`secret` text NOT NULL,
+	`previous_secrets` text DEFAULT '[]' NOT NULL,
+	`status` text DEFAULT 'enabled' NOT NULL,
+	`disabled_reason` text,
 	`after_seq` integer NOT NULL,
 	`created_at` integer NOT NULL,
 	FOREIGN KEY (`account_id`) REFERENCES `accounts`(`id`) ON UPDATE no action ON DELETE cascade

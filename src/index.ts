@@ -2,9 +2,10 @@ import { createApp } from "./app.ts";
 import type { DeliveryMessage } from "./events/event-records.ts";
 import { runScheduledTasks } from "./scheduled.ts";
 import { servicesOrReport } from "./services.ts";
-import { deliverBatch } from "./webhooks/webhook-delivery.ts";
+import { handOverBatch } from "./webhooks/delivery-handoff.ts";
 
 export { RateLimiter } from "./rate-limit/rate-limiter.ts";
+export { WebhookEndpoint } from "./webhooks/webhook-endpoint.ts";
 
 /**
  * How long a batch waits when the configuration is not valid: a fix is a
@@ -28,6 +29,6 @@ export default {
       batch.retryAll({ delaySeconds: CONFIGURATION_RETRY_DELAY_SECONDS });
       return;
     }
-    await deliverBatch(services, batch);
+    await handOverBatch(services.webhookEndpoints, batch);
   },
 } satisfies ExportedHandler<Env, DeliveryMessage>;

@@ -3,11 +3,10 @@ import { deleteExpiredInvites } from "./accounts/invites.queries.ts";
 import { deleteExpiredNotices } from "./dashboard/notices.queries.ts";
 import { deleteExpiredSessions } from "./dashboard/sessions.queries.ts";
 import { dispatchEvents, SWEEP_ROUNDS } from "./events/event-dispatch.ts";
-import { deleteExpiredEvents, EVENT_RETENTION_MS } from "./events/events.queries.ts";
+import { deleteExpiredEvents } from "./events/events.queries.ts";
 import { deleteExpiredIdempotencyRecords } from "./idempotency/idempotency.queries.ts";
 import { log } from "./logging.ts";
 import type { Services } from "./services.ts";
-import { deleteExpiredAttempts } from "./webhooks/webhooks.queries.ts";
 
 /**
  * The scheduled job (every five minutes): finishes key changes whose KV
@@ -26,7 +25,6 @@ export async function runScheduledTasks(services: Services, now: number): Promis
     noticesRemoved: () => deleteExpiredNotices(services.db, now),
     deliveriesQueued: () => dispatchEvents(services, now, SWEEP_ROUNDS),
     eventsRemoved: () => deleteExpiredEvents(services.db, now),
-    deliveryAttemptsRemoved: () => deleteExpiredAttempts(services.db, now - EVENT_RETENTION_MS),
   };
   const names = Object.keys(tasks);
   const outcomes = await Promise.allSettled(Object.values(tasks).map((task) => task()));

@@ -5,6 +5,10 @@ import { type KeyStore, keyStore } from "./keys/key-store.ts";
 import { log } from "./logging.ts";
 import { type RateLimitClient, rateLimitClient } from "./rate-limit/rate-limit-client.ts";
 import { oncePer } from "./utils/once-per.ts";
+import {
+  type WebhookEndpointClient,
+  webhookEndpointClient,
+} from "./webhooks/webhook-endpoint-client.ts";
 
 /**
  * What handlers and modules work with instead of the bindings: the database,
@@ -17,6 +21,8 @@ export interface Services {
   limiter: RateLimitClient;
   /** Where the outbox's dispatchers put webhook deliveries. */
   events: Queue<DeliveryMessage>;
+  /** Each webhook endpoint's Durable Object: its deliveries. */
+  webhookEndpoints: WebhookEndpointClient;
   config: Config;
 }
 
@@ -35,6 +41,7 @@ export const buildServices = oncePer((env: Env): Services => {
     keys: keyStore(env.API_KEYS, db),
     limiter: rateLimitClient(env.RATE_LIMITER),
     events: env.EVENTS,
+    webhookEndpoints: webhookEndpointClient(env.WEBHOOK_ENDPOINT),
     config,
   };
 });

@@ -32,9 +32,11 @@ export default defineConfig({
                 LOG_LEVEL: "warn",
                 ADMIN_TOKEN: "test-admin-token-of-at-least-32-characters",
                 SESSION_SECRET: "test-session-secret-at-least-32-characters-long",
-                // The contract's schedule and timeout in seconds' worth, so a failing delivery ends in a test.
-                WEBHOOK_RETRY_DELAYS: "1,1,2,2,3,3",
-                WEBHOOK_TIMEOUT_MS: "1000",
+                // The contract's schedule with near-zero delays and a short timeout, so a failing
+                // delivery ends within a test; the health threshold is backdated where tested.
+                WEBHOOK_RETRY_DELAYS: "0.05,0.05,0.05,0.05,0.05,0.05",
+                WEBHOOK_TIMEOUT_MS: "1500",
+                WEBHOOK_DISABLE_AFTER_SECONDS: "30",
                 // Where the receiver started by the global setup listens, and a port where nothing does.
                 WEBHOOK_RECEIVER_PORT: String(inject("receiverPort")),
                 WEBHOOK_CLOSED_PORT: String(inject("closedPort")),

@@ -1,7 +1,7 @@
 import * as changes from "../accounts/account-changes.ts";
 import { accountUsage } from "../accounts/account-usage.ts";
 import { findAccountKey, listAccountKeys, MAX_WORKING_KEYS } from "../keys/keys.queries.ts";
-import { listWebhooksWithLastDelivery } from "../webhooks/webhooks.queries.ts";
+import { listWebhooksWithLatestDelivery } from "../webhooks/webhook-overview.ts";
 import { formToken } from "./csrf.ts";
 import { leaveNotice, type Notice, takeNotices } from "./notices.ts";
 import { AccountPage } from "./pages/account-page.tsx";
@@ -25,7 +25,7 @@ async function renderAccount(c: DashboardContext, error?: string) {
   const account = c.get("account");
   const [keys, webhooks] = await Promise.all([
     listAccountKeys(db, account.id),
-    listWebhooksWithLastDelivery(db, account.id),
+    listWebhooksWithLatestDelivery(c.var.services, account.id),
   ]);
   const [usage, csrf] = await Promise.all([
     accountUsage(limiter, keys).catch(() => undefined),

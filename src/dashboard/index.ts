@@ -26,6 +26,7 @@ import {
   messageResponse,
 } from "./pages/layout.tsx";
 import type { DashboardContext, DashboardEnv } from "./session.ts";
+import { sendWebhookTest, setWebhookEnabled } from "./webhook.handlers.ts";
 
 /**
  * The account dashboard: server-rendered HTML forms that need no script (one
@@ -80,6 +81,9 @@ export function dashboardRoutes(): Hono<DashboardEnv> {
   dashboard.get("/keys/:hash/revoke", requireSession(), confirmRevoke);
   dashboard.post("/keys/:hash/revoke", ...signedIn, revokeKey);
   dashboard.post("/keys/:hash/roll", ...signedIn, rollKey);
+  dashboard.post("/webhooks/:id/pause", ...signedIn, setWebhookEnabled(false));
+  dashboard.post("/webhooks/:id/resume", ...signedIn, setWebhookEnabled(true));
+  dashboard.post("/webhooks/:id/test", ...signedIn, sendWebhookTest);
 
   dashboard.all("*", (c) =>
     messageResponse(c, 404, "Page not found", "There is no dashboard page at this address."),

@@ -238,9 +238,12 @@ export const events = sqliteTable(
   ],
 );
 
+export const WEBHOOK_STATUSES = ["enabled", "disabled"] as const;
+
 /**
  * Where an account wants its events POSTed. The signing secret is kept to
- * sign deliveries and shown only in the reply that made the endpoint.
+ * sign deliveries and shown only in the reply that made the endpoint. Its
+ * deliveries and their attempts live in the endpoint's Durable Object.
  */
 export const webhooks = sqliteTable(
   "webhooks",
@@ -253,34 +256,15 @@ export const webhooks = sqliteTable(
     // JSON array of event kinds and families (`pet.*`), as the client sent them.
     types: text("types").notNull(),
     secret: text("secret").notNull(),
+    // JSON array of the secrets rotated away ({ secret, until }), newest first: deliveries
+    // are signed with these too until each one's `until`, so receivers switch without a gap.
+    previousSecrets: text("previous_secrets").notNull().default("[]"),
+    // Paused by its owner, or disabled by the service with a reason (410 Gone, failing for days).
+    status: text("status", { enum: WEBHOOK_STATUSES }).notNull().default("enabled"),
+    disabledReason: text("disabled_reason"),
     // The last event committed before the endpoint existed: it receives only later ones.
     afterSeq: integer("after_seq").notNull(),
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
   },
   (table) => [index("webhooks_account_idx").on(table.accountId, table.id)],
-);
-
-export const DELIVERY_OUTCOMES = ["succeeded", "retrying", "failed"] as const;
-
-/** One row per attempt to deliver an event to an endpoint: what `listDeliveries` shows. */
-export const deliveryAttempts = sqliteTable(
-  "delivery_attempts",
-  {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    webhookId: integer("webhook_id")
-      .notNull()
-      .references(() => webhooks.id, { onDelete: "cascade" }),
-    eventId: text("event_id").notNull(),
-    attempt: integer("attempt").notNull(),
-    attemptedAt: integer("attempted_at", { mode: "timestamp_ms" }).notNull(),
-    outcome: text("outcome", { enum: DELIVERY_OUTCOMES }).notNull(),
-    // The endpoint's answer, or why there was none.
-    responseStatus: integer("response_status"),
-    error: text("error"),
-    nextRetryAt: integer("next_retry_at", { mode: "timestamp_ms" }),
-  },
-  (table) => [
-    index("delivery_attempts_webhook_idx").on(table.webhookId, table.id),
-    index("delivery_attempts_attempted_at_idx").on(table.attemptedAt),
-  ],
 );

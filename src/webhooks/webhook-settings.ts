@@ -8,12 +8,16 @@ export interface WebhookSettings {
   retryDelaysSeconds: readonly number[];
   /** How long a receiver has to answer one attempt. */
   timeoutMs: number;
+  /** An endpoint with no successful attempt since a failure this old is disabled. */
+  disableAfterMs: number;
 }
 
-/** The longest delay Cloudflare Queues accepts for a retry (12 hours). */
-const MAX_RETRY_DELAY_SECONDS = 43_200;
+// Fractions of a second let the tests run the whole schedule without real waits.
+const DELAYS_RULE = "must be seconds of 0 or more, separated by commas";
+const SECONDS_RULE = "must be seconds of 0 or more";
 
-const DELAYS_RULE = `must be whole seconds from 0 to ${MAX_RETRY_DELAY_SECONDS}, separated by commas`;
+const seconds = (rule: string) =>
+  z.number(rule).refine((value) => Number.isFinite(value) && value >= 0, rule);
 
 /** The variables behind the settings, as part of the configuration's schema. */
 export const webhookVariables = {
@@ -21,13 +25,16 @@ export const webhookVariables = {
   WEBHOOK_RETRY_DELAYS: z
     .string()
     .transform((value) => value.split(",").map((part) => (part.trim() ? Number(part) : Number.NaN)))
-    .pipe(
-      z.array(z.int(DELAYS_RULE).min(0, DELAYS_RULE).max(MAX_RETRY_DELAY_SECONDS, DELAYS_RULE)),
-    ),
+    .pipe(z.array(seconds(DELAYS_RULE))),
   WEBHOOK_TIMEOUT_MS: z
     .string()
     .transform(Number)
     .pipe(z.int("must be whole milliseconds").min(1, "must be at least 1 millisecond")),
+  /** Seconds an endpoint may fail with no success before the service disables it. */
+  WEBHOOK_DISABLE_AFTER_SECONDS: z
+    .string()
+    .transform((value) => (value.trim() ? Number(value) : Number.NaN))
+    .pipe(seconds(SECONDS_RULE)),
   /** Local development and tests only: endpoints at `http://127.0.0.1`. */
   WEBHOOK_ALLOW_LOOPBACK_HTTP: z.enum(["true", "false"]).optional(),
 };
@@ -40,5 +47,6 @@ export function webhookSettings(variables: WebhookVariables): WebhookSettings {
     urlPolicy: { allowLoopbackHttp: variables.WEBHOOK_ALLOW_LOOPBACK_HTTP === "true" },
     retryDelaysSeconds: variables.WEBHOOK_RETRY_DELAYS,
     timeoutMs: variables.WEBHOOK_TIMEOUT_MS,
+    disableAfterMs: variables.WEBHOOK_DISABLE_AFTER_SECONDS * 1000,
   };
 }

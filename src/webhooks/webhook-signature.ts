@@ -30,11 +30,7 @@ export interface SignedHeaders {
   "webhook-signature": string;
 }
 
-/** The Standard Webhooks headers for one attempt to send `body`, signed at `timestampSeconds`. */
-export async function signDelivery(
-  secret: string,
-  message: { id: string; timestampSeconds: number; body: string },
-): Promise<SignedHeaders> {
+async function sign(secret: string, content: string): Promise<string> {
   const key = await crypto.subtle.importKey(
     "raw",
     keyBytes(secret),
@@ -42,12 +38,25 @@ export async function signDelivery(
     false,
     ["sign"],
   );
+  const signature = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(content));
+  return `v1,${toBase64(new Uint8Array(signature))}`;
+}
+
+/**
+ * The Standard Webhooks headers for one attempt to send `body`, signed at
+ * `timestampSeconds` with each of `secrets` in order, space-separated: a
+ * receiver that knows any one of them accepts the delivery.
+ */
+export async function signDelivery(
+  secrets: readonly string[],
+  message: { id: string; timestampSeconds: number; body: string },
+): Promise<SignedHeaders> {
   const timestamp = String(message.timestampSeconds);
-  const signed = new TextEncoder().encode(`${message.id}.${timestamp}.${message.body}`);
-  const signature = new Uint8Array(await crypto.subtle.sign("HMAC", key, signed));
+  const content = `${message.id}.${timestamp}.${message.body}`;
+  const signatures = await Promise.all(secrets.map((secret) => sign(secret, content)));
   return {
     "webhook-id": message.id,
     "webhook-timestamp": timestamp,
-    "webhook-signature": `v1,${toBase64(signature)}`,
+    "webhook-signature": signatures.join(" "),
   };
 }

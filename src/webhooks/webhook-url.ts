@@ -9,45 +9,103 @@
  * syntax JSON Schema patterns share with JavaScript; no flags.
  */
 
+import {
+  contains,
+  outermost,
+  type Range,
+  REFUSED_IPV4_BLOCKS,
+  REFUSED_IPV6_BLOCKS,
+  rangeOf,
+} from "./special-purpose-addresses.ts";
+
 /** An octet of a dotted IPv4 address, without leading zeros (a parser reads those as octal). */
 const OCTET = "(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])";
 const IPV4 = `${OCTET}(?:\\.${OCTET}){3}`;
 
-/**
- * IPv4 blocks that are not the public internet (IANA special-purpose
- * registry): each as the start of a dotted address, octets written as above.
- */
-const NON_PUBLIC_IPV4: readonly string[] = [
-  "0\\.", // 0.0.0.0/8: this network, unspecified
-  "10\\.", // 10.0.0.0/8: private
-  "100\\.(?:6[4-9]|[7-9][0-9]|1[01][0-9]|12[0-7])\\.", // 100.64.0.0/10: shared (carrier NAT)
-  "127\\.", // 127.0.0.0/8: loopback
-  "169\\.254\\.", // 169.254.0.0/16: link-local
-  "172\\.(?:1[6-9]|2[0-9]|3[01])\\.", // 172.16.0.0/12: private
-  "192\\.0\\.0\\.", // 192.0.0.0/24: protocol assignments
-  "192\\.0\\.2\\.", // 192.0.2.0/24: documentation
-  "192\\.168\\.", // 192.168.0.0/16: private
-  "198\\.1[89]\\.", // 198.18.0.0/15: benchmarking
-  "198\\.51\\.100\\.", // 198.51.100.0/24: documentation
-  "203\\.0\\.113\\.", // 203.0.113.0/24: documentation
-  "(?:22[4-9]|2[3-5][0-9])\\.", // 224.0.0.0/3: multicast, reserved, broadcast
-];
+/** The decimal octets from `low` to `high`, as alternatives. */
+const octets = (low: number, high: number) =>
+  `(?:${Array.from({ length: high - low + 1 }, (_, i) => low + i).join("|")})`;
+
+/** The start of a dotted IPv4 address in the block; the whole address for a /32. */
+function ipv4BlockStart({ first, prefix }: Range): string {
+  const bytes = [24n, 16n, 8n, 0n].map((shift) => Number((first >> shift) & 255n));
+  const whole = Math.floor(prefix / 8);
+  const parts = bytes.slice(0, whole).map(String);
+  const free = 8 - (prefix % 8);
+  const low = bytes[whole] ?? 0;
+  if (whole < 4 && free < 8) parts.push(octets(low, low + 2 ** free - 1));
+  return parts.join("\\.") + (parts.length === 4 ? "(?![0-9])" : "\\.");
+}
+
+/** The refused IPv4 blocks, each as the start of a dotted address, octets written as above. */
+const NON_PUBLIC_IPV4 = outermost(REFUSED_IPV4_BLOCKS).map(ipv4BlockStart);
 
 const PUBLIC_IPV4 = `(?!${NON_PUBLIC_IPV4.join("|")})${IPV4}`;
 
 const HEX_GROUP = "[0-9A-Fa-f]{1,4}";
 
+/** A hex digit from `low` to `high`, in either case. */
+function hexDigits(low: number, high: number): string {
+  if (low === 0 && high === 15) return "[0-9A-Fa-f]";
+  const digits = Array.from({ length: high - low + 1 }, (_, i) => (low + i).toString(16));
+  const both = digits.flatMap((digit) =>
+    /[a-f]/.test(digit) ? [digit.toUpperCase(), digit] : [digit],
+  );
+  return both.length === 1 ? (both[0] ?? "") : `[${both.join("")}]`;
+}
+
+/**
+ * A 16-bit group whose top `fixed` bits are those of `value`, written in
+ * any case, with or without its leading zeros.
+ */
+function hexGroup(value: number, fixed: number): string {
+  const nibbles = [12, 8, 4, 0].map((shift) => {
+    const free = Math.min(4, Math.max(0, 16 - fixed - shift));
+    const known = (value >> shift) & 15 & ~(2 ** free - 1);
+    return { low: known, high: known + 2 ** free - 1 };
+  });
+  const forms: string[] = [];
+  for (let omitted = 0; omitted < 4; omitted++) {
+    if (nibbles.slice(0, omitted).some((nibble) => nibble.low !== 0)) break;
+    const rest = nibbles.slice(omitted).map((nibble) => hexDigits(nibble.low, nibble.high));
+    forms.push(rest.join(""));
+  }
+  return `(?:${forms.join("|")})`;
+}
+
+/**
+ * The start of a bracketed IPv6 address in the block, for blocks of global
+ * unicast space from /16 to /32: its first group (written with four digits,
+ * as the forms below require), then its second, or `::` when the block holds
+ * a second group of zero.
+ */
+function ipv6BlockStart({ first, prefix }: Range): string {
+  if (prefix < 16 || prefix > 32) throw new Error(`no pattern for an IPv6 /${prefix} block`);
+  const group = (index: number) => Number((first >> BigInt(16 * (7 - index))) & 0xffffn);
+  const lead = hexGroup(group(0), 16);
+  if (prefix === 16) return `${lead}:`;
+  const second = group(1);
+  const holdsZero = second >> (32 - prefix) === 0;
+  return `${lead}:(?:${hexGroup(second, prefix - 16)}(?=[:\\]])${holdsZero ? "|:" : ""})`;
+}
+
+const GLOBAL_UNICAST = rangeOf("2000::/3");
+
+/** The refused blocks inside global unicast space; the others lie outside 2000::/3. */
+const REFUSED_IPV6 = outermost(REFUSED_IPV6_BLOCKS)
+  .filter((range) => contains(GLOBAL_UNICAST, range.first))
+  .map(ipv6BlockStart);
+
 /**
  * A bracketed IPv6 address in global unicast space (2000::/3): its first
  * group written with four digits, 2 or 3 first. That leaves out loopback,
  * unspecified, link-local, unique-local, multicast, and IPv4-mapped or
- * -compatible addresses (all in other blocks). Within it, the blocks that
- * carry an IPv4 address or are for documentation are refused too: Teredo
- * (2001:0::/32), documentation (2001:db8::/32) and 6to4 (2002::/16).
+ * -compatible addresses (all in other blocks). Within it, the
+ * special-purpose blocks are refused too.
  */
 function publicIpv6(): string {
   const first = "[23][0-9A-Fa-f]{3}";
-  const refused = "(?!2001:(?:0{1,4})?:|2001:0?[Dd][Bb]8:|2002:)";
+  const refused = `(?!${REFUSED_IPV6.join("|")})`;
   // A group of 16 bits after the first, or the last 32 bits as a dotted IPv4 address.
   const groups = (count: number) => (count === 0 ? "" : `(?::${HEX_GROUP}){${count}}`);
   const forms = [`${first}${groups(7)}`, `${first}${groups(5)}:${IPV4}`];
@@ -104,7 +162,7 @@ export function webhookUrlRules(policy: WebhookUrlPolicy): string {
   const local = policy.allowLoopbackHttp
     ? " This environment also allows `http://127.0.0.1` on any port, for local receivers."
     : "";
-  return `An \`https://\` URL of at most ${MAX_WEBHOOK_URL_LENGTH} characters whose host is a public DNS name (ASCII; not \`localhost\`) or a public IP address literal: no loopback, private, link-local, shared, reserved or unspecified address, IPv4 or IPv6 (IPv4-mapped included), written in plain dotted or bracketed form. No user name or password, no fragment.${local} A name that resolves to a private address cannot be detected here; do not register one.`;
+  return `An \`https://\` URL of at most ${MAX_WEBHOOK_URL_LENGTH} characters whose host is a public DNS name (ASCII; not \`localhost\`) or a public IP address literal, written in plain dotted or bracketed form: no address in a block the IANA IPv4 and IPv6 special-purpose registries mark not globally reachable or N/A (loopback, private, link-local, shared, documentation, benchmarking, protocol assignments, Teredo, 6to4 and the rest), no IPv4 multicast or reserved address, and IPv6 only in global unicast space (2000::/3). No user name or password, no fragment.${local} A name that resolves to a private address cannot be detected here; do not register one.`;
 }
 
 const compiled = new Map<string, RegExp>();

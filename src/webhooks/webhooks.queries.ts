@@ -1,18 +1,39 @@
-import { and, asc, eq, gt, lt, sql } from "drizzle-orm";
-import { type Database, millis, preparedQueries, runBatch } from "../db/database.ts";
-import { accounts, deliveryAttempts, events, webhooks } from "../db/schema.ts";
-import { type EventRow, eventColumns } from "../events/event-records.ts";
+import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
+import {
+  type Database,
+  insertedJson,
+  isoInstant,
+  millis,
+  preparedQueries,
+  runBatch,
+} from "../db/database.ts";
+import { accounts, events, webhooks } from "../db/schema.ts";
+import { eventColumns, toEvent } from "../events/event-records.ts";
 import type { EventTypeSelector } from "../events/events.schemas.ts";
+import { endpointWants } from "../events/outbox.ts";
+import {
+  claimValues,
+  type IdempotencyClaim,
+  keyedStatements,
+  type Made,
+  type Replayed,
+  type Reused,
+  runOnce,
+  type Stored,
+  storedIn,
+} from "../idempotency/idempotency.queries.ts";
 import { accountOfKey } from "../keys/keys.queries.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
-import type { Delivery, Webhook } from "./webhooks.schemas.ts";
+import type { CreatedWebhook, Webhook } from "./webhooks.schemas.ts";
 import { MAX_WEBHOOKS } from "./webhooks.schemas.ts";
 
-/** An endpoint's public columns: never its secret. */
+/** An endpoint's public columns: never its secrets. */
 const webhookColumns = {
   id: webhooks.id,
   url: webhooks.url,
   types: webhooks.types,
+  status: webhooks.status,
+  disabledReason: webhooks.disabledReason,
   createdAt: webhooks.createdAt,
 };
 
@@ -20,17 +41,29 @@ interface WebhookRow {
   id: number;
   url: string;
   types: string;
+  status: Webhook["status"];
+  disabledReason: string | null;
   createdAt: Date;
 }
 
 function toWebhook(row: WebhookRow): Webhook {
-  return {
+  const webhook: Webhook = {
     id: row.id,
     url: row.url,
     types: JSON.parse(row.types) as EventTypeSelector[],
+    status: row.status,
     createdAt: row.createdAt.toISOString(),
   };
+  return row.disabledReason === null ? webhook : { ...webhook, disabledReason: row.disabledReason };
 }
+
+/** Who asks: the API key (its hash) whose account it is, or the account itself (the dashboard). */
+export type Owner = string | number;
+
+const accountOf = (owner: Owner) => (typeof owner === "number" ? owner : accountOfKey(owner));
+
+const ofAccount = (owner: Owner, id: number) =>
+  and(eq(webhooks.id, id), eq(webhooks.accountId, accountOf(owner)));
 
 export interface NewEndpoint {
   apiKeyHash: string;
@@ -42,12 +75,79 @@ export interface NewEndpoint {
 
 export type InsertOutcome = { kind: "created"; webhook: Webhook } | { kind: "limit_reached" };
 
-/**
- * Adds the endpoint only while the caller's account has fewer than the cap.
- * Count and insert are one statement, so concurrent creates serialise in the
- * database and the cap holds exactly. The endpoint receives the events
- * committed after it: those past the newest sequence number now.
- */
+/** The endpoints' batches, prepared once per database. */
+const webhookQueries = preparedQueries((db: Database) => {
+  const account = accountOfKey(sql.placeholder("apiKeyHash"));
+  /**
+   * Adds the endpoint only while the caller's account has fewer than the
+   * cap. Count and insert are one statement, so concurrent creates
+   * serialise in the database and the cap holds exactly. The endpoint
+   * receives the events committed after it: those past the newest sequence
+   * number now.
+   */
+  const insertUnderCap = db.insert(webhooks).select(
+    db
+      .select({
+        id: sql<null>`NULL`.as("id"),
+        accountId: accounts.id,
+        url: sql<string>`${sql.placeholder("url")}`.as("url"),
+        types: sql<string>`${sql.placeholder("types")}`.as("types"),
+        secret: sql<string>`${sql.placeholder("secret")}`.as("secret"),
+        previousSecrets: sql<string>`'[]'`.as("previous_secrets"),
+        status: sql<"enabled">`'enabled'`.as("status"),
+        disabledReason: sql<null>`NULL`.as("disabled_reason"),
+        afterSeq: sql<number>`coalesce((SELECT max(${events.seq}) FROM ${events}), 0)`.as(
+          "after_seq",
+        ),
+        createdAt: millis("now").as("created_at"),
+      })
+      .from(accounts)
+      .where(
+        and(
+          eq(accounts.id, account),
+          sql`(SELECT count(*) FROM ${webhooks} WHERE ${webhooks.accountId} = ${accounts.id}) < ${MAX_WEBHOOKS}`,
+        ),
+      ),
+  );
+  const owner = db.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, account));
+  return {
+    insertUnderCap: {
+      inserted: insertUnderCap.returning(webhookColumns).prepare(),
+      owner: owner.prepare(),
+    },
+    /** The reply, secret included, is stored with the key: a replay shows the same secret. */
+    insertOnce: keyedStatements(
+      db,
+      {
+        change: { inserted: insertUnderCap.prepare() },
+        events: {},
+        reads: { owner: owner.prepare() },
+      },
+      {
+        status: 201,
+        body: insertedJson(webhooks, webhooks.id, {
+          id: webhooks.id,
+          url: webhooks.url,
+          types: sql`json(${webhooks.types})`,
+          status: webhooks.status,
+          createdAt: isoInstant(webhooks.createdAt),
+          secret: webhooks.secret,
+        }),
+      },
+    ),
+  };
+});
+
+/** The cap held: either the key has no account (a defect here), or the account is full. */
+function refused(owner: unknown[]): { kind: "limit_reached" } {
+  // Every authenticated key has an account row; none here means the data is broken.
+  if (owner.length === 0) {
+    throw new Error("no account owns the API key, so no endpoint could be added");
+  }
+  return { kind: "limit_reached" };
+}
+
+/** Adds the endpoint under the account's cap. */
 export async function insertWebhookUnderCap(
   db: Database,
   endpoint: NewEndpoint,
@@ -57,256 +157,271 @@ export async function insertWebhookUnderCap(
     runBatch(db, webhookQueries(db).insertUnderCap, values),
   );
   const [row] = inserted;
-  if (row) return { kind: "created", webhook: toWebhook(row) };
-  // Every authenticated key has an account row; none here means the data is broken.
-  if (owner.length === 0)
-    throw new Error("no account owns the API key, so no endpoint could be added");
-  return { kind: "limit_reached" };
+  return row ? { kind: "created", webhook: toWebhook(row) } : refused(owner);
 }
 
-/** The account's endpoints, oldest first. */
-export async function listWebhooks(db: Database, apiKeyHash: string): Promise<Webhook[]> {
+/**
+ * Adds the endpoint under the cap and stores the reply, secret included,
+ * with the Idempotency-Key in one batch: one endpoint per key, and a replay
+ * answers with the same secret for as long as the record is kept.
+ */
+export function insertWebhookOnce(
+  db: Database,
+  endpoint: NewEndpoint,
+  claim: IdempotencyClaim,
+): Promise<Stored | Replayed | Reused | { kind: "limit_reached" }> {
+  const values = { ...endpoint, types: JSON.stringify(endpoint.types), ...claimValues(claim) };
+  return runOnce(
+    db,
+    claim,
+    () => runBatch(db, webhookQueries(db).insertOnce, values),
+    (done) => (done.stored[0]?.status ? storedIn(done.stored) : refused(done.owner)),
+  );
+}
+
+/** The account's endpoints, oldest first: the account of the caller's key, or one by its id. */
+export async function listWebhooks(db: Database, owner: Owner): Promise<Webhook[]> {
+  const accountId = accountOf(owner);
   const rows = await guardStorage("D1", () =>
     db
       .select(webhookColumns)
       .from(webhooks)
-      .where(eq(webhooks.accountId, accountOfKey(apiKeyHash)))
+      .where(eq(webhooks.accountId, accountId))
       .orderBy(asc(webhooks.id)),
   );
   return rows.map(toWebhook);
 }
 
-/** Deletes the endpoint if it is the caller's account's; its attempts go with it. */
+/** The endpoint, if it is the caller's account's. */
+export async function findWebhook(
+  db: Database,
+  owner: Owner,
+  id: number,
+): Promise<Webhook | undefined> {
+  const row = await guardStorage("D1", () =>
+    db.select(webhookColumns).from(webhooks).where(ofAccount(owner, id)).get(),
+  );
+  return row && toWebhook(row);
+}
+
+/** Deletes the endpoint if it is the caller's account's. */
 export async function deleteWebhook(
   db: Database,
   apiKeyHash: string,
   id: number,
 ): Promise<boolean> {
   const rows = await guardStorage("D1", () =>
-    db
-      .delete(webhooks)
-      .where(and(eq(webhooks.id, id), eq(webhooks.accountId, accountOfKey(apiKeyHash))))
-      .returning({ id: webhooks.id }),
+    db.delete(webhooks).where(ofAccount(apiKeyHash, id)).returning({ id: webhooks.id }),
   );
   return rows.length > 0;
 }
 
-const deliveryColumns = {
-  id: deliveryAttempts.id,
-  eventId: deliveryAttempts.eventId,
-  attempt: deliveryAttempts.attempt,
-  attemptedAt: deliveryAttempts.attemptedAt,
-  outcome: deliveryAttempts.outcome,
-  responseStatus: deliveryAttempts.responseStatus,
-  error: deliveryAttempts.error,
-  nextRetryAt: deliveryAttempts.nextRetryAt,
-};
-
-interface DeliveryRow {
-  id: number;
-  eventId: string;
-  attempt: number;
-  attemptedAt: Date;
-  outcome: Delivery["outcome"];
-  responseStatus: number | null;
-  error: string | null;
-  nextRetryAt: Date | null;
+/** What updateWebhook changes; `enabled` also clears the reason the service gave. */
+export interface EndpointChange {
+  url?: string | undefined;
+  types?: EventTypeSelector[] | undefined;
+  enabled?: boolean | undefined;
 }
 
-function toDelivery(row: DeliveryRow): Delivery {
-  return {
-    ...row,
-    attemptedAt: row.attemptedAt.toISOString(),
-    nextRetryAt: row.nextRetryAt?.toISOString() ?? null,
-  };
-}
-
-/** The endpoints' batches, prepared once per database. */
-const webhookQueries = preparedQueries((db: Database) => {
-  const account = accountOfKey(sql.placeholder("apiKeyHash"));
-  return {
-    insertUnderCap: {
-      inserted: db
-        .insert(webhooks)
-        .select(
-          db
-            .select({
-              id: sql<null>`NULL`.as("id"),
-              accountId: accounts.id,
-              url: sql<string>`${sql.placeholder("url")}`.as("url"),
-              types: sql<string>`${sql.placeholder("types")}`.as("types"),
-              secret: sql<string>`${sql.placeholder("secret")}`.as("secret"),
-              afterSeq: sql<number>`coalesce((SELECT max(${events.seq}) FROM ${events}), 0)`.as(
-                "after_seq",
-              ),
-              createdAt: millis("now").as("created_at"),
-            })
-            .from(accounts)
-            .where(
-              and(
-                eq(accounts.id, account),
-                sql`(SELECT count(*) FROM ${webhooks} WHERE ${webhooks.accountId} = ${accounts.id}) < ${MAX_WEBHOOKS}`,
-              ),
-            ),
-        )
-        .returning(webhookColumns)
-        .prepare(),
-      owner: db
-        .select({ id: accounts.id })
-        .from(accounts)
-        .where(eq(accounts.id, account))
-        .prepare(),
-    },
-    /** A page of an endpoint's attempts, read with the check that the endpoint is the caller's account's. */
-    deliveryPage: {
-      endpoint: db
-        .select({ id: webhooks.id })
-        .from(webhooks)
-        .where(and(eq(webhooks.id, sql.placeholder("webhookId")), eq(webhooks.accountId, account)))
-        .prepare(),
-      attempts: db
-        .select(deliveryColumns)
-        .from(deliveryAttempts)
-        .where(
-          and(
-            eq(deliveryAttempts.webhookId, sql.placeholder("webhookId")),
-            gt(deliveryAttempts.id, sql.placeholder("afterId")),
-          ),
-        )
-        .orderBy(asc(deliveryAttempts.id))
-        .limit(sql.placeholder("limit"))
-        .prepare(),
-    },
-  };
-});
-
-export interface DeliveryPageQuery {
-  apiKeyHash: string;
-  webhookId: number;
-  afterId: number;
-  limit: number;
-}
-
-export interface DeliveryPage {
-  deliveries: Delivery[];
-  hasMore: boolean;
-}
-
-/**
- * One page of an endpoint's attempts, oldest first, read with the check
- * that the endpoint is the caller's account's (undefined when it is not).
- */
-export async function listDeliveries(
+/** Applies the change to the caller's account's endpoint; undefined when it has none by that id. */
+export async function updateWebhook(
   db: Database,
-  query: DeliveryPageQuery,
-): Promise<DeliveryPage | undefined> {
-  const { endpoint, attempts } = await guardStorage("D1", () =>
-    runBatch(db, webhookQueries(db).deliveryPage, { ...query, limit: query.limit + 1 }),
-  );
-  if (endpoint.length === 0) return undefined;
-  return {
-    deliveries: attempts.slice(0, query.limit).map(toDelivery),
-    hasMore: attempts.length > query.limit,
-  };
-}
-
-/** An endpoint as the dashboard lists it: with the outcome of its latest attempt, if any. */
-export interface WebhookWithLastDelivery extends Webhook {
-  lastDelivery: Pick<Delivery, "outcome" | "attemptedAt" | "responseStatus" | "error"> | null;
-}
-
-/** The account's endpoints, oldest first, each with its latest attempt. */
-export async function listWebhooksWithLastDelivery(
-  db: Database,
-  accountId: number,
-): Promise<WebhookWithLastDelivery[]> {
-  const latest = sql`(SELECT max(latest.id) FROM ${deliveryAttempts} AS latest WHERE latest.webhook_id = ${webhooks.id})`;
+  owner: Owner,
+  id: number,
+  change: EndpointChange,
+): Promise<Webhook | undefined> {
+  const status = change.enabled === undefined ? {} : statusColumns(change.enabled);
   const rows = await guardStorage("D1", () =>
+    db
+      .update(webhooks)
+      .set({
+        ...(change.url === undefined ? {} : { url: change.url }),
+        ...(change.types === undefined ? {} : { types: JSON.stringify(change.types) }),
+        ...status,
+      })
+      .where(ofAccount(owner, id))
+      .returning(webhookColumns),
+  );
+  const [row] = rows;
+  return row && toWebhook(row);
+}
+
+function statusColumns(enabled: boolean) {
+  return { status: enabled ? ("enabled" as const) : ("disabled" as const), disabledReason: null };
+}
+
+/** A secret rotated away, and when deliveries stop being signed with it. */
+interface PreviousSecret {
+  secret: string;
+  until: number;
+}
+
+/** How long a rotated secret still signs deliveries. */
+export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
+/** The most secrets a delivery is signed with: the newest and the two before it. */
+const MAX_SIGNING_SECRETS = 3;
+
+function stillSigning(previous: string, now: number): PreviousSecret[] {
+  return (JSON.parse(previous) as PreviousSecret[])
+    .filter((old) => old.until > now)
+    .slice(0, MAX_SIGNING_SECRETS - 1);
+}
+
+/** The endpoint with the columns rotation reads, if it is the caller's account's. */
+function rotationTarget(db: Database, apiKeyHash: string, id: number) {
+  return guardStorage("D1", () =>
     db
       .select({
         ...webhookColumns,
-        outcome: deliveryAttempts.outcome,
-        attemptedAt: deliveryAttempts.attemptedAt,
-        responseStatus: deliveryAttempts.responseStatus,
-        error: deliveryAttempts.error,
+        secret: webhooks.secret,
+        previousSecrets: webhooks.previousSecrets,
       })
       .from(webhooks)
-      .leftJoin(deliveryAttempts, eq(deliveryAttempts.id, latest))
-      .where(eq(webhooks.accountId, accountId))
-      .orderBy(asc(webhooks.id)),
-  );
-  return rows.map(({ outcome, attemptedAt, responseStatus, error, ...row }) => ({
-    ...toWebhook(row),
-    lastDelivery:
-      outcome === null || attemptedAt === null
-        ? null
-        : { outcome, attemptedAt: attemptedAt.toISOString(), responseStatus, error },
-  }));
-}
-
-/** What the queue consumer needs to make one delivery: the event, and where and how to send it. */
-export interface DeliveryTarget {
-  event: EventRow;
-  url: string;
-  secret: string;
-}
-
-/** The event and the endpoint, or undefined when either is gone (deleted, or past retention). */
-export async function findDeliveryTarget(
-  db: Database,
-  eventId: string,
-  webhookId: number,
-): Promise<DeliveryTarget | undefined> {
-  const row = await guardStorage("D1", () =>
-    db
-      .select({ ...eventColumns, url: webhooks.url, secret: webhooks.secret })
-      .from(events)
-      .innerJoin(webhooks, eq(webhooks.id, webhookId))
-      .where(eq(events.id, eventId))
+      .where(ofAccount(apiKeyHash, id))
       .get(),
   );
-  if (!row) return undefined;
-  const { url, secret, ...event } = row;
-  return { event, url, secret };
 }
 
-export interface AttemptRecord {
-  webhookId: number;
-  eventId: string;
-  attempt: number;
-  attemptedAt: number;
-  outcome: Delivery["outcome"];
-  responseStatus: number | null;
-  error: string | null;
-  nextRetryAt: number | null;
+/**
+ * Gives the endpoint a new secret; the one it replaces still signs
+ * deliveries for 24 hours. The update is conditional on the secret read,
+ * so two rotations at once cannot drop a secret: the later one finds it
+ * changed and reads again. With a claim, the reply (the new secret
+ * included) is stored with the Idempotency-Key in the same batch.
+ * Undefined when the account has no such endpoint.
+ */
+export async function rotateSecret(
+  db: Database,
+  rotation: { apiKeyHash: string; id: number; secret: string; now: number },
+  claim: IdempotencyClaim | undefined,
+): Promise<Made<CreatedWebhook> | Stored | Replayed | Reused | undefined> {
+  const queries = rotationQueries(db);
+  for (;;) {
+    const current = await rotationTarget(db, rotation.apiKeyHash, rotation.id);
+    if (!current) return undefined;
+    const { secret: oldSecret, previousSecrets, ...webhook } = current;
+    const previous = [
+      { secret: oldSecret, until: rotation.now + SECRET_OVERLAP_MS },
+      ...stillSigning(previousSecrets, rotation.now),
+    ].slice(0, MAX_SIGNING_SECRETS - 1);
+    const values = { ...rotation, oldSecret, previousSecrets: JSON.stringify(previous) };
+    if (!claim) {
+      const { rotated } = await guardStorage("D1", () => runBatch(db, queries.rotate, values));
+      if (rotated.length > 0) {
+        return { kind: "made", body: { ...toWebhook(webhook), secret: rotation.secret } };
+      }
+      continue;
+    }
+    const outcome = await runOnce(
+      db,
+      claim,
+      () => runBatch(db, queries.rotateOnce, { ...values, ...claimValues(claim) }),
+      (done) => (done.stored.length > 0 ? storedIn(done.stored) : undefined),
+    );
+    if (outcome) return outcome;
+  }
 }
 
-/** Records one attempt, unless its endpoint was deleted meanwhile. */
-export async function recordAttempt(db: Database, record: AttemptRecord): Promise<void> {
-  await guardStorage("D1", () =>
-    db.insert(deliveryAttempts).select(
-      db
-        .select({
-          id: sql<null>`NULL`.as("id"),
-          webhookId: webhooks.id,
-          eventId: sql<string>`${record.eventId}`.as("event_id"),
-          attempt: sql<number>`${record.attempt}`.as("attempt"),
-          attemptedAt: sql<number>`${record.attemptedAt}`.as("attempted_at"),
-          outcome: sql<string>`${record.outcome}`.as("outcome"),
-          responseStatus: sql<number | null>`${record.responseStatus}`.as("response_status"),
-          error: sql<string | null>`${record.error}`.as("error"),
-          nextRetryAt: sql<number | null>`${record.nextRetryAt}`.as("next_retry_at"),
-        })
-        .from(webhooks)
-        .where(eq(webhooks.id, record.webhookId)),
+/** Rotation's statements, prepared once per database. */
+const rotationQueries = preparedQueries((db: Database) => {
+  const update = db
+    .update(webhooks)
+    .set({
+      secret: sql`${sql.placeholder("secret")}`,
+      previousSecrets: sql`${sql.placeholder("previousSecrets")}`,
+    })
+    .where(
+      and(
+        eq(webhooks.id, sql.placeholder("id")),
+        eq(webhooks.accountId, accountOfKey(sql.placeholder("apiKeyHash"))),
+        eq(webhooks.secret, sql.placeholder("oldSecret")),
+      ),
+    );
+  // The endpoint as it is after the change, with its new secret; `disabledReason` only when set.
+  const reply = sql<string>`(SELECT json_patch(json_object('id', ${webhooks.id}, 'url', ${webhooks.url}, 'types', json(${webhooks.types}), 'status', ${webhooks.status}, 'createdAt', ${isoInstant(webhooks.createdAt)}, 'secret', ${webhooks.secret}), json_object('disabledReason', ${webhooks.disabledReason})) FROM ${webhooks} WHERE ${webhooks.id} = ${sql.placeholder("id")})`;
+  return {
+    rotate: { rotated: update.returning({ id: webhooks.id }).prepare() },
+    rotateOnce: keyedStatements(
+      db,
+      { change: { rotated: update.prepare() }, events: {}, reads: {} },
+      { status: 200, body: reply },
     ),
-  );
+  };
+});
+
+/** The endpoint as its object sends to it: address, signing secrets newest first, status. */
+export interface EndpointForDelivery {
+  url: string;
+  secrets: string[];
+  enabled: boolean;
 }
 
-/** Removes attempts past the events' retention period; run by the scheduled job. */
-export async function deleteExpiredAttempts(db: Database, before: number): Promise<number> {
-  const result = await guardStorage("D1", () =>
-    db.delete(deliveryAttempts).where(lt(deliveryAttempts.attemptedAt, new Date(before))),
+/** Undefined when the endpoint was deleted. */
+export async function findEndpointForDelivery(
+  db: Database,
+  id: number,
+  now: number,
+): Promise<EndpointForDelivery | undefined> {
+  const row = await db
+    .select({
+      url: webhooks.url,
+      secret: webhooks.secret,
+      previousSecrets: webhooks.previousSecrets,
+      status: webhooks.status,
+    })
+    .from(webhooks)
+    .where(eq(webhooks.id, id))
+    .get();
+  if (!row) return undefined;
+  return {
+    url: row.url,
+    secrets: [row.secret, ...stillSigning(row.previousSecrets, now).map((old) => old.secret)],
+    enabled: row.status === "enabled",
+  };
+}
+
+/** The events' JSON as delivered, by id; an event past retention is missing. */
+export async function findEventBodies(
+  db: Database,
+  ids: readonly string[],
+): Promise<Map<string, string>> {
+  const rows = await db
+    .select(eventColumns)
+    .from(events)
+    .where(inArray(events.id, [...ids]));
+  return new Map(rows.map((row) => [row.id, JSON.stringify(toEvent(row))]));
+}
+
+/** The service disables an endpoint (410 Gone, or failing for days), unless it is disabled already. */
+export async function disableWebhook(db: Database, id: number, reason: string): Promise<void> {
+  await db
+    .update(webhooks)
+    .set({ status: "disabled", disabledReason: reason })
+    .where(and(eq(webhooks.id, id), eq(webhooks.status, "enabled")));
+}
+
+/**
+ * The ids of a page of events since `since` that the endpoint wants, in
+ * commit order after `afterSeq`, with the last one's position.
+ */
+export async function wantedEventsSince(
+  db: Database,
+  query: { webhookId: number; since: number; afterSeq: number; limit: number },
+): Promise<{ ids: string[]; lastSeq: number | undefined }> {
+  const rows = await guardStorage("D1", () =>
+    db
+      .select({ id: events.id, seq: events.seq })
+      .from(events)
+      .innerJoin(webhooks, eq(webhooks.id, query.webhookId))
+      .where(
+        and(
+          gt(events.seq, query.afterSeq),
+          sql`${events.createdAt} >= ${query.since}`,
+          endpointWants,
+        ),
+      )
+      .orderBy(asc(events.seq))
+      .limit(query.limit),
   );
-  return result.meta.changes;
+  return { ids: rows.map((row) => row.id), lastSeq: rows.at(-1)?.seq };
 }

@@ -1,4 +1,5 @@
 import { createRoute, type RouteConfig } from "@hono/zod-openapi";
+import { IdempotencyHeadersSchema, idempotentReplayedHeader } from "../api/idempotency-key.ts";
 import { nextPageLinkHeader } from "../api/pagination.ts";
 import { commonHeaders, errorResponses } from "../api/responses.ts";
 import { EVENT_TYPES } from "../db/schema.ts";
@@ -8,17 +9,26 @@ import type { WebhookSettings } from "./webhook-settings.ts";
 import type { WebhookUrlPolicy } from "./webhook-url.ts";
 import {
   CreatedWebhookSchema,
+  DELIVERY_NOT_FOUND,
   DeliveriesSchema,
+  DeliveryIdParamsSchema,
+  DeliverySchema,
   ListDeliveriesQuerySchema,
   MAX_WEBHOOKS,
   newWebhookSchema,
+  RecoveredSchema,
+  RecoverSchema,
+  TestEventSchema,
   WEBHOOK_NOT_FOUND,
   WebhookIdParamsSchema,
+  WebhookSchema,
   WebhooksSchema,
+  webhookChangeSchema,
 } from "./webhooks.schemas.ts";
 
 /** A delay as a reader takes it in: `30 s`, `2 min`, `6 h`. */
 function duration(seconds: number): string {
+  if (seconds >= 86_400 && seconds % 86_400 === 0) return `${seconds / 86_400} days`;
   if (seconds >= 3600 && seconds % 3600 === 0) return `${seconds / 3600} h`;
   if (seconds >= 60 && seconds % 60 === 0) return `${seconds / 60} min`;
   return `${seconds} s`;
@@ -39,10 +49,14 @@ function answerWithin(settings: WebhookSettings): string {
 /** How deliveries behave, as the tag and every webhook in the document state it: this environment's timeout and schedule. */
 function deliveryRules(settings: WebhookSettings): string {
   const retries = list(settings.retryDelaysSeconds.map(duration));
-  return `Each event is POSTed as JSON, signed per Standard Webhooks (\`webhook-id\`, \`webhook-timestamp\`, \`webhook-signature\`; verify with the official \`standardwebhooks\` libraries and the endpoint's secret). Any 2xx within ${answerWithin(settings)} is success; anything else (another status, a redirect, which is never followed, a timeout, a failed connection) is retried after about ${retries}, then the delivery has failed. Each retry is signed afresh with its own timestamp but keeps the event's id as \`webhook-id\`. Delivery is at least once: deduplicate by \`webhook-id\`. Order of arrival is not promised: each event carries its \`createdAt\` and the full resource, and \`GET /events\` gives the true order.`;
+  return `Each event is POSTed as JSON, signed per Standard Webhooks (\`webhook-id\`, \`webhook-timestamp\`, \`webhook-signature\`; verify with the official \`standardwebhooks\` libraries and the endpoint's secret). Any 2xx within ${answerWithin(settings)} is success; anything else (another status, a redirect, which is never followed, a timeout, a failed connection) is retried after about ${retries}, then the delivery has failed; a 429 or 503 with \`Retry-After\` waits at least that long. An endpoint with no successful delivery since a failure ${duration(settings.disableAfterMs / 1000)} old, or that answers 410 Gone, is disabled until its owner enables it again. Each retry is signed afresh with its own timestamp but keeps the event's id as \`webhook-id\`. Each delivery is signed with every secret of the endpoint younger than 24 hours since it was replaced, newest first, space-separated. Delivery is at least once: deduplicate by \`webhook-id\`. Order of arrival is not promised: each event carries its \`createdAt\` and the full resource, and \`GET /events\` gives the true order.`;
 }
 
 const WEBHOOKS_TAG = "webhooks";
+
+/** What an Idempotency-Key does on the operations that take one. */
+const IDEMPOTENT =
+  "With an `Idempotency-Key`, a retry with the same key and body within 24 hours returns the first response again, as it was sent (with `Idempotent-Replayed: true`), secret included: the stored reply keeps it for those 24 hours. The same key with a different body, or on another operation, gives 422.";
 
 /** The `webhooks` tag of the document. */
 export function webhooksTag(settings: WebhookSettings) {
@@ -66,8 +80,9 @@ export function createWebhookRoute(policy: WebhookUrlPolicy) {
     path: "/webhooks",
     operationId: "createWebhook",
     summary: "Register a webhook endpoint",
-    description: `Registers an endpoint for the listed event kinds; it receives the events committed from now on. The reply holds the signing secret, shown this once. At most ${MAX_WEBHOOKS} endpoints per account: the next gives 409 \`limit_reached\`. Send \`Content-Type: application/json\` and at most 16 KiB.`,
+    description: `Registers an endpoint for the listed event kinds; it receives the events committed from now on. The reply holds the signing secret, shown this once. At most ${MAX_WEBHOOKS} endpoints per account: the next gives 409 \`limit_reached\`. Send \`Content-Type: application/json\` and at most 16 KiB. ${IDEMPOTENT}`,
     request: {
+      headers: IdempotencyHeadersSchema,
       body: {
         required: true,
         content: { "application/json": { schema: newWebhookSchema(policy) } },
@@ -76,7 +91,7 @@ export function createWebhookRoute(policy: WebhookUrlPolicy) {
     responses: {
       201: {
         description: "The endpoint, with its signing secret (never shown again).",
-        headers: commonHeaders,
+        headers: { ...commonHeaders, "Idempotent-Replayed": idempotentReplayedHeader },
         content: { "application/json": { schema: CreatedWebhookSchema } },
       },
       ...errorResponses([
@@ -90,6 +105,7 @@ export function createWebhookRoute(policy: WebhookUrlPolicy) {
         },
         413,
         415,
+        422,
         429,
         500,
         503,
@@ -135,13 +151,13 @@ export const listDeliveriesRoute = createRoute({
   method: "get",
   path: "/webhooks/{webhookId}/deliveries",
   operationId: "listDeliveries",
-  summary: "List an endpoint's delivery attempts",
+  summary: "List an endpoint's deliveries",
   description:
-    "Every attempt to deliver an event to the endpoint, oldest first: the event, when, the endpoint's status or why there was none, and when the next attempt is due. The body is the bare array; when more follow, `Link: <…>; rel=\"next\"` points at the next page. Another account's endpoint gives 404. Kept 30 days.",
+    "The endpoint's deliveries, newest first: one per event (and per test send), with its status, every attempt (when, the endpoint's status or why there was none) and when the next is due. The body is the bare array; when more follow, `Link: <…>; rel=\"next\"` points at the next page. Another account's endpoint gives 404. Kept 30 days.",
   request: { params: WebhookIdParamsSchema, query: ListDeliveriesQuerySchema },
   responses: {
     200: {
-      description: "A page of attempts (possibly empty).",
+      description: "A page of deliveries (possibly empty).",
       headers: {
         ...commonHeaders,
         Link: nextPageLinkHeader(
@@ -154,13 +170,118 @@ export const listDeliveriesRoute = createRoute({
   },
 });
 
+/** updateWebhook, its body stating the URL rules of the environment it is documented for. */
+export function updateWebhookRoute(policy: WebhookUrlPolicy) {
+  return createRoute({
+    ...beta,
+    method: "patch",
+    path: "/webhooks/{webhookId}",
+    operationId: "updateWebhook",
+    summary: "Change, pause or enable a webhook endpoint",
+    description:
+      "Changes the endpoint's `url`, `types` or `enabled`, each under the rules of creation, for the deliveries made from now on. `enabled: false` pauses it: no attempts are made, and the events it would have received are recorded as `skipped` (`recoverWebhook` sends them later). `enabled: true` enables it again, also after the service disabled it; its health starts afresh. Send `Content-Type: application/json`.",
+    request: {
+      params: WebhookIdParamsSchema,
+      body: {
+        required: true,
+        content: { "application/json": { schema: webhookChangeSchema(policy) } },
+      },
+    },
+    responses: {
+      200: {
+        description: "The endpoint as changed.",
+        headers: commonHeaders,
+        content: { "application/json": { schema: WebhookSchema } },
+      },
+      ...errorResponses([400, 401, [404, WEBHOOK_NOT_FOUND], 413, 415, 429, 500, 503]),
+    },
+  });
+}
+
+const accepted = (description: string, schema: typeof DeliverySchema | typeof RecoveredSchema) => ({
+  description,
+  headers: commonHeaders,
+  content: { "application/json": { schema } },
+});
+
+export const testWebhookRoute = createRoute({
+  ...beta,
+  method: "post",
+  path: "/webhooks/{webhookId}/test",
+  operationId: "testWebhook",
+  summary: "Send a test event to an endpoint",
+  description:
+    "Sends a signed `webhook.test` event (`data`: `{ webhookId }`) to this endpoint only, now, as a delivery of its own: one attempt, listed with the others, never in the event feed and never counted toward the endpoint's health. A disabled endpoint records it as `skipped`. Takes no body.",
+  request: { params: WebhookIdParamsSchema },
+  responses: {
+    202: accepted("The delivery, on its way.", DeliverySchema),
+    ...errorResponses([401, [404, WEBHOOK_NOT_FOUND], 429, 500, 503]),
+  },
+});
+
+export const retryDeliveryRoute = createRoute({
+  ...beta,
+  method: "post",
+  path: "/webhooks/{webhookId}/deliveries/{deliveryId}/retry",
+  operationId: "retryDelivery",
+  summary: "Send a delivery again",
+  description:
+    "Sends the delivery's event again, now, with the same `webhook-id`, as one more attempt recorded beneath it (whatever its status). Takes no body.",
+  request: { params: DeliveryIdParamsSchema },
+  responses: {
+    202: accepted("The delivery, pending its new attempt.", DeliverySchema),
+    ...errorResponses([401, [404, DELIVERY_NOT_FOUND], 429, 500, 503]),
+  },
+});
+
+export const recoverWebhookRoute = createRoute({
+  ...beta,
+  method: "post",
+  path: "/webhooks/{webhookId}/recover",
+  operationId: "recoverWebhook",
+  summary: "Send again what an endpoint missed",
+  description:
+    "Queues again, once each and oldest first, every event since `since` that the endpoint wants and did not receive: those whose delivery failed or was skipped, and any that never reached it. Events it received, or has on their way, are not sent again; test events are not recovered. Events are kept 30 days. Send `Content-Type: application/json`.",
+  request: {
+    params: WebhookIdParamsSchema,
+    body: { required: true, content: { "application/json": { schema: RecoverSchema } } },
+  },
+  responses: {
+    202: accepted("How many events were queued again.", RecoveredSchema),
+    ...errorResponses([400, 401, [404, WEBHOOK_NOT_FOUND], 413, 415, 429, 500, 503]),
+  },
+});
+
+export const rotateWebhookSecretRoute = createRoute({
+  ...beta,
+  method: "post",
+  path: "/webhooks/{webhookId}/rotate-secret",
+  operationId: "rotateWebhookSecret",
+  summary: "Give an endpoint a new signing secret",
+  description: `Gives the endpoint a new signing secret, shown in this reply only. Deliveries are signed with every secret of the endpoint younger than 24 hours since it was replaced, newest first, at most three (\`webhook-signature: v1,<new> v1,<older>\`): a receiver that verifies with the old secret keeps working while it switches, with no gap. Takes no body. ${IDEMPOTENT}`,
+  request: { params: WebhookIdParamsSchema, headers: IdempotencyHeadersSchema },
+  responses: {
+    200: {
+      description: "The endpoint, with its new signing secret (never shown again).",
+      headers: { ...commonHeaders, "Idempotent-Replayed": idempotentReplayedHeader },
+      content: { "application/json": { schema: CreatedWebhookSchema } },
+    },
+    ...errorResponses([400, 401, [404, WEBHOOK_NOT_FOUND], 422, 429, 500, 503]),
+  },
+});
+
 /** The webhook operations, as the document for an environment with these settings describes them. */
 export function webhooksOperations(settings: WebhookSettings): RouteConfig[] {
   return [
     createWebhookRoute(settings.urlPolicy),
     listWebhooksRoute,
+    updateWebhookRoute(settings.urlPolicy),
     deleteWebhookRoute,
     listDeliveriesRoute,
+    testWebhookRoute,
+    retryDeliveryRoute,
+    recoverWebhookRoute,
+    rotateWebhookSecretRoute,
   ];
 }
 
@@ -171,9 +292,14 @@ const deliveryHeader = (description: string, example: string) => ({
   example,
 });
 
+const deliveredKinds = [
+  ...EVENT_TYPES.map((type) => ({ type, schema: eventSchemas[type] })),
+  { type: "webhook.test", schema: TestEventSchema },
+];
+
 /** The request each kind of event arrives as, for the document's `webhooks`. */
 export function deliveredWebhooks(settings: WebhookSettings): RouteConfig[] {
-  return EVENT_TYPES.map((type) => ({
+  return deliveredKinds.map(({ type, schema }) => ({
     method: "post",
     path: type,
     operationId: `${type.replace(/[._](.)/g, (_, letter: string) => letter.toUpperCase())}Webhook`,
@@ -206,7 +332,7 @@ export function deliveredWebhooks(settings: WebhookSettings): RouteConfig[] {
       },
     ],
     request: {
-      body: { required: true, content: { "application/json": { schema: eventSchemas[type] } } },
+      body: { required: true, content: { "application/json": { schema } } },
     },
     responses: {
       "2XX": { description: "Received: the delivery succeeded, and is not repeated." },

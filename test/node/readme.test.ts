@@ -71,11 +71,13 @@ describe("the README", () => {
       statuses.filter((status) => !status?.startsWith("2")),
       output,
     ).toEqual([]);
-    // The webhook receiver it starts verified every delivery of the adoption's five events.
+    // The webhook receiver it starts verified every delivery of the adoption's five events,
+    // and both test events, the second after the rotation, with the secret it had before.
     expect(
       output.match(/^verified (?:pet|order)\.[a-z_]+ evt_[0-9a-z]{26} /gm),
       output,
     ).toHaveLength(5);
+    expect(output.match(/^verified webhook\.test evt_[0-9a-z]{26} /gm), output).toHaveLength(2);
     expect(output, output).not.toMatch(/^refused:/m);
   });
 });

@@ -10,6 +10,9 @@ import type { AddressInfo } from "node:net";
  *   /slow/NAME        200, but only after SLOW_MS (longer than the tests' timeout)
  *   /redirect/NAME    302 to /ok/NAME (which must not be followed)
  *   /flaky-N/NAME     500 for the first N requests, then 200
+ *   /throttle-N/NAME  429 with `Retry-After: N` for the first request, then 200
+ *   /gone/NAME        410
+ *   /hang/NAME        never answers (until the receiver closes)
  *
  * `GET /received/NAME` answers with what NAME's path received, in order.
  */
@@ -74,8 +77,14 @@ export function startReceiver(): Promise<Receiver> {
     });
     received.set(name, log);
     const flaky = /^flaky-(\d+)$/.exec(scenario);
+    const throttle = /^throttle-(\d+)$/.exec(scenario);
     if (scenario === "ok") reply(response, 200);
-    else if (scenario === "fail") reply(response, 500);
+    else if (scenario === "gone") reply(response, 410);
+    else if (scenario === "hang") return;
+    else if (throttle) {
+      if (log.length > 1) reply(response, 200);
+      else reply(response, 429, { "Retry-After": throttle[1] ?? "0" });
+    } else if (scenario === "fail") reply(response, 500);
     else if (scenario === "redirect") reply(response, 302, { Location: `/ok/${name}` });
     else if (scenario === "slow") setTimeout(() => reply(response, 200), SLOW_MS);
     else if (flaky) reply(response, log.length > Number(flaky[1]) ? 200 : 500);

@@ -2,7 +2,7 @@ import type { AccountUsage } from "../../accounts/account-usage.ts";
 import type { Account } from "../../accounts/accounts.queries.ts";
 import type { KeyRow } from "../../keys/keys.queries.ts";
 import { limitsOf, type Plan } from "../../rate-limit/plans.ts";
-import type { WebhookWithLastDelivery } from "../../webhooks/webhooks.queries.ts";
+import type { WebhookWithLatestDelivery } from "../../webhooks/webhook-overview.ts";
 import { CSRF_FIELD } from "../csrf.ts";
 import type { Notice } from "../notices.ts";
 import { formatCount, formatUtc } from "./format.ts";
@@ -17,7 +17,7 @@ interface AccountPageProps {
   keys: KeyRow[];
   /** Undefined when the keys' Durable Objects could not be asked: the page still shows the keys. */
   usage: AccountUsage | undefined;
-  webhooks: WebhookWithLastDelivery[];
+  webhooks: WebhookWithLatestDelivery[];
   now: Date;
   /** What the last form did; a new key appears in full only here, once. */
   notices?: Notice[];
@@ -132,12 +132,13 @@ export function AccountPage(props: AccountPageProps) {
       {webhooks.length === 0 ? (
         <p>You have no webhook endpoints.</p>
       ) : (
-        <WebhookTable webhooks={webhooks} />
+        <WebhookTable webhooks={webhooks} csrf={csrf} />
       )}
       <p class="muted">
-        Endpoints receive your events as they happen. Register and delete them with the API (
-        <code>POST /v1/webhooks</code>, <code>{"DELETE /v1/webhooks/{webhookId}"}</code>); each
-        one's attempts are listed at <code>{"GET /v1/webhooks/{webhookId}/deliveries"}</code>.
+        Endpoints receive your events as they happen. Pause, resume and test them here; register,
+        change and delete them with the API (<code>POST /v1/webhooks</code>,{" "}
+        <code>{"PATCH /v1/webhooks/{webhookId}"}</code>); each one's deliveries are listed at{" "}
+        <code>{"GET /v1/webhooks/{webhookId}/deliveries"}</code>.
       </p>
     </Layout>
   );

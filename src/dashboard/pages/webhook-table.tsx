@@ -1,33 +1,61 @@
-import type { WebhookWithLastDelivery } from "../../webhooks/webhooks.queries.ts";
+import type { WebhookWithLatestDelivery } from "../../webhooks/webhook-overview.ts";
+import type { Delivery } from "../../webhooks/webhooks.schemas.ts";
+import { CSRF_FIELD } from "../csrf.ts";
 import { formatUtc } from "./format.ts";
 
-type LastDelivery = WebhookWithLastDelivery["lastDelivery"];
-
-function answerOf(delivery: NonNullable<LastDelivery>): string {
-  return delivery.responseStatus === null
-    ? (delivery.error ?? "no answer")
-    : `HTTP ${delivery.responseStatus}`;
+function answerOf(delivery: Delivery): string {
+  const last = delivery.attempts.at(-1);
+  if (!last) return "not attempted yet";
+  return last.responseStatus === null ? (last.error ?? "no answer") : `HTTP ${last.responseStatus}`;
 }
 
-/** The latest attempt in words: what happened, when, and what follows. */
-function lastDeliveryText(delivery: LastDelivery): string {
+/** The latest delivery in words: what happened, when, and what follows. */
+function latestDeliveryText(delivery: Delivery | null): string {
   if (!delivery) return "None yet";
-  const at = formatUtc(new Date(delivery.attemptedAt));
-  switch (delivery.outcome) {
+  const at = formatUtc(new Date(delivery.attempts.at(-1)?.attemptedAt ?? delivery.createdAt));
+  switch (delivery.status) {
     case "succeeded":
       return `Delivered ${at} (${answerOf(delivery)})`;
-    case "retrying":
-      return `Failing since ${at} (${answerOf(delivery)}); retrying`;
+    case "pending":
+      return delivery.attempts.length === 0
+        ? `On its way since ${at}`
+        : `Failing since ${at} (${answerOf(delivery)}); retrying`;
     case "failed":
       return `Failed ${at} (${answerOf(delivery)}); no more retries`;
+    case "skipped":
+      return `Skipped ${at}: the endpoint was disabled`;
   }
 }
 
+function statusText(webhook: WebhookWithLatestDelivery): string {
+  if (webhook.status === "enabled") return "Enabled";
+  return webhook.disabledReason ? `Disabled: ${webhook.disabledReason}` : "Paused";
+}
+
+/** One action on an endpoint: a form that posts to the dashboard and comes back to the page. */
+function Action(props: { id: number; action: string; label: string; csrf: string }) {
+  return (
+    <form method="post" action={`/dashboard/webhooks/${props.id}/${props.action}`}>
+      <input type="hidden" name={CSRF_FIELD} value={props.csrf} />
+      <button type="submit" class="secondary">
+        {props.label}
+      </button>
+    </form>
+  );
+}
+
 /**
- * The account's webhook endpoints, each with the outcome of its latest
- * delivery attempt. Narrow screens get one card per endpoint, as for keys.
+ * The account's webhook endpoints, each with its status, its latest
+ * delivery, Pause or Resume, and Send test. Narrow screens get one card per
+ * endpoint, as for keys.
  */
-export function WebhookTable({ webhooks }: { webhooks: WebhookWithLastDelivery[] }) {
+export function WebhookTable({
+  webhooks,
+  csrf,
+}: {
+  webhooks: WebhookWithLatestDelivery[];
+  csrf: string;
+}) {
   return (
     <table class="keys webhooks">
       <thead>
@@ -35,7 +63,9 @@ export function WebhookTable({ webhooks }: { webhooks: WebhookWithLastDelivery[]
           <th scope="col">Endpoint</th>
           <th scope="col">Events</th>
           <th scope="col">Registered</th>
-          <th scope="col">Last delivery</th>
+          <th scope="col">Status</th>
+          <th scope="col">Latest delivery</th>
+          <th scope="col">Actions</th>
         </tr>
       </thead>
       <tbody>
@@ -48,8 +78,24 @@ export function WebhookTable({ webhooks }: { webhooks: WebhookWithLastDelivery[]
             <td data-label="Registered" class="nowrap">
               {formatUtc(new Date(webhook.createdAt))}
             </td>
-            <td data-label="Last delivery" data-outcome={webhook.lastDelivery?.outcome ?? "none"}>
-              {lastDeliveryText(webhook.lastDelivery)}
+            <td data-label="Status" data-status={webhook.status}>
+              {statusText(webhook)}
+            </td>
+            <td
+              data-label="Latest delivery"
+              data-delivery-status={webhook.latestDelivery?.status ?? "none"}
+            >
+              {latestDeliveryText(webhook.latestDelivery)}
+            </td>
+            <td data-label="Actions">
+              <div class="actions">
+                {webhook.status === "enabled" ? (
+                  <Action id={webhook.id} action="pause" label="Pause" csrf={csrf} />
+                ) : (
+                  <Action id={webhook.id} action="resume" label="Resume" csrf={csrf} />
+                )}
+                <Action id={webhook.id} action="test" label="Send test" csrf={csrf} />
+              </div>
             </td>
           </tr>
         ))}

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createPet } from "../support/assertions.ts";
 import { DashboardBrowser, type Page } from "../support/dashboard-browser.ts";
@@ -6,8 +5,10 @@ import { api } from "../support/request.ts";
 import {
   deliveriesOf,
   eventually,
+  receivedAtLeast,
   receiverUrl,
   registerWebhook,
+  settledDeliveries,
   uniqueName,
 } from "../support/webhooks.ts";
 
@@ -31,7 +32,7 @@ describe("webhook endpoints on the account page", () => {
     expect(page.html).toContain("You have no webhook endpoints.");
   });
 
-  it("lists each endpoint with its latest delivery's outcome, and never its secret", async () => {
+  it("lists each endpoint with its status and latest delivery, and never its secret", async () => {
     const browser = new DashboardBrowser();
     await browser.newAccount();
     const { key } = await browser.createKey();
@@ -44,44 +45,39 @@ describe("webhook endpoints on the account page", () => {
     const failing = await registerWebhook(key, receiverUrl("fail", uniqueName("failing")), [
       "pet.*",
     ]);
+    const gone = await registerWebhook(key, receiverUrl("gone", uniqueName("gone")), [
+      "pet.created",
+    ]);
     await createPet(key, { name: "Dashboard", categoryId: 26 });
-    for (const endpoint of [healthy, failing]) {
-      await eventually(`a first attempt at endpoint ${endpoint.id}`, async () =>
-        (await deliveriesOf(key, endpoint.id)).length > 0 ? true : undefined,
-      );
-    }
+    await settledDeliveries(key, healthy.id, 1);
+    await settledDeliveries(key, gone.id, 1);
+    await eventually(`a first attempt at endpoint ${failing.id}`, async () =>
+      (await deliveriesOf(key, failing.id)).some((delivery) => delivery.attempts.length > 0)
+        ? true
+        : undefined,
+    );
 
     const page = await browser.get("/dashboard/account");
     expect(page.status).toBe(200);
     expect(text(row(page, quiet.id))).toMatch(
-      new RegExp(`^${quiet.url} order.cancelled \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} UTC None yet$`),
+      new RegExp(
+        `^${quiet.url} order.cancelled \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} UTC Enabled None yet Pause Send test$`,
+      ),
     );
-    expect(row(page, quiet.id)).toContain('data-outcome="none"');
+    expect(row(page, quiet.id)).toContain('data-delivery-status="none"');
     expect(text(row(page, healthy.id))).toMatch(
-      /pet\.created .* Delivered \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC \(HTTP 200\)$/,
+      /pet\.created .* Enabled Delivered \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC \(HTTP 200\) Pause Send test$/,
     );
-    expect(row(page, healthy.id)).toContain('data-outcome="succeeded"');
+    expect(row(page, healthy.id)).toContain('data-delivery-status="succeeded"');
     expect(text(row(page, failing.id))).toMatch(
-      /pet\.\* .* Failing since \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC \(HTTP 500\); retrying$/,
+      /pet\.\* .* (Failing since .* \(HTTP 500\); retrying|Failed .* \(HTTP 500\); no more retries) Pause Send test$/,
     );
-    expect(row(page, failing.id)).toContain('data-outcome="retrying"');
-    for (const endpoint of [quiet, healthy, failing]) {
+    expect(text(row(page, gone.id))).toMatch(
+      /Disabled: The endpoint answered 410 Gone\. Failed .* \(HTTP 410\); no more retries Resume Send test$/,
+    );
+    for (const endpoint of [quiet, healthy, failing, gone]) {
       expect(page.html).not.toContain(endpoint.secret.slice("whsec_".length));
     }
-
-    // A delivery that spent its schedule, as the consumer records its last attempt.
-    const gaveUp = await registerWebhook(key, receiverUrl("ok", uniqueName("gave-up")), [
-      "order.placed",
-    ]);
-    await env.DB.prepare(
-      `INSERT INTO delivery_attempts (webhook_id, event_id, attempt, attempted_at, outcome, response_status, error, next_retry_at)
-       VALUES (?, 'evt_0000000000000000000000000a', 7, ?, 'failed', NULL, 'No response within 10 s.', NULL)`,
-    )
-      .bind(gaveUp.id, Date.parse("2031-01-02T03:04:05Z"))
-      .run();
-    expect(text(row(await browser.get("/dashboard/account"), gaveUp.id))).toMatch(
-      /Failed 2031-01-02 03:04 UTC \(No response within 10 s\.\); no more retries$/,
-    );
 
     const deleted = await api(`/v1/webhooks/${failing.id}`, { method: "DELETE", key });
     expect(deleted.status).toBe(204);
@@ -89,6 +85,45 @@ describe("webhook endpoints on the account page", () => {
     expect((await browser.get("/dashboard/account")).html).not.toContain(
       `data-webhook-id="${failing.id}"`,
     );
+  });
+
+  it("pauses, resumes and tests an endpoint with forms that come back to the page", async () => {
+    const browser = new DashboardBrowser();
+    await browser.newAccount();
+    const { key } = await browser.createKey();
+    const name = uniqueName("operated");
+    const endpoint = await registerWebhook(key, receiverUrl("ok", name), ["order.cancelled"]);
+    await browser.get("/dashboard/account");
+
+    const paused = await browser.post(`/dashboard/webhooks/${endpoint.id}/pause`);
+    expect(paused.status).toBe(303);
+    expect(paused.location).toBe("/dashboard/account");
+    let page = await browser.get("/dashboard/account");
+    expect(text(row(page, endpoint.id))).toMatch(/Paused None yet Resume Send test$/);
+    const listed = await api("/v1/webhooks", { key });
+    expect(((await listed.json()) as { status: string }[])[0]?.status).toBe("disabled");
+
+    expect((await browser.post(`/dashboard/webhooks/${endpoint.id}/resume`)).status).toBe(303);
+    expect((await browser.post(`/dashboard/webhooks/${endpoint.id}/test`)).status).toBe(303);
+    const [request] = await receivedAtLeast(name, 1);
+    expect(JSON.parse(request?.body ?? "{}")).toMatchObject({
+      type: "webhook.test",
+      data: { webhookId: endpoint.id },
+    });
+    await settledDeliveries(key, endpoint.id, 1);
+    page = await browser.get("/dashboard/account");
+    expect(text(row(page, endpoint.id))).toMatch(
+      /Enabled Delivered .* \(HTTP 200\) Pause Send test$/,
+    );
+
+    // Without the form's token, or for another account's endpoint, nothing happens.
+    const forged = await browser.post(`/dashboard/webhooks/${endpoint.id}/pause`, { csrf: "x" });
+    expect(forged.status).toBe(403);
+    const stranger = new DashboardBrowser();
+    await stranger.newAccount();
+    expect((await stranger.post(`/dashboard/webhooks/${endpoint.id}/pause`)).status).toBe(404);
+    const after = await api("/v1/webhooks", { key });
+    expect(((await after.json()) as { status: string }[])[0]?.status).toBe("enabled");
   });
 
   it("shows another account's endpoints to nobody else", async () => {

@@ -26,6 +26,11 @@ const NOT_PRODUCIBLE: Record<string, string> = {
   "listWebhooks 500": "only a defect produces it; storage faults are 503",
   "deleteWebhook 500": "only a defect produces it; storage faults are 503",
   "listDeliveries 500": "only a defect produces it; storage faults are 503",
+  "updateWebhook 500": "only a defect produces it; storage faults are 503",
+  "testWebhook 500": "only a defect produces it; storage faults are 503",
+  "retryDelivery 500": "only a defect produces it; storage faults are 503",
+  "recoverWebhook 500": "only a defect produces it; storage faults are 503",
+  "rotateWebhookSecret 500": "only a defect produces it; storage faults are 503",
 };
 
 let contract: Contract;
@@ -527,13 +532,156 @@ describe("createWebhook, listWebhooks, deleteWebhook, listDeliveries", () => {
   });
 });
 
+describe("updateWebhook, testWebhook, retryDelivery, recoverWebhook", () => {
+  it("200 and 202 for an endpoint's operation; 400, 404, 413 and 415 for what cannot be done; 401 without a key", async () => {
+    const owner = (await seedKey()).key;
+    const name = uniqueName("contract-operated");
+    const { id } = (await contract.check(
+      "createWebhook",
+      await createWebhook({ url: receiverUrl("ok", name), types: ["order.*"] }, owner),
+    )) as { id: number };
+    const path = `/v1/webhooks/${id}`;
+    const patch = (json: unknown, as: string | undefined = owner) =>
+      api(path, { method: "PATCH", key: as, json });
+    await contract.check("updateWebhook", await patch({ enabled: false }));
+    await contract.check("updateWebhook", await patch({ enabled: true, types: ["pet.*"] }));
+    const tested = (await contract.check(
+      "testWebhook",
+      await api(`${path}/test`, { method: "POST", key: owner }),
+    )) as { id: number };
+    await receivedAtLeast(name, 1);
+    await contract.check(
+      "retryDelivery",
+      await api(`${path}/deliveries/${tested.id}/retry`, { method: "POST", key: owner }),
+    );
+    const since = new Date(Date.now() - 60_000).toISOString();
+    const recover = (json: unknown, as: string | undefined = owner, at = path) =>
+      api(`${at}/recover`, { method: "POST", key: as, json });
+    await contract.check("recoverWebhook", await recover({ since }));
+
+    for (const body of [{}, { url: "https://10.1.2.3/hook" }, { enabled: 1 }]) {
+      const reply = await patch(body);
+      expect(reply.status).toBe(400);
+      await contract.check("updateWebhook", reply);
+    }
+    for (const body of [{}, { since: "yesterday" }, { since, extra: 1 }]) {
+      const reply = await recover(body);
+      expect(reply.status).toBe(400);
+      await contract.check("recoverWebhook", reply);
+    }
+    const stranger = (await seedKey()).key;
+    const notMine: [string, Promise<Response>][] = [
+      ["updateWebhook", patch({ enabled: false }, stranger)],
+      ["testWebhook", api(`${path}/test`, { method: "POST", key: stranger })],
+      ["testWebhook", api("/v1/webhooks/abc/test", { method: "POST", key: owner })],
+      [
+        "retryDelivery",
+        api(`${path}/deliveries/${tested.id}/retry`, { method: "POST", key: stranger }),
+      ],
+      ["retryDelivery", api(`${path}/deliveries/999999/retry`, { method: "POST", key: owner })],
+      ["retryDelivery", api(`${path}/deliveries/x/retry`, { method: "POST", key: owner })],
+      ["recoverWebhook", recover({ since }, stranger)],
+    ];
+    for (const [operationId, reply] of notMine) {
+      const response = await reply;
+      expect(response.status, operationId).toBe(404);
+      await contract.check(operationId, response);
+    }
+    for (const [operationId, method, at] of [
+      ["updateWebhook", "PATCH", path],
+      ["recoverWebhook", "POST", `${path}/recover`],
+    ] as const) {
+      const big = await api(at, {
+        method,
+        key: owner,
+        body: JSON.stringify({ since, pad: "x".repeat(17 * 1024) }),
+        headers: { "Content-Type": "application/json" },
+      });
+      expect(big.status).toBe(413);
+      await contract.check(operationId, big);
+      const text = await api(at, {
+        method,
+        key: owner,
+        body: "{}",
+        headers: { "Content-Type": "text/plain" },
+      });
+      expect(text.status).toBe(415);
+      await contract.check(operationId, text);
+    }
+    for (const [operationId, method, at] of [
+      ["updateWebhook", "PATCH", path],
+      ["testWebhook", "POST", `${path}/test`],
+      ["retryDelivery", "POST", `${path}/deliveries/${tested.id}/retry`],
+      ["recoverWebhook", "POST", `${path}/recover`],
+    ] as const) {
+      const reply = await api(at, { method, json: method === "PATCH" ? {} : undefined });
+      expect(reply.status).toBe(401);
+      await contract.check(operationId, reply);
+    }
+  });
+});
+
+describe("rotateWebhookSecret and createWebhook's Idempotency-Key", () => {
+  it("200 and replays with the documented headers, 422 for a reused key, 400, 404 and 401", async () => {
+    const owner = (await seedKey()).key;
+    const json = { url: receiverUrl("ok", "never-called"), types: ["order.*"] };
+    const create = () =>
+      api("/v1/webhooks", {
+        method: "POST",
+        key: owner,
+        json,
+        headers: { "Idempotency-Key": "c1" },
+      });
+    const { id } = (await contract.check("createWebhook", await create())) as { id: number };
+    const replayed = await create();
+    expect(replayed.headers.get("Idempotent-Replayed")).toBe("true");
+    await contract.check("createWebhook", replayed);
+    const reused = await api("/v1/webhooks", {
+      method: "POST",
+      key: owner,
+      json: { ...json, types: ["pet.*"] },
+      headers: { "Idempotency-Key": "c1" },
+    });
+    expect(reused.status).toBe(422);
+    await contract.check("createWebhook", reused);
+
+    const path = `/v1/webhooks/${id}/rotate-secret`;
+    const rotate = (idempotencyKey: string, as: string | undefined = owner, at = path) =>
+      api(at, { method: "POST", key: as, headers: { "Idempotency-Key": idempotencyKey } });
+    await contract.check("rotateWebhookSecret", await rotate("r1"));
+    const again = await rotate("r1");
+    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+    await contract.check("rotateWebhookSecret", again);
+    const otherOperation = await rotate("c1");
+    expect(otherOperation.status).toBe(422);
+    await contract.check("rotateWebhookSecret", otherOperation);
+    const badKey = await rotate("");
+    expect(badKey.status).toBe(400);
+    await contract.check("rotateWebhookSecret", badKey);
+    for (const reply of [
+      await rotate("r2", (await seedKey()).key),
+      await rotate("r3", owner, "/v1/webhooks/abc/rotate-secret"),
+    ]) {
+      expect(reply.status).toBe(404);
+      await contract.check("rotateWebhookSecret", reply);
+    }
+    const anonymous = await api(path, { method: "POST" });
+    expect(anonymous.status).toBe(401);
+    await contract.check("rotateWebhookSecret", anonymous);
+  });
+});
+
 describe("the requests webhooks deliver", () => {
   it("match the document's `webhooks`, kind by kind, headers included", async () => {
     const owner = (await seedKey()).key;
     const name = uniqueName("contract-deliveries");
-    await contract.check(
+    const endpoint = (await contract.check(
       "createWebhook",
       await createWebhook({ url: receiverUrl("ok", name), types: ["pet.*", "order.*"] }, owner),
+    )) as { id: number };
+    await contract.check(
+      "testWebhook",
+      await api(`/v1/webhooks/${endpoint.id}/test`, { method: "POST", key: owner }),
     );
     const petId = (await contract.check(
       "createPet",
@@ -560,8 +708,8 @@ describe("the requests webhooks deliver", () => {
       });
       await contract.check(action === "complete" ? "completeOrder" : "cancelOrder", moved);
     }
-    // Two animals, two placements, two moves: 2 created, 4 status changes, 2 placed, 1 completed, 1 cancelled.
-    const requests = await receivedAtLeast(name, 10);
+    // A test; two animals, two placements, two moves: 2 created, 4 status changes, 2 placed, 1 completed, 1 cancelled.
+    const requests = await receivedAtLeast(name, 11);
     const kinds = new Set<string>();
     const document = contract.document as unknown as {
       webhooks: Record<string, { post: { parameters: { name: string }[] } }>;
@@ -597,6 +745,20 @@ describe("429 for every operation", () => {
       ["listWebhooks", (k) => api("/v1/webhooks", { key: k })],
       ["deleteWebhook", (k) => api("/v1/webhooks/1", { method: "DELETE", key: k })],
       ["listDeliveries", (k) => api("/v1/webhooks/1/deliveries", { key: k })],
+      ["updateWebhook", (k) => api("/v1/webhooks/1", { method: "PATCH", key: k, json: {} })],
+      ["testWebhook", (k) => api("/v1/webhooks/1/test", { method: "POST", key: k })],
+      [
+        "retryDelivery",
+        (k) => api("/v1/webhooks/1/deliveries/1/retry", { method: "POST", key: k }),
+      ],
+      [
+        "recoverWebhook",
+        (k) => api("/v1/webhooks/1/recover", { method: "POST", key: k, json: {} }),
+      ],
+      [
+        "rotateWebhookSecret",
+        (k) => api("/v1/webhooks/1/rotate-secret", { method: "POST", key: k }),
+      ],
     ];
     for (const [operationId, send] of cases) {
       const limited = await tiny();
@@ -672,6 +834,27 @@ describe("503 for every operation when storage fails", () => {
       ["listWebhooks", "/v1/webhooks", {}],
       ["deleteWebhook", "/v1/webhooks/1", { method: "DELETE" }],
       ["listDeliveries", "/v1/webhooks/1/deliveries", {}],
+      [
+        "updateWebhook",
+        "/v1/webhooks/1",
+        {
+          method: "PATCH",
+          body: JSON.stringify({ enabled: false }),
+          headers: { "Content-Type": "application/json" },
+        },
+      ],
+      ["testWebhook", "/v1/webhooks/1/test", { method: "POST" }],
+      ["retryDelivery", "/v1/webhooks/1/deliveries/1/retry", { method: "POST" }],
+      ["rotateWebhookSecret", "/v1/webhooks/1/rotate-secret", { method: "POST" }],
+      [
+        "recoverWebhook",
+        "/v1/webhooks/1/recover",
+        {
+          method: "POST",
+          body: JSON.stringify({ since: "2026-01-01T00:00:00Z" }),
+          headers: { "Content-Type": "application/json" },
+        },
+      ],
     ];
     for (const [operationId, path, init] of cases) {
       for (const replaced of [{ DB: failingD1() }, { RATE_LIMITER: failingLimiter() }]) {
@@ -694,7 +877,10 @@ describe("replies outside any operation", () => {
       ["/v1/store/orders/1/complete", "GET"],
       ["/v1/events", "DELETE"],
       ["/v1/webhooks", "PUT"],
-      ["/v1/webhooks/1", "PATCH"],
+      ["/v1/webhooks/1", "PUT"],
+      ["/v1/webhooks/1/test", "GET"],
+      ["/v1/webhooks/1/recover", "GET"],
+      ["/v1/webhooks/1/deliveries/1/retry", "GET"],
       ["/v1/webhooks/1/deliveries", "POST"],
     ] as const) {
       const reply = await api(path, { key, method });

@@ -81,11 +81,16 @@ describe("GET /v1/openapi.json", () => {
       "GET /store/orders/{orderId}",
       "GET /webhooks",
       "GET /webhooks/{webhookId}/deliveries",
+      "PATCH /webhooks/{webhookId}",
       "POST /pets",
       "POST /store/orders",
       "POST /store/orders/{orderId}/cancel",
       "POST /store/orders/{orderId}/complete",
       "POST /webhooks",
+      "POST /webhooks/{webhookId}/deliveries/{deliveryId}/retry",
+      "POST /webhooks/{webhookId}/recover",
+      "POST /webhooks/{webhookId}/rotate-secret",
+      "POST /webhooks/{webhookId}/test",
     ]);
   });
 
@@ -100,8 +105,13 @@ describe("GET /v1/openapi.json", () => {
       ["listEvents", ["events"]],
       ["createWebhook", ["webhooks"]],
       ["listWebhooks", ["webhooks"]],
+      ["updateWebhook", ["webhooks"]],
       ["deleteWebhook", ["webhooks"]],
       ["listDeliveries", ["webhooks"]],
+      ["testWebhook", ["webhooks"]],
+      ["retryDelivery", ["webhooks"]],
+      ["recoverWebhook", ["webhooks"]],
+      ["rotateWebhookSecret", ["webhooks"]],
     ]);
     expect(document.tags.map((tag) => tag.name)).toEqual(["pets", "store", "events", "webhooks"]);
     const create = operations(document).find(([name]) => name === "POST /webhooks")?.[1];
@@ -112,6 +122,7 @@ describe("GET /v1/openapi.json", () => {
       "409",
       "413",
       "415",
+      "422",
       "429",
       "500",
       "503",
@@ -128,6 +139,7 @@ describe("GET /v1/openapi.json", () => {
       "order.placed",
       "order.completed",
       "order.cancelled",
+      "webhook.test",
     ];
     expect(Object.keys(document.webhooks)).toEqual(kinds);
     const schemas = [
@@ -136,6 +148,7 @@ describe("GET /v1/openapi.json", () => {
       "OrderPlacedEvent",
       "OrderCompletedEvent",
       "OrderCancelledEvent",
+      "TestEvent",
     ];
     kinds.forEach((kind, index) => {
       const post = document.webhooks[kind]?.post as {

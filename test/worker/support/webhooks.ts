@@ -4,7 +4,15 @@ import type { ReceivedRequest } from "../../receiver/receiver.ts";
 import { api } from "./request.ts";
 
 /** How the test receiver answers a path (see test/receiver/receiver.ts). */
-export type Scenario = "ok" | "fail" | "slow" | "redirect" | `flaky-${number}`;
+export type Scenario =
+  | "ok"
+  | "fail"
+  | "slow"
+  | "redirect"
+  | "gone"
+  | "hang"
+  | `flaky-${number}`
+  | `throttle-${number}`;
 
 export interface EventBody {
   id: string;
@@ -18,19 +26,25 @@ export interface WebhookBody {
   id: number;
   url: string;
   types: string[];
+  status: "enabled" | "disabled";
+  disabledReason?: string;
   createdAt: string;
   secret?: string;
+}
+
+export interface AttemptBody {
+  attemptedAt: string;
+  responseStatus: number | null;
+  error: string | null;
 }
 
 export interface DeliveryBody {
   id: number;
   eventId: string;
-  attempt: number;
-  attemptedAt: string;
-  outcome: "succeeded" | "retrying" | "failed";
-  responseStatus: number | null;
-  error: string | null;
-  nextRetryAt: string | null;
+  status: "pending" | "succeeded" | "failed" | "skipped";
+  createdAt: string;
+  nextAttemptAt: string | null;
+  attempts: AttemptBody[];
 }
 
 /** A name no other test uses, for the receiver's log. */
@@ -121,9 +135,39 @@ export function feed(key: string, type?: string): Promise<EventBody[]> {
   return allPages<EventBody>(`/v1/events?limit=100${query}`, key);
 }
 
-/** Every attempt recorded for the endpoint, oldest first. */
+/** Every delivery recorded for the endpoint, newest first. */
 export function deliveriesOf(key: string, webhookId: number): Promise<DeliveryBody[]> {
   return allPages<DeliveryBody>(`/v1/webhooks/${webhookId}/deliveries?limit=100`, key);
+}
+
+/** Waits until the endpoint has `count` deliveries, none pending, and returns them, newest first. */
+export function settledDeliveries(
+  key: string,
+  webhookId: number,
+  count: number,
+  timeoutMs?: number,
+): Promise<DeliveryBody[]> {
+  return eventually(
+    `${count} settled deliveries for endpoint ${webhookId}`,
+    async () => {
+      const deliveries = await deliveriesOf(key, webhookId);
+      const settled = deliveries.every((delivery) => delivery.status !== "pending");
+      return deliveries.length >= count && settled ? deliveries : undefined;
+    },
+    timeoutMs,
+  );
+}
+
+/** Changes an endpoint with updateWebhook and insists it worked. */
+export async function updateWebhook(
+  key: string,
+  webhookId: number,
+  change: Record<string, unknown>,
+): Promise<WebhookBody> {
+  const response = await api(`/v1/webhooks/${webhookId}`, { method: "PATCH", key, json: change });
+  const body = (await response.json()) as WebhookBody;
+  expect(response.status, JSON.stringify(body)).toBe(200);
+  return body;
 }
 
 /** Events as stored, for checks that must not depend on the feed's own filters. */

@@ -42,7 +42,14 @@ describe("createWebhook, listWebhooks, deleteWebhook", () => {
     const res = await create(key, { url, types: ["order.*", "pet.created"] });
     expect(res.status).toBe(201);
     const body = (await res.json()) as Required<WebhookBody>;
-    expect(Object.keys(body).sort()).toEqual(["createdAt", "id", "secret", "types", "url"]);
+    expect(Object.keys(body).sort()).toEqual([
+      "createdAt",
+      "id",
+      "secret",
+      "status",
+      "types",
+      "url",
+    ]);
     expect(body).toMatchObject({ url, types: ["order.*", "pet.created"] });
     expect(body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(new Date(body.createdAt).toISOString()).toBe(body.createdAt);
@@ -94,8 +101,11 @@ describe("createWebhook, listWebhooks, deleteWebhook", () => {
   it("405 for methods the paths do not serve, 401 without a key", async () => {
     for (const [path, method, allow] of [
       ["/v1/webhooks", "PUT", "GET, HEAD, POST"],
-      ["/v1/webhooks/1", "GET", "DELETE"],
+      ["/v1/webhooks/1", "GET", "PATCH, DELETE"],
       ["/v1/webhooks/1/deliveries", "POST", "GET, HEAD"],
+      ["/v1/webhooks/1/test", "GET", "POST"],
+      ["/v1/webhooks/1/recover", "GET", "POST"],
+      ["/v1/webhooks/1/deliveries/1/retry", "GET", "POST"],
       ["/v1/events", "POST", "GET, HEAD"],
     ] as const) {
       const res = await api(path, { method, key: await freshKey() });
@@ -224,7 +234,7 @@ describe("the signing secret is shown once", () => {
       expect(reply.status).toBe(200);
       later.push(await reply.text());
     }
-    expect(later[1]).toContain('"outcome":"retrying"');
+    expect(later[1]).toContain('"responseStatus":500');
     const requestLines = logs.lines.filter((line) => line.message === "request");
     expect(requestLines.length).toBeGreaterThanOrEqual(4);
     const secretBytes = endpoint.secret.slice("whsec_".length);

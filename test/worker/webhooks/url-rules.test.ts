@@ -1,6 +1,11 @@
 import { env } from "cloudflare:test";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
+import {
+  REFUSED_IPV4_BLOCKS,
+  REFUSED_IPV6_BLOCKS,
+  rangeOf,
+} from "../../../src/webhooks/special-purpose-addresses.ts";
 import { isAllowedWebhookUrl } from "../../../src/webhooks/webhook-url.ts";
 import { expectError } from "../support/assertions.ts";
 import { seedUnlimitedKey } from "../support/keys.ts";
@@ -74,6 +79,15 @@ const REFUSED = [
   "https://[2002:a00:1::]/hook",
   "https://[2001::a00:1]/hook",
   "https://[2001:db8::1]/hook",
+  "https://[3fff::1]/hook",
+  "https://[3FFF:FFF:ffff::1]/hook",
+  "https://[2001:2::1]/hook",
+  "https://[2001:0002:0:0:0:0:0:1]/hook",
+  "https://[2001:10::1]/hook",
+  "https://[2001:1f::1]/hook",
+  "https://[2001:1ff::1]/hook",
+  "https://192.88.99.1/hook",
+  "https://192.0.0.9/hook",
   // Credentials, other schemes, and the rest of the form.
   "https://user@example.com/hook",
   "https://user:secret@example.com/hook",
@@ -110,16 +124,29 @@ const ACCEPTED = [
   "https://[2606:4700:4700::1111]/hook",
   "https://[2A00:1450:4001:81D::200E]:443/hook",
   "https://[2001:4860:4860::8888]/hook",
+  "https://[2001:200::1]/hook",
+  "https://[3fff:1000::1]/hook",
+  "https://[2620:4f:8000::1]/hook",
+  "https://192.88.100.1/hook",
 ];
 
 describe("URLs refused in every environment", () => {
-  it.each(REFUSED)("400 for %j", async (url) => {
+  it.each(REFUSED)("400 for %j, on creation and on a change", async (url) => {
     const key = await freshKey();
+    const endpoint = await create(key, "https://example.com/hook");
+    const { id } = (await endpoint.json()) as { id: number };
     for (const bindings of [undefined, PRODUCTION_BINDINGS]) {
       const body = await expectError(await create(key, url, bindings), 400, "invalid_request", {
         paths: ["url"],
       });
       expect(body.message).toMatch(/https:\/\//);
+      const change = await api(`/v1/webhooks/${id}`, {
+        method: "PATCH",
+        key,
+        json: { url },
+        bindings,
+      });
+      await expectError(change, 400, "invalid_request", { paths: ["url"] });
     }
   });
 });
@@ -177,6 +204,7 @@ const NON_PUBLIC_V4: [string, number][] = [
   ["172.16.0.0", 12],
   ["192.0.0.0", 24],
   ["192.0.2.0", 24],
+  ["192.88.99.0", 24],
   ["192.168.0.0", 16],
   ["198.18.0.0", 15],
   ["198.51.100.0", 24],
@@ -209,10 +237,12 @@ function v6Groups(address: string): number[] {
 function isPublicV6(address: string): boolean {
   const [first = 0, second = 0] = v6Groups(address);
   const globalUnicast = first >= 0x2000 && first <= 0x3fff;
-  const teredo = first === 0x2001 && second === 0;
-  const documentation = first === 0x2001 && second === 0x0db8;
+  // IETF protocol assignments (Teredo, benchmarking, ORCHID among them), documentation, 6to4.
+  const protocolAssignments = first === 0x2001 && second <= 0x01ff;
+  const documentation =
+    (first === 0x2001 && second === 0x0db8) || (first === 0x3fff && second <= 0x0fff);
   const sixToFour = first === 0x2002;
-  return globalUnicast && !teredo && !documentation && !sixToFour;
+  return globalUnicast && !protocolAssignments && !documentation && !sixToFour;
 }
 
 /** Whether fetch would reach a public host with this URL, by the parser's own reading. */
@@ -246,6 +276,12 @@ const hex = fc.oneof(
     "fe80",
     "fc00",
     "3fff",
+    "fff",
+    "1000",
+    "2",
+    "10",
+    "1ff",
+    "200",
     "2000",
     "1fff",
     "4000",
@@ -287,16 +323,27 @@ const wellFormedV4 = fc
   .map((parts) => parts.join("."));
 const firstGroup = fc.oneof(
   fc.integer({ min: 0x2000, max: 0x3fff }),
-  fc.constantFrom(0x2001, 0x2002, 0, 0xfe80, 0xfc00, 0xfd00, 0xff02, 0x64, 0x1fff, 0x4000),
+  fc.constantFrom(0x2001, 0x2002, 0x3fff, 0, 0xfe80, 0xfc00, 0xfd00, 0xff02, 0x64, 0x1fff, 0x4000),
   fc.integer({ min: 0, max: 0xffff }),
+);
+const secondGroup = fc.oneof(
+  fc.constant(0),
+  fc.integer({ min: 0, max: 0xffff }),
+  fc.integer({ min: 0, max: 0x3ff }),
+  fc.constantFrom(0x2, 0x10, 0x1f, 0x1ff, 0x200, 0xdb8, 0xfff, 0x1000),
 );
 const wellFormedV6 = fc
   .tuple(
     firstGroup,
-    fc.array(fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 0xffff })), {
-      minLength: 7,
-      maxLength: 7,
-    }),
+    fc
+      .tuple(
+        secondGroup,
+        fc.array(fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 0xffff })), {
+          minLength: 6,
+          maxLength: 6,
+        }),
+      )
+      .map(([second, rest]) => [second, ...rest]),
     fc.boolean(),
   )
   .map(([first, rest, full]) => {
@@ -381,6 +428,30 @@ describe("the pattern against the parser", () => {
           .join(".");
         const url = `https://${address}/hook`;
         expect(isAllowedWebhookUrl(url, production), url).toBe(isPublicV4(address));
+      }
+    }
+  });
+
+  it("refuses every block of the special-purpose list, first address to last, however it is written", () => {
+    const format = (value: bigint, bits: number, full: boolean): string => {
+      if (bits === 32) {
+        return [24n, 16n, 8n, 0n].map((shift) => String((value >> shift) & 255n)).join(".");
+      }
+      const groups = [...Array(8).keys()].map((i) =>
+        ((value >> BigInt(16 * (7 - i))) & 0xffffn).toString(16).padStart(full ? 4 : 1, "0"),
+      );
+      const text = groups.join(":");
+      return `[${full ? text.toUpperCase() : new URL(`https://[${text}]/`).hostname.slice(1, -1)}]`;
+    };
+    for (const entry of [...REFUSED_IPV4_BLOCKS, ...REFUSED_IPV6_BLOCKS]) {
+      const range = rangeOf(entry.block);
+      const last = range.first | ((1n << BigInt(range.bits - range.prefix)) - 1n);
+      for (const value of [range.first, range.first + 1n, last - 1n, last]) {
+        for (const full of [false, true]) {
+          const url = `https://${format(value, range.bits, full)}/hook`;
+          expect(isAllowedWebhookUrl(url, production), `${entry.name}: ${url}`).toBe(false);
+          expect(isAllowedWebhookUrl(url, local), `${entry.name}: ${url}`).toBe(false);
+        }
       }
     }
   });

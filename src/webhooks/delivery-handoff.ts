@@ -1,0 +1,32 @@
+import type { DeliveryMessage } from "../events/event-records.ts";
+import { log } from "../logging.ts";
+import type { WebhookEndpointClient } from "./webhook-endpoint-client.ts";
+
+/**
+ * The queue consumer: hands each (event, endpoint) pair to the endpoint's
+ * Durable Object, which records it before answering and delivers it from
+ * then on, and returns. Nothing here waits on a receiver, so one endpoint's
+ * slowness never holds another's messages. A message whose object could not
+ * take it goes back to the queue; its retries end in the dead-letter queue.
+ */
+export async function handOverBatch(
+  endpoints: WebhookEndpointClient,
+  batch: MessageBatch<DeliveryMessage>,
+): Promise<void> {
+  await Promise.all(
+    batch.messages.map(async (message) => {
+      const { eventId, webhookId } = message.body;
+      try {
+        await endpoints.accept(webhookId, eventId);
+        message.ack();
+      } catch {
+        // The storage guard has logged the fault.
+        log("warn", "webhook delivery not handed to its endpoint; the queue retries it", {
+          eventId,
+          webhookId,
+        });
+        message.retry();
+      }
+    }),
+  );
+}

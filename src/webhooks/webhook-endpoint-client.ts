@@ -1,0 +1,44 @@
+import { guardStorage } from "../storage/storage-guard.ts";
+import type { WebhookEndpoint } from "./webhook-endpoint.ts";
+import type { Delivery } from "./webhooks.schemas.ts";
+
+/** The only way the rest of the Worker reaches an endpoint's Durable Object. */
+export interface WebhookEndpointClient {
+  /** Hands an event to the endpoint's object, which delivers it from then on. */
+  accept(webhookId: number, eventId: string): Promise<void>;
+  /** A page of deliveries, newest first, below `beforeId`. */
+  deliveries(
+    webhookId: number,
+    page: { beforeId: number | undefined; limit: number },
+  ): Promise<{ deliveries: Delivery[]; hasMore: boolean }>;
+  sendTest(webhookId: number): Promise<Delivery>;
+  retry(webhookId: number, deliveryId: number): Promise<Delivery | undefined>;
+  /** Queues the events again where the endpoint did not receive them; how many it queued. */
+  recover(webhookId: number, eventIds: readonly string[]): Promise<number>;
+  /** The owner enabled the endpoint again. */
+  enabled(webhookId: number): Promise<void>;
+  /** The endpoint was deleted. */
+  forget(webhookId: number): Promise<void>;
+}
+
+export function webhookEndpointClient(
+  namespace: DurableObjectNamespace<WebhookEndpoint>,
+): WebhookEndpointClient {
+  const call = <T>(
+    webhookId: number,
+    method: (endpoint: DurableObjectStub<WebhookEndpoint>) => Promise<T>,
+  ): Promise<T> =>
+    guardStorage("Durable Object", () =>
+      method(namespace.get(namespace.idFromName(String(webhookId)))),
+    );
+  return {
+    accept: (webhookId, eventId) => call(webhookId, (o) => o.accept(webhookId, eventId)),
+    deliveries: (webhookId, page) =>
+      call(webhookId, (o) => o.deliveries(page.beforeId, page.limit)),
+    sendTest: (webhookId) => call(webhookId, (o) => o.sendTest(webhookId)),
+    retry: (webhookId, deliveryId) => call(webhookId, (o) => o.retry(webhookId, deliveryId)),
+    recover: (webhookId, eventIds) => call(webhookId, (o) => o.recover(webhookId, eventIds)),
+    enabled: (webhookId) => call(webhookId, (o) => o.enabled()),
+    forget: (webhookId) => call(webhookId, (o) => o.forget()),
+  };
+}

@@ -1,0 +1,241 @@
+import { DurableObject } from "cloudflare:workers";
+import { parseConfig } from "../config.ts";
+import { type Database, database } from "../db/database.ts";
+import { EVENT_RETENTION_MS } from "../events/events.queries.ts";
+import { describeError, log } from "../logging.ts";
+import { DeliveryLog, type DeliveryRecord, type DeliveryLog as Log } from "./delivery-log.ts";
+import { newEventId } from "./event-ids.ts";
+import { type Answer, isGone, isSuccess, judge, post } from "./webhook-delivery.ts";
+import type { WebhookSettings } from "./webhook-settings.ts";
+import {
+  disableWebhook,
+  type EndpointForDelivery,
+  findEndpointForDelivery,
+  findEventBodies,
+} from "./webhooks.queries.ts";
+import type { Delivery } from "./webhooks.schemas.ts";
+
+/**
+ * Attempts made at once: the connections one invocation may hold open
+ * together. A backlog goes out in rounds of this many.
+ */
+const PARALLEL_ATTEMPTS = 6;
+/** Beyond the timeout, how long an attempt may take before it counts as lost (the object evicted). */
+const LEASE_SLACK_MS = 15_000;
+/** When D1 cannot be read, how soon the alarm tries again. */
+const STORAGE_RETRY_MS = 30_000;
+
+const WEBHOOK_ID = "webhookId";
+const FIRST_FAILURE_AT = "firstFailureAt";
+
+export const GONE_REASON = "The endpoint answered 410 Gone.";
+const failingReason = (since: number) =>
+  `No successful delivery since a failure at ${new Date(since).toISOString()}.`;
+
+/**
+ * One webhook endpoint's deliveries (named by the endpoint's id). The queue
+ * consumer hands it events; it records each as a pending delivery before
+ * anything is sent, sends from its alarm, records every attempt, and
+ * schedules retries with the alarm. An attempt in flight is leased: if the
+ * object is evicted before recording it, the delivery falls due again when
+ * the lease ends and the alarm, set for that moment first, sends it again
+ * (at least once, same `webhook-id`). Its health (the first failure since
+ * the last success) disables the endpoint in D1 when it has failed for too
+ * long, or at once on 410 Gone. A slow endpoint holds only its own object.
+ */
+export class WebhookEndpoint extends DurableObject<Env> {
+  #log: Log;
+  readonly #db: Database;
+  readonly #settings: WebhookSettings;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.#log = new DeliveryLog(ctx.storage.sql);
+    this.#db = database(env.DB);
+    this.#settings = parseConfig(env).webhooks;
+  }
+
+  /** Takes an event for delivery; taking one it already has (a re-send) changes nothing. */
+  async accept(webhookId: number, eventId: string): Promise<void> {
+    this.#remember(webhookId);
+    const now = Date.now();
+    if (this.#log.add(eventId, now)) await this.#wakeBy(now);
+  }
+
+  /** A `webhook.test` event for this endpoint alone, sent now; it counts toward no health. */
+  async sendTest(webhookId: number): Promise<Delivery> {
+    this.#remember(webhookId);
+    const now = Date.now();
+    const id = newEventId();
+    const body = JSON.stringify({
+      id,
+      type: "webhook.test",
+      createdAt: new Date(now).toISOString(),
+      data: { webhookId },
+    });
+    const delivery = this.#log.add(id, now, body);
+    if (!delivery) throw new Error("a fresh event id was already recorded");
+    await this.#wakeBy(now);
+    return this.#shown(delivery.id);
+  }
+
+  /** The delivery's event again, now, as one more attempt; undefined when unknown. */
+  async retry(webhookId: number, deliveryId: number): Promise<Delivery | undefined> {
+    this.#remember(webhookId);
+    const now = Date.now();
+    const delivery = this.#log.requeue(deliveryId, now, true);
+    if (!delivery) return undefined;
+    await this.#wakeBy(now);
+    return this.#shown(delivery.id);
+  }
+
+  /** Queues again, in order, those of the events it has not delivered nor has on its way. */
+  async recover(webhookId: number, eventIds: readonly string[]): Promise<number> {
+    this.#remember(webhookId);
+    const now = Date.now();
+    // A millisecond apart, so the alarm sends them in the order given.
+    const queued = eventIds.filter((eventId, index) => this.#log.recover(eventId, now + index));
+    if (queued.length > 0) await this.#wakeBy(now);
+    return queued.length;
+  }
+
+  /** The owner enabled the endpoint: its health starts afresh. */
+  enabled(): void {
+    this.ctx.storage.kv.delete(FIRST_FAILURE_AT);
+  }
+
+  deliveries(beforeId: number | undefined, limit: number) {
+    return this.#log.page(beforeId, limit);
+  }
+
+  /** The endpoint was deleted: its deliveries go, and nothing more is sent. */
+  async forget(): Promise<void> {
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
+    // A late message for the endpoint may still arrive; its alarm finds the endpoint gone.
+    this.#log = new DeliveryLog(this.ctx.storage.sql);
+  }
+
+  override async alarm(): Promise<void> {
+    const webhookId = this.ctx.storage.kv.get<number>(WEBHOOK_ID);
+    if (webhookId === undefined) return;
+    const now = Date.now();
+    const due = this.#log.due(now, PARALLEL_ATTEMPTS);
+    try {
+      if (due.length > 0) await this.#send(webhookId, due, now);
+    } catch (error) {
+      log("error", "webhook endpoint could not read its endpoint or events", {
+        webhookId,
+        error: describeError(error),
+      });
+      await this.ctx.storage.setAlarm(now + STORAGE_RETRY_MS);
+      return;
+    }
+    this.#log.removeSettledBefore(now - EVENT_RETENTION_MS);
+    await this.#scheduleNext();
+  }
+
+  #remember(webhookId: number): void {
+    if (this.ctx.storage.kv.get(WEBHOOK_ID) !== webhookId) {
+      this.ctx.storage.kv.put(WEBHOOK_ID, webhookId);
+    }
+  }
+
+  #shown(deliveryId: number): Delivery {
+    const delivery = this.#log.find(deliveryId);
+    if (!delivery) throw new Error("a delivery just recorded is missing");
+    return delivery;
+  }
+
+  /** Makes sure the alarm runs by `at`. */
+  async #wakeBy(at: number): Promise<void> {
+    const current = await this.ctx.storage.getAlarm();
+    if (current === null || current > at) await this.ctx.storage.setAlarm(at);
+  }
+
+  async #scheduleNext(): Promise<void> {
+    const pending = this.#log.nextDue();
+    const oldest = this.#log.oldestSettled();
+    const cleanUp = oldest === undefined ? undefined : oldest + EVENT_RETENTION_MS;
+    const next = Math.min(pending ?? Number.POSITIVE_INFINITY, cleanUp ?? Number.POSITIVE_INFINITY);
+    if (Number.isFinite(next)) await this.ctx.storage.setAlarm(next);
+  }
+
+  async #send(webhookId: number, due: DeliveryRecord[], now: number): Promise<void> {
+    const endpoint = await findEndpointForDelivery(this.#db, webhookId, now);
+    if (!endpoint) {
+      await this.forget();
+      return;
+    }
+    if (!endpoint.enabled) {
+      this.#log.skip(due.map((delivery) => delivery.id));
+      return;
+    }
+    const leaseEnd = now + this.#settings.timeoutMs + LEASE_SLACK_MS;
+    this.#log.lease(
+      due.map((delivery) => delivery.id),
+      leaseEnd,
+    );
+    await this.ctx.storage.setAlarm(leaseEnd);
+    const ready = await this.#withPayloads(due);
+    await Promise.all(ready.map((delivery) => this.#attempt(webhookId, endpoint, delivery)));
+  }
+
+  /** Reads the events of deliveries not yet attempted; those past retention are dropped. */
+  async #withPayloads(due: DeliveryRecord[]): Promise<(DeliveryRecord & { payload: string })[]> {
+    const missing = due.filter((delivery) => delivery.payload === null);
+    const bodies =
+      missing.length === 0
+        ? new Map<string, string>()
+        : await findEventBodies(
+            this.#db,
+            missing.map((delivery) => delivery.eventId),
+          );
+    const gone: number[] = [];
+    const ready: (DeliveryRecord & { payload: string })[] = [];
+    for (const delivery of due) {
+      const payload = delivery.payload ?? bodies.get(delivery.eventId);
+      if (payload === undefined) {
+        gone.push(delivery.id);
+        continue;
+      }
+      if (delivery.payload === null) this.#log.setPayload(delivery.id, payload);
+      ready.push({ ...delivery, payload });
+    }
+    this.#log.remove(gone);
+    return ready;
+  }
+
+  async #attempt(
+    webhookId: number,
+    endpoint: EndpointForDelivery,
+    delivery: DeliveryRecord & { payload: string },
+  ): Promise<void> {
+    const attemptedAt = Date.now();
+    const answer = await post(
+      endpoint,
+      { id: delivery.eventId, body: delivery.payload },
+      attemptedAt,
+      this.#settings.timeoutMs,
+    );
+    this.#log.record(
+      delivery,
+      judge(delivery, answer, attemptedAt, this.#settings.retryDelaysSeconds),
+    );
+    if (!delivery.test) await this.#judgeHealth(webhookId, answer, attemptedAt);
+  }
+
+  async #judgeHealth(webhookId: number, answer: Answer, attemptedAt: number): Promise<void> {
+    const { kv } = this.ctx.storage;
+    if (isSuccess(answer)) {
+      kv.delete(FIRST_FAILURE_AT);
+      return;
+    }
+    const firstFailure = kv.get<number>(FIRST_FAILURE_AT) ?? attemptedAt;
+    kv.put(FIRST_FAILURE_AT, firstFailure);
+    const gone = isGone(answer);
+    if (gone || attemptedAt - firstFailure >= this.#settings.disableAfterMs) {
+      await disableWebhook(this.#db, webhookId, gone ? GONE_REASON : failingReason(firstFailure));
+    }
+  }
+}
