@@ -98,14 +98,17 @@ export function jsonReply<S extends z.ZodType>(
 }
 
 /** The headers of a 201 from an operation that takes an Idempotency-Key. */
+/** On every reply an `Idempotency-Key` can replay. */
+export const idempotentReplayedHeader = optionalHeader({
+  description: "Present, as `true`, when this is the replay of an earlier response.",
+  schema: { type: "string", enum: ["true"] },
+  example: "true",
+});
+
 export function createdHeaders(location: string, example: string): ResponseHeaders {
   return {
     Location: stringHeader(location, example),
-    "Idempotent-Replayed": optionalHeader({
-      description: "Present, as `true`, when this is the replay of an earlier response.",
-      schema: { type: "string", enum: ["true"] },
-      example: "true",
-    }),
+    "Idempotent-Replayed": idempotentReplayedHeader,
   };
 }
 

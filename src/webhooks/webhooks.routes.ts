@@ -1,7 +1,7 @@
 import { createRoute, type RouteConfig } from "@hono/zod-openapi";
-import { IdempotencyHeadersSchema, idempotentReplayedHeader } from "../api/idempotency-key.ts";
+import { IdempotencyHeadersSchema } from "../api/idempotency-key.ts";
 import { nextPageLinkHeader } from "../api/pagination.ts";
-import { commonHeaders, errorResponses } from "../api/responses.ts";
+import { commonHeaders, errorResponses, idempotentReplayedHeader } from "../api/responses.ts";
 import { EVENT_TYPES } from "../db/schema.ts";
 import { messages } from "../errors.ts";
 import { eventSchemas } from "../events/events.schemas.ts";
