@@ -1,26 +1,12 @@
 import type { RouteHandler } from "@hono/zod-openapi";
-import {
-  createKey,
-  FOLLOW_ACCOUNT,
-  revokeKey,
-  setAccountPlan,
-  setKeyLimits,
-} from "../accounts/account-changes.ts";
+import * as changes from "../accounts/account-changes.ts";
 import { findAccountByEmail, findOrCreateAccount } from "../accounts/accounts.queries.ts";
 import { INVITE_PATH, inviteAccount } from "../accounts/invites.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError, messages } from "../errors.ts";
-import { dispatchEvents, SWEEP_ROUNDS } from "../events/event-dispatch.ts";
+import * as outbox from "../events/event-dispatch.ts";
 import { listAccountKeys, MAX_WORKING_KEYS } from "../keys/keys.queries.ts";
-import type {
-  accountPlanRoute,
-  createKeyRoute,
-  dispatchEventsRoute,
-  inviteRoute,
-  keyPlanRoute,
-  listKeysRoute,
-  revokeKeyRoute,
-} from "./admin.routes.ts";
+import type * as routes from "./admin.routes.ts";
 import { accountSummary, keySummary } from "./summaries.ts";
 
 const noSuchKey = () => new ApiError("not_found", "No key has this hash.");
@@ -31,15 +17,15 @@ function numbersOf(body: { perMinute?: number | undefined; perDay?: number | und
   return { perMinute: body.perMinute ?? null, perDay: body.perDay ?? null };
 }
 
-export const createKeyHandler: RouteHandler<typeof createKeyRoute, AppEnv> = async (c) => {
+export const createKey: RouteHandler<typeof routes.createKey, AppEnv> = async (c) => {
   const services = c.var.services;
   const body = c.req.valid("json");
   const { account, created } = await findOrCreateAccount(
     services.db,
     body.account ?? services.config.operatorEmail,
   );
-  const limits = body.plan ? { plan: body.plan, ...numbersOf(body) } : FOLLOW_ACCOUNT;
-  const made = await createKey(services, account, limits);
+  const limits = body.plan ? { plan: body.plan, ...numbersOf(body) } : changes.FOLLOW_ACCOUNT;
+  const made = await changes.createKey(services, account, limits);
   if (!made.ok) {
     throw new ApiError(
       "limit_reached",
@@ -49,7 +35,7 @@ export const createKeyHandler: RouteHandler<typeof createKeyRoute, AppEnv> = asy
   return c.json({ key: made.key, accountCreated: created, ...keySummary(made.row) }, 201);
 };
 
-export const listKeysHandler: RouteHandler<typeof listKeysRoute, AppEnv> = async (c) => {
+export const listKeys: RouteHandler<typeof routes.listKeys, AppEnv> = async (c) => {
   const { db } = c.var.services;
   const account = await findAccountByEmail(db, c.req.valid("query").account);
   if (!account) throw noSuchAccount();
@@ -61,23 +47,24 @@ export const listKeysHandler: RouteHandler<typeof listKeysRoute, AppEnv> = async
   );
 };
 
-export const revokeKeyHandler: RouteHandler<typeof revokeKeyRoute, AppEnv> = async (c) => {
-  const row = await revokeKey(c.var.services, c.req.valid("param").hash);
+export const revokeKey: RouteHandler<typeof routes.revokeKey, AppEnv> = async (c) => {
+  const row = await changes.revokeKey(c.var.services, c.req.valid("param").hash);
   if (!row) throw noSuchKey();
   return c.json(keySummary(row), 200);
 };
 
-export const keyPlanHandler: RouteHandler<typeof keyPlanRoute, AppEnv> = async (c) => {
+export const keyPlan: RouteHandler<typeof routes.keyPlan, AppEnv> = async (c) => {
   const body = c.req.valid("json");
-  const limits = body.plan === "account" ? FOLLOW_ACCOUNT : { plan: body.plan, ...numbersOf(body) };
-  const row = await setKeyLimits(c.var.services, c.req.valid("param").hash, limits);
+  const limits =
+    body.plan === "account" ? changes.FOLLOW_ACCOUNT : { plan: body.plan, ...numbersOf(body) };
+  const row = await changes.setKeyLimits(c.var.services, c.req.valid("param").hash, limits);
   if (!row) throw noSuchKey();
   return c.json(keySummary(row), 200);
 };
 
-export const accountPlanHandler: RouteHandler<typeof accountPlanRoute, AppEnv> = async (c) => {
+export const accountPlan: RouteHandler<typeof routes.accountPlan, AppEnv> = async (c) => {
   const body = c.req.valid("json");
-  const changed = await setAccountPlan(c.var.services, c.req.valid("param").email, {
+  const changed = await changes.setAccountPlan(c.var.services, c.req.valid("param").email, {
     plan: body.plan,
     ...numbersOf(body),
   });
@@ -88,7 +75,7 @@ export const accountPlanHandler: RouteHandler<typeof accountPlanRoute, AppEnv> =
   );
 };
 
-export const inviteHandler: RouteHandler<typeof inviteRoute, AppEnv> = async (c) => {
+export const invite: RouteHandler<typeof routes.invite, AppEnv> = async (c) => {
   const invite = await inviteAccount(c.var.services.db, c.req.valid("param").email, Date.now());
   const link = new URL(`${INVITE_PATH}${invite.token}`, c.req.url).href;
   return c.json(
@@ -103,9 +90,11 @@ export const inviteHandler: RouteHandler<typeof inviteRoute, AppEnv> = async (c)
 };
 
 /** The scheduled sweep of the outbox, on demand: cron does not fire under wrangler dev. */
-export const dispatchEventsHandler: RouteHandler<typeof dispatchEventsRoute, AppEnv> = async (
-  c,
-) => {
-  const deliveriesQueued = await dispatchEvents(c.var.services, Date.now(), SWEEP_ROUNDS);
+export const dispatchEvents: RouteHandler<typeof routes.dispatchEvents, AppEnv> = async (c) => {
+  const deliveriesQueued = await outbox.dispatchEvents(
+    c.var.services,
+    Date.now(),
+    outbox.SWEEP_ROUNDS,
+  );
   return c.json({ deliveriesQueued }, 200);
 };

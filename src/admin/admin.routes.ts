@@ -24,7 +24,7 @@ const json = <T extends z.ZodType>(schema: T) => ({
 
 const body = <T extends z.ZodType>(schema: T) => ({ required: true, ...json(schema) });
 
-export const createKeyRoute = createRoute({
+export const createKey = createRoute({
   method: "post",
   path: "/keys",
   hide: true,
@@ -37,7 +37,7 @@ export const createKeyRoute = createRoute({
   },
 });
 
-export const listKeysRoute = createRoute({
+export const listKeys = createRoute({
   method: "get",
   path: "/keys",
   hide: true,
@@ -50,7 +50,7 @@ export const listKeysRoute = createRoute({
   },
 });
 
-export const revokeKeyRoute = createRoute({
+export const revokeKey = createRoute({
   method: "post",
   path: "/keys/{hash}/revoke",
   hide: true,
@@ -58,7 +58,7 @@ export const revokeKeyRoute = createRoute({
   responses: { 200: { description: "The key, revoked.", ...json(KeySummarySchema) } },
 });
 
-export const keyPlanRoute = createRoute({
+export const keyPlan = createRoute({
   method: "post",
   path: "/keys/{hash}/plan",
   hide: true,
@@ -66,7 +66,7 @@ export const keyPlanRoute = createRoute({
   responses: { 200: { description: "The key with its new limits.", ...json(KeySummarySchema) } },
 });
 
-export const accountPlanRoute = createRoute({
+export const accountPlan = createRoute({
   method: "post",
   path: "/accounts/{email}/plan",
   hide: true,
@@ -79,7 +79,7 @@ export const accountPlanRoute = createRoute({
   },
 });
 
-export const inviteRoute = createRoute({
+export const invite = createRoute({
   method: "post",
   path: "/accounts/{email}/invite",
   hide: true,
@@ -92,7 +92,7 @@ export const inviteRoute = createRoute({
   },
 });
 
-export const dispatchEventsRoute = createRoute({
+export const dispatchEvents = createRoute({
   method: "post",
   path: "/events/dispatch",
   hide: true,

@@ -1,12 +1,18 @@
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { UsageError } from "./command.ts";
+import { parseEnv } from "node:util";
+import type { z } from "@hono/zod-openapi";
 import {
+  envOf,
   findLocalServer,
   LOCAL_STATE_DIR,
-  localAdminToken,
-  projectRoot,
-  wranglerVar,
-} from "./project.ts";
+  type Options,
+  parseCommand,
+  runCommand,
+  stateDirOf,
+  UsageError,
+  wranglerConfig,
+} from "./command.ts";
 
 /**
  * The operator command's only way to change anything: the running Worker's
@@ -20,15 +26,15 @@ const ADMIN_BASE = "/admin";
 /** Long enough for a deployed Worker to write D1, KV and a Durable Object on a slow day. */
 const TIMEOUT_MS = 30_000;
 
-/** Options every subcommand that talks to a Worker shares: which one. */
-export const targetOptions = {
+/** Options every operator subcommand takes: which Worker. */
+const targetOptions = {
   url: { type: "string" },
   env: { type: "string" },
   "persist-to": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
-export const targetHelp = `  --url URL                 talk to the Worker at URL (its origin) instead of the local one
+const targetHelp = `  --url URL                 talk to the Worker at URL (its origin) instead of the local one
   --env staging|production  talk to that environment's Worker (STAGING_URL / PRODUCTION_URL
                             in wrangler.toml), with ADMIN_TOKEN from the environment
   --persist-to DIR          find the local Worker \`npm start -- --persist-to DIR\` serves
@@ -51,32 +57,55 @@ export const limitsHelp = `  --per-minute N            enterprise only, required
  * The numbers as typed, as numbers: the admin schema judges them, here
  * (`checkArguments`) and again on the Worker.
  */
-export function limitsOf(values: {
-  "per-minute"?: string | undefined;
-  "per-day"?: string | undefined;
-}) {
+export function limitsOf(values: { "per-minute"?: string; "per-day"?: string }) {
   const numberOf = (value: string | undefined) => (value === undefined ? undefined : Number(value));
   return { perMinute: numberOf(values["per-minute"]), perDay: numberOf(values["per-day"]) };
 }
 
-type Target =
-  | { kind: "local"; stateDir: string }
-  | { kind: "url"; origin: string }
-  | { kind: "env"; env: "staging" | "production" };
+/**
+ * Arguments as the Worker's own schema for them takes them, checked here
+ * before anything is sent, so a refusal changes nothing; the Worker checks
+ * them again. A field reads as the user wrote it: `<plan>` when it is one of
+ * the `positionals`, else its option (`perDay` is `--per-day`).
+ */
+export function checkArguments<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  positionals: string[] = [],
+): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = String(issue?.path[0] ?? "");
+  const option = `--${field.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
+  throw new UsageError(`${positionals.includes(field) ? `<${field}>` : option}: ${issue?.message}`);
+}
 
-interface TargetValues {
-  url?: string | undefined;
-  env?: string | undefined;
-  "persist-to"?: string | undefined;
+/** "2026-11-22 14:05 UTC": to the minute, which is all an operator compares. */
+export const minuteOf = (iso: string) => `${iso.slice(0, 16).replace("T", " ")} UTC`;
+
+const count = (n: number) => n.toLocaleString("en-US");
+
+/** "pro (300/min, 10,000/day)". */
+export const limitsText = (limits: { plan: string; perMinute: number; perDay: number }) =>
+  `${limits.plan} (${count(limits.perMinute)}/min, ${count(limits.perDay)}/day)`;
+
+/** The operator token: the environment's, else (for a local Worker or --url) .dev.vars's. */
+function adminToken(): string {
+  const fromFile = existsSync(".dev.vars") && parseEnv(readFileSync(".dev.vars", "utf8"));
+  const token = process.env.ADMIN_TOKEN || (fromFile || undefined)?.ADMIN_TOKEN;
+  if (token) return token;
+  throw new Error(
+    "no ADMIN_TOKEN in .dev.vars or the environment; `npm start` creates .dev.vars with one",
+  );
 }
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
 
-/** Which Worker the options name, checked before anything is sent. */
-function targetOf({ url, env, "persist-to": persistTo }: TargetValues): Target {
-  if (env !== undefined && env !== "staging" && env !== "production") {
-    throw new UsageError(`unknown --env "${env}"; use staging or production`);
-  }
+/** Checks now which Worker the options name: how to find its origin, and what to do when it does not answer. */
+function targetOf(values: { url?: string; env?: string; "persist-to"?: string }) {
+  const { url, "persist-to": persistTo } = values;
+  const env = envOf(values.env);
   if (persistTo !== undefined && (env !== undefined || url !== undefined)) {
     throw new UsageError("--persist-to finds the local Worker; it cannot go with --url or --env");
   }
@@ -92,135 +121,59 @@ function targetOf({ url, env, "persist-to": persistTo }: TargetValues): Target {
     if (parsed.protocol === "http:" && !LOOPBACK.has(parsed.hostname)) {
       throw new UsageError(`--url must use https unless it is this machine, got "${url}"`);
     }
-    return { kind: "url", origin: parsed.origin };
+    return {
+      find: async () => parsed.origin,
+      hint: "check --url, or start a local Worker with `npm start`",
+    };
   }
   if (env !== undefined) {
     if (!process.env.ADMIN_TOKEN) {
       throw new UsageError(`--env ${env} needs ADMIN_TOKEN (${env}'s secret) in the environment`);
     }
-    return { kind: "env", env };
+    const name = env === "production" ? "PRODUCTION_URL" : "STAGING_URL";
+    const find = async () => {
+      const url = (await wranglerConfig(process.cwd(), env)).vars[name];
+      if (typeof url === "string" && URL.canParse(url)) return new URL(url).origin;
+      throw new Error(`wrangler.toml's ${name} for ${env} is not a URL: "${url ?? ""}"`);
+    };
+    return { find, hint: `is ${env} deployed (\`npm run deploy:${env}\`)?` };
   }
-  if (persistTo === "") throw new UsageError("--persist-to needs a directory");
-  return { kind: "local", stateDir: persistTo ?? LOCAL_STATE_DIR };
-}
-
-/** A Worker found, its token, and what to say about either when they fail. */
-interface Connection {
-  origin: string;
-  token: string;
-  /** Where the token came from, for a 401. */
-  tokenSource: string;
-  /** What to do when nothing answers at `origin`. */
-  unreachableHint: string;
-}
-
-/** The token for a Worker named locally or by --url: the environment's, else .dev.vars's. */
-function localToken(root: string): Pick<Connection, "token" | "tokenSource"> {
-  if (process.env.ADMIN_TOKEN) {
-    return { token: process.env.ADMIN_TOKEN, tokenSource: "the ADMIN_TOKEN environment variable" };
-  }
-  const token = localAdminToken(root);
-  if (!token) {
+  const stateDir = stateDirOf(persistTo);
+  const find = async () => {
+    const origin = await findLocalServer(path.resolve(stateDir));
+    if (origin !== undefined) return origin;
+    const start = persistTo ? `\`npm start -- --persist-to ${stateDir}\`` : "`npm start`";
     throw new Error(
-      "no ADMIN_TOKEN in .dev.vars or the environment; `npm start` creates .dev.vars with one",
+      `no local Worker is running (none serves ${stateDir}); start one with ${start}, or pass --url URL`,
     );
-  }
-  return { token, tokenSource: "ADMIN_TOKEN in .dev.vars" };
+  };
+  return { find, hint: "start one with `npm start`, or pass --url URL" };
 }
 
-/** Finds the Worker the target names and its token; fails in one line when none answers. */
-async function connect(target: Target, root: string): Promise<Connection> {
-  switch (target.kind) {
-    case "local": {
-      const origin = await findLocalServer(path.resolve(root, target.stateDir));
-      if (origin === undefined) {
-        const start =
-          target.stateDir === LOCAL_STATE_DIR
-            ? "`npm start`"
-            : `\`npm start -- --persist-to ${target.stateDir}\``;
-        throw new Error(
-          `no local Worker is running (none serves ${target.stateDir}); start one with ${start}, or pass --url URL`,
-        );
-      }
-      const unreachableHint = "start one with `npm start`, or pass --url URL";
-      return { origin, ...localToken(root), unreachableHint };
-    }
-    case "url": {
-      const unreachableHint = "check --url, or start a local Worker with `npm start`";
-      return { origin: target.origin, ...localToken(root), unreachableHint };
-    }
-    case "env": {
-      const name = target.env === "production" ? "PRODUCTION_URL" : "STAGING_URL";
-      const url = await wranglerVar(root, target.env, name);
-      if (!URL.canParse(url)) throw new Error(`wrangler.toml's ${name} is not a URL: "${url}"`);
-      return {
-        origin: new URL(url).origin,
-        token: process.env.ADMIN_TOKEN ?? "",
-        tokenSource: "the ADMIN_TOKEN environment variable",
-        unreachableHint: `is ${target.env} deployed (\`npm run deploy:${target.env}\`)?`,
-      };
-    }
-  }
-}
-
-export interface AdminRequest {
-  method: "GET" | "POST";
-  /** Path and query below the admin base, e.g. `/keys/<hash>/revoke`. */
-  path: string;
-  /** JSON body, as `checkArguments` passed it; omitted for requests that take none. */
-  body?: unknown;
-  /** What a 404 means here, e.g. "no key has this value"; without it, a missing admin endpoint. */
-  notFound?: string;
-}
-
-export interface Worker {
-  /**
-   * Finds the Worker (on the first call) and sends it the request. `T` is the
-   * route's answer, inferred from its admin schema.
-   */
-  send<T>(request: AdminRequest): Promise<T>;
-  /** The origin the last `send` talked to. */
-  readonly origin: string;
-}
-
-function reasonOf(error: unknown): string {
-  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-  const code = (cause as NodeJS.ErrnoException | undefined)?.code;
-  if (code) return code;
-  return cause instanceof Error ? cause.message : String(cause);
-}
-
-interface ErrorBody {
-  message?: unknown;
-  details?: unknown;
-}
-
-function serverMessage(body: ErrorBody | undefined): string {
+/** The Worker's own error message with its details, or "". */
+function serverMessage(body: { message?: unknown; details?: unknown } | undefined): string {
   if (typeof body?.message !== "string") return "";
   const details = Array.isArray(body.details)
-    ? body.details
-        .map((detail: { path?: unknown; message?: unknown }) => `${detail.path}: ${detail.message}`)
-        .join("; ")
+    ? body.details.map((detail) => `${detail?.path}: ${detail?.message}`).join("; ")
     : "";
   return details ? `${body.message} (${details})` : body.message;
 }
 
 /** One line for an answer that is not 2xx. */
-function failureLine(
-  connection: Connection,
-  notFound: string | undefined,
-  status: number,
-  body: ErrorBody | undefined,
-): string {
-  const at = `the Worker at ${connection.origin}`;
-  const said = serverMessage(body);
+function failureLine(origin: string, notFound: string | undefined, status: number, body: unknown) {
+  const at = `the Worker at ${origin}`;
+  const said = serverMessage(body as { message?: unknown } | undefined);
   const saying = said ? `: ${said}` : "";
   switch (status) {
-    case 401:
-      return `${at} refused the operator token (401); check ${connection.tokenSource}`;
+    case 401: {
+      const source = process.env.ADMIN_TOKEN
+        ? "the ADMIN_TOKEN environment variable"
+        : "ADMIN_TOKEN in .dev.vars";
+      return `${at} refused the operator token (401); check ${source}`;
+    }
     case 404:
       return notFound
-        ? `${notFound} at ${connection.origin} (404${saying})`
+        ? `${notFound} at ${origin} (404${saying})`
         : `${at} has no operator endpoint (404); is ADMIN_TOKEN set for it?`;
     case 409:
       return said || `${at} refused the change (409)`;
@@ -231,58 +184,112 @@ function failureLine(
   }
 }
 
-async function call(connection: Connection, request: AdminRequest): Promise<unknown> {
-  const withBody = request.body !== undefined;
-  let response: Response;
-  try {
-    response = await fetch(new URL(`${ADMIN_BASE}${request.path}`, connection.origin), {
-      method: request.method,
-      headers: {
-        Authorization: `Bearer ${connection.token}`,
-        ...(withBody ? { "Content-Type": "application/json" } : {}),
-      },
-      ...(withBody ? { body: JSON.stringify(request.body) } : {}),
-      signal: AbortSignal.timeout(TIMEOUT_MS),
-    });
-  } catch (error) {
-    if (error instanceof DOMException && error.name === "TimeoutError") {
-      throw new Error(
-        `the Worker at ${connection.origin} did not answer within ${TIMEOUT_MS / 1000} s; ${connection.unreachableHint}`,
-      );
-    }
-    throw new Error(
-      `no Worker answers at ${connection.origin} (${reasonOf(error)}); ${connection.unreachableHint}`,
-    );
-  }
-  const text = await response.text();
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = undefined;
-  }
-  if (!response.ok) {
-    throw new Error(failureLine(connection, request.notFound, response.status, body as ErrorBody));
-  }
-  if (typeof body !== "object" || body === null) {
-    throw new Error(
-      `the Worker at ${connection.origin} answered ${response.status} without JSON; is it the Pet Store API?`,
-    );
-  }
-  return body;
-}
-
-/** The Worker the options name (checked now); found on the first `send`. */
-export function workerOf(values: TargetValues): Worker {
+/** The Worker the options name: checked at once, found on the first `send`. */
+function workerOf(values: { url?: string; env?: string; "persist-to"?: string }) {
   const target = targetOf(values);
-  let connection: Connection | undefined;
+  let origin = "";
   return {
     get origin() {
-      return connection?.origin ?? "";
+      return origin;
     },
-    async send<T>(request: AdminRequest) {
-      connection ??= await connect(target, projectRoot());
-      return (await call(connection, request)) as T;
+    /**
+     * Sends a request to `path` below the admin base; `T` is the route's
+     * answer, inferred from its admin schema. `notFound` says what a 404
+     * means (without it, a missing admin endpoint).
+     */
+    async send<T>(
+      method: "GET" | "POST",
+      path: string,
+      { body, notFound }: { body?: unknown; notFound?: string } = {},
+    ): Promise<T> {
+      origin ||= await target.find();
+      let response: Response;
+      try {
+        response = await fetch(new URL(`${ADMIN_BASE}${path}`, origin), {
+          method,
+          headers: { Authorization: `Bearer ${adminToken()}`, "Content-Type": "application/json" },
+          body: body === undefined ? null : JSON.stringify(body),
+          signal: AbortSignal.timeout(TIMEOUT_MS),
+        });
+      } catch (error) {
+        if (error instanceof DOMException && error.name === "TimeoutError") {
+          throw new Error(
+            `the Worker at ${origin} did not answer within ${TIMEOUT_MS / 1000} s; ${target.hint}`,
+          );
+        }
+        const cause = (error as Error).cause as NodeJS.ErrnoException | undefined;
+        const reason = cause?.code ?? cause?.message ?? String(error);
+        throw new Error(`no Worker answers at ${origin} (${reason}); ${target.hint}`);
+      }
+      const answer: unknown = await response.json().catch(() => undefined);
+      if (!response.ok) throw new Error(failureLine(origin, notFound, response.status, answer));
+      if (typeof answer === "object" && answer !== null) return answer as T;
+      throw new Error(
+        `the Worker at ${origin} answered ${response.status} without JSON; is it the Pet Store API?`,
+      );
     },
   };
+}
+
+export type Worker = ReturnType<typeof workerOf>;
+
+type Values<O extends Options> = ReturnType<
+  typeof parseCommand<O & typeof targetOptions>
+>["values"];
+
+/** One subcommand of `npm run key` or `npm run account`. */
+export interface Subcommand<O extends Options> {
+  /** What follows the subcommand's name in the usage; each `<name>` in it is a positional it takes. */
+  synopsis: string;
+  /** Its line in the command's usage. */
+  summary: string;
+  /** Its --help, between its usage line and the options every subcommand takes. */
+  help: string;
+  options: O;
+  run(values: Values<O>, positionals: string[], worker: Worker): Promise<void>;
+}
+
+/** Keeps a subcommand's options and its `run` in step. */
+export const subcommand = <O extends Options>(spec: Subcommand<O>): Subcommand<Options> =>
+  spec as unknown as Subcommand<Options>;
+
+/** Runs `npm run <command> -- <name> …`: picks the subcommand by name, or prints the usage. */
+export async function runOperatorCommand(
+  command: string,
+  subcommands: Record<string, Subcommand<Options>>,
+): Promise<void> {
+  const names = Object.keys(subcommands);
+  const lines = names.map((name) => {
+    const synopsis = `  ${name} ${subcommands[name]?.synopsis}`.trimEnd();
+    const gap = synopsis.length < 26 ? " ".repeat(26 - synopsis.length) : `\n${" ".repeat(26)}`;
+    return `${synopsis}${gap}${subcommands[name]?.summary}`;
+  });
+  const usage = `Usage: npm run ${command} -- <subcommand> [options]
+
+${lines.join("\n")}
+
+Each talks to the running Worker's admin endpoint: the one \`npm start\` serves
+unless --url URL or --env staging|production names another.
+\`npm run ${command} -- <subcommand> --help\` describes each one.`;
+
+  await runCommand(async ([name, ...args]) => {
+    if (name === "--help" || name === "-h" || name === "help") {
+      console.log(usage);
+      return 0;
+    }
+    if (name === undefined) throw new UsageError(`missing subcommand: ${names.join(", ")}`);
+    const chosen = Object.hasOwn(subcommands, name) ? subcommands[name] : undefined;
+    if (!chosen) throw new UsageError(`unknown subcommand "${name}"; use ${names.join(", ")}`);
+    const positionals = [...chosen.synopsis.matchAll(/<(\w+)>/g)].map((match) => match[1] ?? "");
+    const options = { ...chosen.options, ...targetOptions };
+    const parsed = parseCommand(args, options, positionals);
+    if (parsed.values.help) {
+      const usageLine = `Usage: npm run ${command} -- ${name} ${chosen.synopsis} [options]`;
+      console.log(`${usageLine}\n\n${chosen.help}\n${targetHelp}`);
+      return 0;
+    }
+    const worker = workerOf(parsed.values);
+    await chosen.run(parsed.values, parsed.positionals, worker);
+    return 0;
+  });
 }

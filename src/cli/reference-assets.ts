@@ -1,10 +1,8 @@
 /**
  * `npm run build:assets`: copies the API reference's renderer (Scalar's
- * standalone bundle, its version pinned by the lock file) from node_modules
- * into dist/assets, which wrangler serves as static assets. The file's name
- * carries a hash of its content, so it can be cached for a year; the Worker
- * learns that name from dist/reference-assets.json. `npm start`, the tests,
- * the dry-run builds and the deploys all run this first.
+ * bundle, pinned by the lock file) into dist/assets, which wrangler serves,
+ * under a name carrying its hash, so it can be cached for a year; the Worker
+ * reads that name from dist/reference-assets.json.
  */
 import { createHash } from "node:crypto";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
