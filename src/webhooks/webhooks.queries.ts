@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, gt, gte, inArray, sql } from "drizzle-orm";
 import {
   type Database,
   insertedJson,
@@ -6,6 +6,7 @@ import {
   millis,
   preparedQueries,
   runBatch,
+  runOne,
 } from "../db/database.ts";
 import { accounts, events, webhooks } from "../db/schema.ts";
 import { eventColumns, toEvent } from "../events/event-records.ts";
@@ -60,10 +61,49 @@ function toWebhook(row: WebhookRow): Webhook {
 /** Who asks: the API key (its hash) whose account it is, or the account itself (the dashboard). */
 export type Owner = string | number;
 
-const accountOf = (owner: Owner) => (typeof owner === "number" ? owner : accountOfKey(owner));
+/** Binds the owner: one of the two is set, the other null. */
+const ownerValues = (owner: Owner) =>
+  typeof owner === "number"
+    ? { accountId: owner, apiKeyHash: null }
+    : { accountId: null, apiKeyHash: owner };
 
-const ofAccount = (owner: Owner, id: number) =>
-  and(eq(webhooks.id, id), eq(webhooks.accountId, accountOf(owner)));
+/** The endpoints' single statements, prepared once per database. */
+const endpointQueries = preparedQueries((db: Database) => {
+  const account = sql<number>`coalesce(${sql.placeholder("accountId")}, ${accountOfKey(sql.placeholder("apiKeyHash"))})`;
+  const ofAccount = and(eq(webhooks.id, sql.placeholder("id")), eq(webhooks.accountId, account));
+  const status = sql.placeholder("status");
+  return {
+    list: db
+      .select(webhookColumns)
+      .from(webhooks)
+      .where(eq(webhooks.accountId, account))
+      .orderBy(asc(webhooks.id))
+      .prepare(),
+    find: db.select(webhookColumns).from(webhooks).where(ofAccount).prepare(),
+    rotationTarget: db
+      .select({
+        ...webhookColumns,
+        secret: webhooks.secret,
+        previousSecrets: webhooks.previousSecrets,
+      })
+      .from(webhooks)
+      .where(ofAccount)
+      .prepare(),
+    delete: db.delete(webhooks).where(ofAccount).returning({ id: webhooks.id }).prepare(),
+    // A null value leaves its column; a status set also clears the reason the service gave.
+    update: db
+      .update(webhooks)
+      .set({
+        url: sql`coalesce(${sql.placeholder("url")}, ${webhooks.url})`,
+        types: sql`coalesce(${sql.placeholder("types")}, ${webhooks.types})`,
+        status: sql`coalesce(${status}, ${webhooks.status})`,
+        disabledReason: sql`CASE WHEN ${status} IS NULL THEN ${webhooks.disabledReason} END`,
+      })
+      .where(ofAccount)
+      .returning(webhookColumns)
+      .prepare(),
+  };
+});
 
 export interface NewEndpoint {
   apiKeyHash: string;
@@ -181,13 +221,8 @@ export function insertWebhookOnce(
 
 /** The account's endpoints, oldest first: the account of the caller's key, or one by its id. */
 export async function listWebhooks(db: Database, owner: Owner): Promise<Webhook[]> {
-  const accountId = accountOf(owner);
   const rows = await guardStorage("D1", () =>
-    db
-      .select(webhookColumns)
-      .from(webhooks)
-      .where(eq(webhooks.accountId, accountId))
-      .orderBy(asc(webhooks.id)),
+    runOne(db, endpointQueries(db).list, ownerValues(owner)),
   );
   return rows.map(toWebhook);
 }
@@ -198,8 +233,8 @@ export async function findWebhook(
   owner: Owner,
   id: number,
 ): Promise<Webhook | undefined> {
-  const row = await guardStorage("D1", () =>
-    db.select(webhookColumns).from(webhooks).where(ofAccount(owner, id)).get(),
+  const [row] = await guardStorage("D1", () =>
+    runOne(db, endpointQueries(db).find, { ...ownerValues(owner), id }),
   );
   return row && toWebhook(row);
 }
@@ -211,7 +246,7 @@ export async function deleteWebhook(
   id: number,
 ): Promise<boolean> {
   const rows = await guardStorage("D1", () =>
-    db.delete(webhooks).where(ofAccount(apiKeyHash, id)).returning({ id: webhooks.id }),
+    runOne(db, endpointQueries(db).delete, { ...ownerValues(apiKeyHash), id }),
   );
   return rows.length > 0;
 }
@@ -230,24 +265,15 @@ export async function updateWebhook(
   id: number,
   change: EndpointChange,
 ): Promise<Webhook | undefined> {
-  const status = change.enabled === undefined ? {} : statusColumns(change.enabled);
-  const rows = await guardStorage("D1", () =>
-    db
-      .update(webhooks)
-      .set({
-        ...(change.url === undefined ? {} : { url: change.url }),
-        ...(change.types === undefined ? {} : { types: JSON.stringify(change.types) }),
-        ...status,
-      })
-      .where(ofAccount(owner, id))
-      .returning(webhookColumns),
-  );
-  const [row] = rows;
+  const values = {
+    ...ownerValues(owner),
+    id,
+    url: change.url ?? null,
+    types: change.types === undefined ? null : JSON.stringify(change.types),
+    status: change.enabled === undefined ? null : change.enabled ? "enabled" : "disabled",
+  };
+  const [row] = await guardStorage("D1", () => runOne(db, endpointQueries(db).update, values));
   return row && toWebhook(row);
-}
-
-function statusColumns(enabled: boolean) {
-  return { status: enabled ? ("enabled" as const) : ("disabled" as const), disabledReason: null };
 }
 
 /** A secret rotated away, and when deliveries stop being signed with it. */
@@ -268,18 +294,11 @@ function stillSigning(previous: string, now: number): PreviousSecret[] {
 }
 
 /** The endpoint with the columns rotation reads, if it is the caller's account's. */
-function rotationTarget(db: Database, apiKeyHash: string, id: number) {
-  return guardStorage("D1", () =>
-    db
-      .select({
-        ...webhookColumns,
-        secret: webhooks.secret,
-        previousSecrets: webhooks.previousSecrets,
-      })
-      .from(webhooks)
-      .where(ofAccount(apiKeyHash, id))
-      .get(),
+async function rotationTarget(db: Database, apiKeyHash: string, id: number) {
+  const [row] = await guardStorage("D1", () =>
+    runOne(db, endpointQueries(db).rotationTarget, { ...ownerValues(apiKeyHash), id }),
   );
+  return row;
 }
 
 /**
@@ -362,16 +381,7 @@ export async function findEndpointForDelivery(
   id: number,
   now: number,
 ): Promise<EndpointForDelivery | undefined> {
-  const row = await db
-    .select({
-      url: webhooks.url,
-      secret: webhooks.secret,
-      previousSecrets: webhooks.previousSecrets,
-      status: webhooks.status,
-    })
-    .from(webhooks)
-    .where(eq(webhooks.id, id))
-    .get();
+  const [row] = await runOne(db, deliveryQueries(db).endpoint, { id });
   if (!row) return undefined;
   return {
     url: row.url,
@@ -385,19 +395,13 @@ export async function findEventBodies(
   db: Database,
   ids: readonly string[],
 ): Promise<Map<string, string>> {
-  const rows = await db
-    .select(eventColumns)
-    .from(events)
-    .where(inArray(events.id, [...ids]));
+  const rows = await runOne(db, deliveryQueries(db).eventBodies, { ids: JSON.stringify(ids) });
   return new Map(rows.map((row) => [row.id, JSON.stringify(toEvent(row))]));
 }
 
 /** The service disables an endpoint (410 Gone, or failing for days), unless it is disabled already. */
 export async function disableWebhook(db: Database, id: number, reason: string): Promise<void> {
-  await db
-    .update(webhooks)
-    .set({ status: "disabled", disabledReason: reason })
-    .where(and(eq(webhooks.id, id), eq(webhooks.status, "enabled")));
+  await runOne(db, deliveryQueries(db).disable, { id, reason });
 }
 
 /**
@@ -408,20 +412,48 @@ export async function wantedEventsSince(
   db: Database,
   query: { webhookId: number; since: number; afterSeq: number; limit: number },
 ): Promise<{ ids: string[]; lastSeq: number | undefined }> {
-  const rows = await guardStorage("D1", () =>
-    db
+  const rows = await guardStorage("D1", () => runOne(db, deliveryQueries(db).wantedSince, query));
+  return { ids: rows.map((row) => row.id), lastSeq: rows.at(-1)?.seq };
+}
+
+/** What endpoints' objects read and write as they deliver, prepared once per database. */
+const deliveryQueries = preparedQueries((db: Database) => {
+  const byId = eq(webhooks.id, sql.placeholder("id"));
+  return {
+    endpoint: db
+      .select({
+        url: webhooks.url,
+        secret: webhooks.secret,
+        previousSecrets: webhooks.previousSecrets,
+        status: webhooks.status,
+      })
+      .from(webhooks)
+      .where(byId)
+      .prepare(),
+    // A list of ids binds as one JSON array, so one statement serves any list.
+    eventBodies: db
+      .select(eventColumns)
+      .from(events)
+      .where(inArray(events.id, sql`(SELECT value FROM json_each(${sql.placeholder("ids")}))`))
+      .prepare(),
+    disable: db
+      .update(webhooks)
+      .set({ status: "disabled", disabledReason: sql`${sql.placeholder("reason")}` })
+      .where(and(byId, eq(webhooks.status, "enabled")))
+      .prepare(),
+    wantedSince: db
       .select({ id: events.id, seq: events.seq })
       .from(events)
-      .innerJoin(webhooks, eq(webhooks.id, query.webhookId))
+      .innerJoin(webhooks, eq(webhooks.id, sql.placeholder("webhookId")))
       .where(
         and(
-          gt(events.seq, query.afterSeq),
-          sql`${events.createdAt} >= ${query.since}`,
+          gt(events.seq, sql.placeholder("afterSeq")),
+          gte(events.createdAt, millis("since")),
           endpointWants,
         ),
       )
       .orderBy(asc(events.seq))
-      .limit(query.limit),
-  );
-  return { ids: rows.map((row) => row.id), lastSeq: rows.at(-1)?.seq };
-}
+      .limit(sql.placeholder("limit"))
+      .prepare(),
+  };
+});
