@@ -173,6 +173,6 @@ test("without JavaScript: the key is shown, the copy button hidden, revoking sti
   await page.waitForURL(`${server.origin}/dashboard/account`);
   assert.equal(await petsStatus(key), 401);
   await page.getByRole("button", { name: "Sign out" }).click();
-  await page.waitForURL(`${server.origin}/dashboard/sign-in`);
+  await page.waitForURL(`${server.origin}/dashboard/signed-out`);
   await context.close();
 });
