@@ -1,12 +1,13 @@
 import { env } from "cloudflare:test";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPet, expectError } from "../support/assertions.ts";
 import { seedKey } from "../support/keys.ts";
 import { captureLogs, storageFailure } from "../support/logs.ts";
 import { api } from "../support/request.ts";
 
-// This file breaks its own (per-file, isolated) database on purpose: a real
-// storage failure, not a mock, must reach the client as a bland, retryable 503.
+// This file breaks the database on purpose: a real storage failure, not a mock,
+// must reach the client as a bland, retryable 503. The tables are moved aside,
+// not dropped, and put back after, for the files that share this runtime.
 let key: string;
 let petId: number;
 const logs = captureLogs();
@@ -14,8 +15,12 @@ const logs = captureLogs();
 beforeAll(async () => {
   ({ key } = await seedKey());
   petId = (await createPet(key, { name: "Doomed", categoryId: 5001 })).id;
-  await env.DB.exec("DROP TABLE orders");
-  await env.DB.exec("DROP TABLE pets");
+  await env.DB.exec("ALTER TABLE orders RENAME TO orders_aside");
+  await env.DB.exec("ALTER TABLE pets RENAME TO pets_aside");
+});
+afterAll(async () => {
+  await env.DB.exec("ALTER TABLE pets_aside RENAME TO pets");
+  await env.DB.exec("ALTER TABLE orders_aside RENAME TO orders");
 });
 
 describe("a failing query", () => {

@@ -48,7 +48,7 @@ describe("a read refused while its query ran", () => {
     });
     const res = await api(`/v1/pets/${id}`, {
       key,
-      headers: { "CF-Connecting-IP": "203.0.113.77" },
+      headers: { "CF-Connecting-IP": "203.0.113.78" },
     });
     await expectError(res, 401, "unauthorized");
   });
