@@ -22,7 +22,7 @@ import {
 } from "./command.ts";
 import { buildReferenceAssets } from "./reference-assets.ts";
 
-const help = `Usage: npm start [-- --port N] [-- --persist-to DIR]
+const help = `Usage: npm start [-- --port N] [-- --inspector-port N] [-- --persist-to DIR]
 
 Applies pending local D1 migrations, creates .dev.vars (with a random
 ADMIN_TOKEN) if it is missing, then serves the API with wrangler dev on
@@ -31,9 +31,11 @@ Once it answers, it records its address there, so \`npm run key\` and
 \`npm run account\` find it. Local state made by an earlier version, whose D1
 applied migrations this one does not have, is discarded first.
 
-  --port N          listen on port N instead of 8787
-  --persist-to DIR  keep local state in DIR instead of ${LOCAL_STATE_DIR}
-  -h, --help        show this help`;
+  --port N            listen on port N instead of 8787
+  --inspector-port N  take port N for the debugger, instead of the first free one
+                      from 9229 (two servers starting at once can both pick it)
+  --persist-to DIR    keep local state in DIR instead of ${LOCAL_STATE_DIR}
+  -h, --help          show this help`;
 
 const HOST = "127.0.0.1";
 
@@ -83,27 +85,32 @@ async function wrangler(args: string[], started?: (child: ChildProcess) => void)
   return code ?? 128 + (signal ? (constants.signals[signal] ?? 1) : 1);
 }
 
-/** The first migration a local D1 under `stateDir` applied that this version does not ship. */
-async function unknownMigration(stateDir: string): Promise<string | undefined> {
-  const d1 = path.join(stateDir, "v3", "d1");
-  if (!existsSync(d1)) return undefined;
+/** The migration files this version ships, by name. */
+async function shippedMigrations(): Promise<string[]> {
   const config = await wranglerConfig(process.cwd());
   const dir = path.resolve(config.d1_databases[0]?.migrations_dir ?? "migrations");
-  const shipped = new Set(readdirSync(dir));
+  return readdirSync(dir).filter((name) => name.endsWith(".sql"));
+}
+
+/** The migrations the local D1 under `stateDir` applied: none while it has no D1. */
+function appliedMigrations(stateDir: string): string[] {
+  const d1 = path.join(stateDir, "v3", "d1");
+  if (!existsSync(d1)) return [];
+  const applied: string[] = [];
   for (const file of readdirSync(d1, { recursive: true, encoding: "utf8" })) {
     if (!file.endsWith(".sqlite")) continue;
     const db = new DatabaseSync(path.join(d1, file), { readOnly: true });
     try {
       const table = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'd1_migrations'";
       if (!db.prepare(table).get()) continue;
-      const applied = db.prepare("SELECT name FROM d1_migrations").all();
-      const unknown = applied.map((row) => String(row.name)).find((name) => !shipped.has(name));
-      if (unknown !== undefined) return unknown;
+      for (const row of db.prepare("SELECT name FROM d1_migrations").all()) {
+        applied.push(String(row.name));
+      }
     } finally {
       db.close();
     }
   }
-  return undefined;
+  return applied;
 }
 
 /** Creates .dev.vars when it is missing: the committed example, with fresh random secrets. */
@@ -117,9 +124,16 @@ function ensureDevVars(): void {
   console.log("Created .dev.vars with a fresh random ADMIN_TOKEN.");
 }
 
+function portOf(flag: string, text: string): number {
+  const port = /^[0-9]{1,5}$/.test(text) ? Number(text) : 0;
+  if (port < 1 || port > 65_535) throw new UsageError(`${flag} must be 1–65535, got "${text}"`);
+  return port;
+}
+
 async function main(argv: string[]): Promise<number> {
   const { values } = parseCommand(argv, {
     port: { type: "string" },
+    "inspector-port": { type: "string" },
     "persist-to": { type: "string" },
     help: { type: "boolean", short: "h" },
   });
@@ -127,10 +141,12 @@ async function main(argv: string[]): Promise<number> {
     console.log(help);
     return 0;
   }
-  const port = /^[0-9]{1,5}$/.test(values.port ?? "8787") ? Number(values.port ?? 8787) : 0;
-  if (port < 1 || port > 65_535) {
-    throw new UsageError(`--port must be 1–65535, got "${values.port}"`);
-  }
+  const port = portOf("--port", values.port ?? "8787");
+  const inspectorPort = values["inspector-port"];
+  const inspector =
+    inspectorPort === undefined
+      ? []
+      : ["--inspector-port", String(portOf("--inspector-port", inspectorPort))];
   const persistTo = stateDirOf(values["persist-to"]);
   const stateDir = path.resolve(persistTo);
   // Two servers on one state would share its SQLite files, and only one could be found.
@@ -146,26 +162,41 @@ async function main(argv: string[]): Promise<number> {
   // version: wrangler would stop on its tables ("already exists"). Its KV records and Durable
   // Objects describe that D1, so all of wrangler's state goes together; only wrangler's own
   // `v3` folder, so a mistaken --persist-to never loses anything else.
-  const unknown = await unknownMigration(stateDir);
+  const shipped = await shippedMigrations();
+  let applied = appliedMigrations(stateDir);
+  const unknown = applied.find((name) => !shipped.includes(name));
   if (unknown !== undefined) {
     rmSync(path.join(stateDir, "v3"), { recursive: true, force: true });
+    applied = [];
     console.log(
       `Local state in ${persistTo} was made by an earlier version (its D1 applied ${unknown}); starting afresh without its D1, KV and Durable Objects.`,
     );
   }
-  const migrated = await wrangler([
-    ..."d1 migrations apply DB --local --persist-to".split(" "),
-    stateDir,
-  ]);
-  if (migrated !== 0) {
-    console.error("error: applying local D1 migrations failed");
-    return migrated;
+  // wrangler takes seconds to find nothing to apply; a restart on a current state skips it.
+  if (shipped.some((name) => !applied.includes(name))) {
+    const migrated = await wrangler([
+      ..."d1 migrations apply DB --local --persist-to".split(" "),
+      stateDir,
+    ]);
+    if (migrated !== 0) {
+      console.error("error: applying local D1 migrations failed");
+      return migrated;
+    }
   }
   ensureDevVars();
   await buildReferenceAssets(process.cwd());
 
   const origin = `http://${HOST}:${port}`;
-  const args = ["dev", "--ip", HOST, "--port", String(port), "--persist-to", stateDir];
+  const args = [
+    "dev",
+    "--ip",
+    HOST,
+    "--port",
+    String(port),
+    ...inspector,
+    "--persist-to",
+    stateDir,
+  ];
   // Its key shortcuts need wrangler to own the terminal, which it cannot while its lines are filtered.
   return wrangler([...args, "--show-interactive-dev-session=false"], async (dev) => {
     // Ctrl-C and friends go on to wrangler, which shuts workerd down cleanly.

@@ -129,6 +129,12 @@ describe("bad arguments: exit 2 with a one-line reason on stderr, nothing on std
     ["invite without an email", "account", ["invite"], /missing <email>/],
     ["start on port 99999", "start", ["--port", "99999"], /--port must be 1–65535/],
     ["start on port http", "start", ["--port", "http"], /--port must be 1–65535/],
+    [
+      "start with the debugger on port 0",
+      "start",
+      ["--inspector-port", "0"],
+      /--inspector-port must be 1–65535, got "0"/,
+    ],
     ["start with --host", "start", ["--host", "0.0.0.0"], /Unknown option '--host'/],
     ["start with an empty --persist-to", "start", ["--persist-to="], /needs a directory/],
   ])("%s", async (_name, command, args, reason) => {
