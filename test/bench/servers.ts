@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createWriteStream } from "node:fs";
 import { access, mkdtemp, readdir, readFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { freePort } from "../free-port.ts";
 import { signalGroup, stopGroup } from "../node/process-group.ts";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -89,18 +89,6 @@ export async function makeStateDir(): Promise<string> {
     () => os.tmpdir(),
   );
   return mkdtemp(path.join(root, "petstore-bench-"));
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, HOST, () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export interface DevServer {

@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { freePort } from "../free-port.ts";
 import { stopGroup } from "../node/process-group.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -13,21 +13,6 @@ const HOST = "127.0.0.1";
 export interface WorkerServer {
   origin: string;
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, HOST, () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address
-          ? resolve(address.port)
-          : reject(new Error("no port")),
-      );
-    });
-  });
 }
 
 function run(args: string[], env: NodeJS.ProcessEnv): Promise<void> {

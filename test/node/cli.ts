@@ -9,21 +9,25 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, inject } from "vitest";
+import { freePort } from "../free-port.ts";
 import { signalGroup, stopGroup } from "./process-group.ts";
 
 export const repo = path.resolve(import.meta.dirname, "../..");
 const HOST = "127.0.0.1";
 
-/** Keeps wrangler quiet and off the network, and the developer's own ADMIN_TOKEN out. */
+/**
+ * Keeps wrangler quiet and off the network, and the developer's own ADMIN_TOKEN
+ * out. Node keeps what it compiled between the many commands the tests start.
+ */
 const baseEnv = {
   ...process.env,
   WRANGLER_SEND_METRICS: "false",
   CLOUDFLARE_CF_FETCH_ENABLED: "false",
   ADMIN_TOKEN: "",
+  NODE_COMPILE_CACHE: path.join(tmpdir(), "petstore-test-node-compile-cache"),
 };
 
 export interface Run {
@@ -126,18 +130,6 @@ function sandboxIn(dir: string, adminToken: string): Sandbox {
   };
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, HOST, () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /** Every `npm start` this file started, so none outlives the test run however it ends. */
 const running = new Set<ChildProcess>();
 process.once("exit", () => {
@@ -183,15 +175,15 @@ declare module "vitest" {
  * The one `npm start` (test/node/shared-server.ts) that files share when
  * their tests need no state, flags or load of their own: each file uses
  * accounts of its own, and the server's start-up is paid once, not per file.
- * A file that floods the server keeps its own: under the flood a command's
- * 3-second look for the local Worker fails in the other files.
+ * It starts beside the first test files; a file waits for it before its first
+ * test. A file that floods the server keeps its own: under the flood a
+ * command's 3-second look for the local Worker fails in the other files.
  */
 export function sharedServer(): FileServer {
   const { dir, adminToken, origin, log } = inject("sharedServer");
-  return {
-    sandbox: sandboxIn(dir, adminToken),
-    server: { origin, output: () => readFileSync(log, "utf8") },
-  };
+  const server = { origin, output: () => readFileSync(log, "utf8") };
+  beforeAll(() => untilServing(server));
+  return { sandbox: sandboxIn(dir, adminToken), server };
 }
 
 /**
@@ -225,12 +217,26 @@ export function serveForFile(): FileServer {
 }
 
 /**
- * `npm start -- --port <free port> [--persist-to DIR]` in the sandbox, ready
- * once it says it serves.
+ * `npm start -- --port <free port> --inspector-port <free port> [--persist-to DIR]`
+ * in the sandbox, ready once it says it serves. Files start theirs at once, and
+ * each would otherwise take the first free port from 9229 for its debugger.
  */
 export async function startServer(sandbox: Sandbox, persistTo?: string): Promise<LocalServer> {
-  const port = await freePort();
-  const args = ["--port", String(port), ...(persistTo ? ["--persist-to", persistTo] : [])];
+  const server = await launchServer(sandbox, persistTo);
+  try {
+    await untilServing(server);
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+  return server;
+}
+
+/** `startServer` without the wait: the server is still starting when this resolves. */
+export async function launchServer(sandbox: Sandbox, persistTo?: string): Promise<LocalServer> {
+  const [port, inspectorPort] = [await freePort(), await freePort()];
+  const args = ["--port", String(port), "--inspector-port", String(inspectorPort)];
+  if (persistTo) args.push("--persist-to", persistTo);
   const log = path.join(sandbox.dir, `npm-start-${port}.log`);
   const fd = openSync(log, "a");
   const child = spawn(process.execPath, [path.join(repo, "src/cli/start.ts"), ...args], {
@@ -240,24 +246,27 @@ export async function startServer(sandbox: Sandbox, persistTo?: string): Promise
     detached: true,
   });
   closeSync(fd);
-  const origin = `http://${HOST}:${port}`;
   running.add(child);
   const stop = async () => {
     await stopGroup(child, "SIGINT", 10_000);
     running.delete(child);
   };
   const output = () => readFileSync(log, "utf8");
-  const server: LocalServer = { origin, log, output, stop };
+  return { origin: `http://${HOST}:${port}`, log, output, stop };
+}
 
+/** Resolves once the server says it serves; throws with what it said if it ends or takes 90 s. */
+async function untilServing(server: RunningServer): Promise<void> {
   const deadline = Date.now() + 90_000;
-  while (!output().includes(`Serving on ${origin}`)) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      await server.stop();
-      throw new Error(`npm start did not come up on ${origin}:\n${output().slice(-3_000)}`);
+  while (!server.output().includes(`Serving on ${server.origin}`)) {
+    const ended = /^error: |\[ERROR\]/m.test(server.output());
+    if (ended || Date.now() > deadline) {
+      throw new Error(
+        `npm start did not come up on ${server.origin}:\n${server.output().slice(-3_000)}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  return server;
 }
 
 /** GET /v1/pets with the key: its status and the limit it was counted against. */

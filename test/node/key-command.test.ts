@@ -32,7 +32,20 @@ describe("npm run key -- create", () => {
 
   it("refuses a key past the account's cap of 20 in one line", async () => {
     const account = "full@example.com";
-    for (let made = 0; made < 20; made++) await createKey("--account", account);
+    // The first 19 through the admin endpoint the command calls: a command is a Node start each.
+    for (let made = 0; made < 19; made++) {
+      const response = await fetch(`${local.server.origin}/admin/keys`, {
+        method: "POST",
+        headers: {
+          Authorization: `Bearer ${local.sandbox.adminToken}`,
+          "Content-Type": "application/json",
+        },
+        body: JSON.stringify({ account }),
+      });
+      expect(response.status).toBe(201);
+      await response.body?.cancel();
+    }
+    await createKey("--account", account);
     const result = await local.sandbox.key("create", "--account", account);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");

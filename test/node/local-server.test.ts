@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../free-port.ts";
 import {
-  freePort,
   type LocalServer,
   lastLine,
   lines,

@@ -2,14 +2,15 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { repo, serveForFile } from "./cli.ts";
+import { repo, sharedServer } from "./cli.ts";
 import { signalGroup } from "./process-group.ts";
 
 /**
  * The README's walk-throughs, run as written: every ```sh block marked
- * `<!-- walkthrough -->` runs, in order, in one shell, against a fresh
- * `npm start`. The only change is the port: the README says 8787, the test's
- * server listens on a free one.
+ * `<!-- walkthrough -->` runs, in order, in one shell, in the directory of the
+ * `npm start` the Node files share (the only other files there make keys and
+ * accounts, no animals or webhooks). The only change is the port: the README
+ * says 8787, the test's server listens on a free one.
  */
 
 const MARKER = "<!-- walkthrough -->";
@@ -51,7 +52,7 @@ function bash(script: string, cwd: string): Promise<{ code: number; output: stri
   });
 }
 
-const local = serveForFile();
+const local = sharedServer();
 
 describe("the README", () => {
   const blocks = walkthroughs(readFileSync(path.join(repo, "README.md"), "utf8"));
@@ -60,7 +61,7 @@ describe("the README", () => {
     expect(blocks.length).toBeGreaterThan(0);
   });
 
-  it("runs its walk-throughs as written on a fresh npm start, every reply a success", async () => {
+  it("runs its walk-throughs as written against npm start, every reply a success", async () => {
     const port = new URL(local.server.origin).port;
     const script = blocks.join("\n").replaceAll("127.0.0.1:8787", `127.0.0.1:${port}`);
     const { code, output } = await bash(script, local.sandbox.dir);
