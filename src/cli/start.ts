@@ -18,7 +18,6 @@ import {
   runCommand,
   stateDirOf,
   UsageError,
-  wranglerConfig,
 } from "./command.ts";
 import { buildReferenceAssets } from "./reference-assets.ts";
 
@@ -85,11 +84,15 @@ async function wrangler(args: string[], started?: (child: ChildProcess) => void)
   return code ?? 128 + (signal ? (constants.signals[signal] ?? 1) : 1);
 }
 
-/** The migration files this version ships, by name. */
-async function shippedMigrations(): Promise<string[]> {
-  const config = await wranglerConfig(process.cwd());
-  const dir = path.resolve(config.d1_databases[0]?.migrations_dir ?? "migrations");
-  return readdirSync(dir).filter((name) => name.endsWith(".sql"));
+/**
+ * The migration files this version ships, by name, from the folder
+ * wrangler.toml's top level names. Read from the text: loading wrangler to
+ * parse it would cost every start 1.5 s.
+ */
+function shippedMigrations(): string[] {
+  const topLevel = readFileSync("wrangler.toml", "utf8").split(/^\[env\./m)[0] ?? "";
+  const dir = topLevel.match(/^migrations_dir\s*=\s*"([^"]+)"/m)?.[1] ?? "migrations";
+  return readdirSync(path.resolve(dir)).filter((name) => name.endsWith(".sql"));
 }
 
 /** The migrations the local D1 under `stateDir` applied: none while it has no D1. */
@@ -162,7 +165,7 @@ async function main(argv: string[]): Promise<number> {
   // version: wrangler would stop on its tables ("already exists"). Its KV records and Durable
   // Objects describe that D1, so all of wrangler's state goes together; only wrangler's own
   // `v3` folder, so a mistaken --persist-to never loses anything else.
-  const shipped = await shippedMigrations();
+  const shipped = shippedMigrations();
   let applied = appliedMigrations(stateDir);
   const unknown = applied.find((name) => !shipped.includes(name));
   if (unknown !== undefined) {

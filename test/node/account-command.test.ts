@@ -1,23 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { lastLine, lines, petsWith, sharedServer } from "./cli.ts";
+import { adminKey, lastLine, lines, petsWith, sharedServer } from "./cli.ts";
 
 // The `npm start` the Node files share; the commands find it themselves.
 const local = sharedServer();
-
-async function createKey(...args: string[]): Promise<string> {
-  const result = await local.sandbox.key("create", ...args);
-  expect(result.code).toBe(0);
-  return lastLine(result.stdout);
-}
 
 const limitOf = async (key: string) => (await petsWith(local.server.origin, key)).limit;
 
 describe("npm run account -- plan", () => {
   it("moves every key that follows the account, from its next request, and keys made later", async () => {
     const account = "team@example.com";
-    const first = await createKey("--account", account);
-    const second = await createKey("--account", account);
-    const own = await createKey("--account", account, "--plan", "business");
+    const first = await adminKey(local, { account });
+    const second = await adminKey(local, { account });
+    const own = await adminKey(local, { account, plan: "business" });
     expect([await limitOf(first), await limitOf(second)]).toEqual(["60", "60"]);
 
     const result = await local.sandbox.account("plan", account, "pro");
@@ -29,13 +23,13 @@ describe("npm run account -- plan", () => {
     expect([await limitOf(first), await limitOf(second)]).toEqual(["300", "300"]);
     expect(await limitOf(own)).toBe("1000"); // limits of its own win
 
-    const later = await createKey("--account", account);
+    const later = await adminKey(local, { account });
     expect(await limitOf(later)).toBe("300");
   });
 
   it("takes Enterprise numbers", async () => {
     const account = "big@example.com";
-    const key = await createKey("--account", account);
+    const key = await adminKey(local, { account });
     const numbers = ["--per-minute", "9", "--per-day", "500"];
     expect((await local.sandbox.account("plan", account, "enterprise", ...numbers)).code).toBe(0);
     expect(await limitOf(key)).toBe("9");
@@ -67,7 +61,7 @@ describe("npm run account -- invite", () => {
   });
 
   it("for an account that exists makes no new one", async () => {
-    await createKey("--account", "member@example.com");
+    await adminKey(local, { account: "member@example.com" });
     const result = await local.sandbox.account("invite", "member@example.com");
     expect(result.code).toBe(0);
     expect(result.stdout).not.toContain("Made the account");

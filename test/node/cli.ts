@@ -269,6 +269,29 @@ async function untilServing(server: RunningServer): Promise<void> {
   }
 }
 
+/**
+ * A key made through the admin endpoint the operator command calls, for tests
+ * whose subject is another command: each command run is a Node start.
+ */
+export async function adminKey(
+  local: FileServer,
+  body: { account?: string; plan?: string; perMinute?: number; perDay?: number } = {},
+): Promise<string> {
+  const response = await fetch(`${local.server.origin}/admin/keys`, {
+    method: "POST",
+    headers: {
+      Authorization: `Bearer ${local.sandbox.adminToken}`,
+      "Content-Type": "application/json",
+    },
+    body: JSON.stringify(body),
+  });
+  const made = (await response.json()) as { key?: string };
+  if (response.status !== 201 || made.key === undefined) {
+    throw new Error(`POST /admin/keys answered ${response.status}: ${JSON.stringify(made)}`);
+  }
+  return made.key;
+}
+
 /** GET /v1/pets with the key: its status and the limit it was counted against. */
 export async function petsWith(origin: string, key: string) {
   const response = await fetch(`${origin}/v1/pets?limit=1`, {

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Command, lines, makeSandbox, type Sandbox } from "./cli.ts";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { type Command, lines, makeSandbox, type Run, repo, type Sandbox } from "./cli.ts";
 
 // No Worker runs here: every one of these is answered before the command looks for one.
 let sandbox: Sandbox;
@@ -7,6 +8,43 @@ beforeAll(() => {
   sandbox = makeSandbox();
 });
 afterAll(() => sandbox.remove());
+
+let runs = 0;
+
+/**
+ * Runs a command's entry file in this process as `node src/cli/<command>.ts`
+ * runs it (its argv, the project as working directory, no ADMIN_TOKEN), with
+ * what it prints and the exit code it sets: a Node start per case would cost
+ * each about half a second. The last test runs real processes.
+ */
+async function runHere(command: Command, args: string[]): Promise<Run> {
+  const entry = path.join(repo, `src/cli/${command}.ts`);
+  const saved = { argv: process.argv, cwd: process.cwd(), token: process.env.ADMIN_TOKEN };
+  const printed = { stdout: "", stderr: "" };
+  const log = vi.spyOn(console, "log").mockImplementation((...parts: unknown[]) => {
+    printed.stdout += `${parts.join(" ")}\n`;
+  });
+  const error = vi.spyOn(console, "error").mockImplementation((...parts: unknown[]) => {
+    printed.stderr += `${parts.join(" ")}\n`;
+  });
+  process.argv = [process.execPath, entry, ...args];
+  process.chdir(sandbox.dir);
+  delete process.env.ADMIN_TOKEN;
+  process.exitCode = undefined;
+  try {
+    // A fresh instance of the entry module each time, so its top level runs again.
+    runs += 1;
+    await import(`${entry}?run=${runs}`);
+    return { code: Number(process.exitCode ?? 0), ...printed };
+  } finally {
+    process.exitCode = undefined;
+    process.argv = saved.argv;
+    process.chdir(saved.cwd);
+    if (saved.token !== undefined) process.env.ADMIN_TOKEN = saved.token;
+    log.mockRestore();
+    error.mockRestore();
+  }
+}
 
 const someKey = `ps_test_${"b".repeat(32)}`;
 
@@ -22,7 +60,7 @@ describe("--help", () => {
     ["account", ["invite"], "Usage: npm run account -- invite <email>"],
     ["start", [], "Usage: npm start"],
   ])("%s %j --help prints its usage and exits 0", async (command, subcommand, usage) => {
-    const result = await sandbox.run(command, [...subcommand, "--help"]);
+    const result = await runHere(command, [...subcommand, "--help"]);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe("");
     expect(result.stdout).toContain(usage);
@@ -138,10 +176,25 @@ describe("bad arguments: exit 2 with a one-line reason on stderr, nothing on std
     ["start with --host", "start", ["--host", "0.0.0.0"], /Unknown option '--host'/],
     ["start with an empty --persist-to", "start", ["--persist-to="], /needs a directory/],
   ])("%s", async (_name, command, args, reason) => {
-    const result = await sandbox.run(command, args);
+    const result = await runHere(command, args);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe("");
     expect(lines(result.stderr)).toHaveLength(1);
     expect(result.stderr).toMatch(reason);
+  });
+});
+
+describe("as their own processes", () => {
+  it.each<[Command, string[], number, RegExp]>([
+    ["key", ["--help"], 0, /^$/],
+    ["key", ["create", "--plan", "gold"], 2, /^error: --plan: Invalid option.*\(see --help\)$/],
+    ["account", [], 2, /^error: missing subcommand: plan, invite/],
+    ["start", ["--port", "http"], 2, /^error: --port must be 1–65535/],
+  ])("%s %j exits %i, as run in this process", async (command, args, code, stderr) => {
+    const [own, here] = [await sandbox.run(command, args), await runHere(command, args)];
+    expect(own.code).toBe(code);
+    expect(lines(own.stderr).length).toBeLessThanOrEqual(1);
+    expect(own.stderr.trimEnd()).toMatch(stderr);
+    expect(here).toEqual(own);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { lastLine, lines, petsWith, sharedServer } from "./cli.ts";
+import { adminKey, lastLine, lines, petsWith, sharedServer } from "./cli.ts";
 
 // The `npm start` the Node files share, on its default state in its sandbox, so
 // the commands here need no --url and no --persist-to: they find it themselves.
@@ -33,18 +33,7 @@ describe("npm run key -- create", () => {
   it("refuses a key past the account's cap of 20 in one line", async () => {
     const account = "full@example.com";
     // The first 19 through the admin endpoint the command calls: a command is a Node start each.
-    for (let made = 0; made < 19; made++) {
-      const response = await fetch(`${local.server.origin}/admin/keys`, {
-        method: "POST",
-        headers: {
-          Authorization: `Bearer ${local.sandbox.adminToken}`,
-          "Content-Type": "application/json",
-        },
-        body: JSON.stringify({ account }),
-      });
-      expect(response.status).toBe(201);
-      await response.body?.cancel();
-    }
+    for (let made = 0; made < 19; made++) await adminKey(local, { account });
     await createKey("--account", account);
     const result = await local.sandbox.key("create", "--account", account);
     expect(result.code).toBe(1);
@@ -56,7 +45,7 @@ describe("npm run key -- create", () => {
 
 describe("npm run key -- revoke", () => {
   it("refuses the key from the very next request", async () => {
-    const key = await createKey("--plan", "pro");
+    const key = await adminKey(local, { plan: "pro" });
     expect((await petsWith(local.server.origin, key)).status).toBe(200);
     const result = await local.sandbox.key("revoke", key);
     expect(result.stderr).toBe("");
@@ -74,7 +63,7 @@ describe("npm run key -- revoke", () => {
   });
 
   it("with a wrong ADMIN_TOKEN in the environment says which token to check", async () => {
-    const key = await createKey("--plan", "free");
+    const key = await adminKey(local, { plan: "free" });
     const result = await local.sandbox.run("key", ["revoke", key], {
       ADMIN_TOKEN: "not-the-token",
     });
@@ -86,7 +75,7 @@ describe("npm run key -- revoke", () => {
   });
 
   it("with --url talks to the Worker named", async () => {
-    const key = await createKey("--plan", "free");
+    const key = await adminKey(local, { plan: "free" });
     const result = await local.sandbox.key("revoke", key, "--url", `${local.server.origin}/v1`);
     expect(result.code).toBe(0);
     expect((await petsWith(local.server.origin, key)).status).toBe(401);
@@ -95,7 +84,7 @@ describe("npm run key -- revoke", () => {
 
 describe("npm run key -- plan", () => {
   it("changes the key's limit from its next request, and back to its account's", async () => {
-    const key = await createKey("--plan", "free", "--account", "mover@example.com");
+    const key = await adminKey(local, { plan: "free", account: "mover@example.com" });
     expect((await petsWith(local.server.origin, key)).limit).toBe("60");
 
     expect((await local.sandbox.key("plan", key, "pro")).code).toBe(0);
@@ -115,8 +104,8 @@ describe("npm run key -- plan", () => {
 describe("npm run key -- list", () => {
   it("shows each key of the account by its last four, with status and limits", async () => {
     const account = "lister@example.com";
-    const kept = await createKey("--account", account, "--plan", "business");
-    const revoked = await createKey("--account", account);
+    const kept = await adminKey(local, { account, plan: "business" });
+    const revoked = await adminKey(local, { account });
     expect((await local.sandbox.key("revoke", revoked)).code).toBe(0);
 
     const result = await local.sandbox.key("list", "--account", account);

@@ -12,7 +12,7 @@ import { MANY_REQUESTS } from "../support/request.ts";
 // The batching alone, against each key's real Durable Object, so the size of
 // every batch can be seen. Vitest's runtime has each request call alone (see
 // rateLimitClient), so real parallel requests go through batches in the
-// Node tests, against `npm start` (busy-key.test.ts).
+// Node tests, against `npm start` (under-load.test.ts).
 
 beforeEach(() => setClock("2030-06-15T10:00:30Z"));
 afterEach(() => vi.useRealTimers());
