@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { type CpuPerRequest, formatCpuPerRequest } from "./cpu-per-request.ts";
 import type { Sample } from "./measure.ts";
 import { describeSettings, formatRows, type Machine, type Row } from "./report.ts";
 import type { RoundSettings } from "./rounds.ts";
@@ -32,6 +33,8 @@ export interface ScaleReport {
   machine: Machine;
   git: string | null;
   phases: ScalePhase[];
+  /** The busy key's get against the same route without auth, in the Worker's CPU time. */
+  cpuPerRequest: CpuPerRequest;
 }
 
 /** The API's listings, drawn against the table's size. */
@@ -133,6 +136,8 @@ export function formatScaleTable(report: ScaleReport): string {
   return [
     describeSettings(report.settings),
     ...report.phases.flatMap(formatPhase),
+    "",
+    formatCpuPerRequest(report.cpuPerRequest),
     "",
     "listings at the first size are compared with the no-auth listing of the first page, and at",
     "each later size with the same listing on a second API whose table stays at the first size;",

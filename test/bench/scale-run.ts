@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { buildReferenceAssets } from "../../src/cli/reference-assets.ts";
 import { makeKeys } from "./bench-keys.ts";
+import { measureCpuPerRequest } from "./cpu-per-request.ts";
 import { measure, probe, type Target } from "./measure.ts";
 import { growPets } from "./pets-table.ts";
 import { gitRevision, machine, summarise } from "./report.ts";
@@ -95,6 +96,7 @@ interface Table {
 interface Fleet {
   origins: Origins;
   api: DevServer;
+  noAuth: DevServer;
   adminToken: string;
   /** Each Worker's wrangler config with its D1 state, so all three tables grow alike. */
   tables: Table[];
@@ -144,6 +146,7 @@ async function startFleet(
   return {
     origins: { api: apiServer.origin, floor: floor.origin, noAuth: noAuth.origin },
     api: apiServer,
+    noAuth,
     adminToken,
     tables: tables.slice(0, 3),
     ...(firstSize && firstSizeTable
@@ -258,6 +261,19 @@ export async function runScale(options: ScaleOptions, context: RunContext): Prom
         async () => endpointTargets(fleet.origins, firstKey, largestId),
       ),
     );
+    const endpoints = endpointTargets(fleet.origins, firstKey, largestId);
+    const byId = (id: string) => {
+      const target = endpoints.find((t) => t.id === id);
+      if (!target) throw new Error(`no ${id} target`);
+      return target;
+    };
+    log("phase: Worker CPU per request of get, with one key and without auth");
+    const cpuPerRequest = await measureCpuPerRequest(
+      { target: byId("get"), processGroup: fleet.api.processGroup },
+      { target: byId("no-auth-get"), processGroup: fleet.noAuth.processGroup },
+      settings,
+      log,
+    );
 
     let fewerKeys: string[] | undefined;
     for (const keyCount of options.keyCounts) {
@@ -293,6 +309,7 @@ export async function runScale(options: ScaleOptions, context: RunContext): Prom
       machine: machine(),
       git: gitRevision(),
       phases,
+      cpuPerRequest,
     };
     const files = await writeScaleReport(context.benchDir, report);
     process.stdout.write(

@@ -28,11 +28,13 @@ async function usageOf(pid: string) {
 }
 
 /**
- * Reads /proc for the workerd processes in a server's process group (Linux
- * only; elsewhere it reports no processes). A process that exits while being
- * read is skipped.
+ * The workerd processes in a server's process group, each with its command
+ * line (Linux only; elsewhere none). A process that exits while being read is
+ * skipped.
  */
-export async function workerdUsage(processGroup: number): Promise<WorkerdUsage> {
+async function workerdsOf(
+  processGroup: number,
+): Promise<{ pid: string; stat: string; cmdline: string }[]> {
   const pids = await readdir("/proc").catch(() => [] as string[]);
   const found = await Promise.all(
     pids
@@ -42,13 +44,23 @@ export async function workerdUsage(processGroup: number): Promise<WorkerdUsage> 
           const comm = (await readFile(`/proc/${pid}/comm`, "utf8")).trim();
           if (comm !== "workerd") return null;
           const stat = await readFile(`/proc/${pid}/stat`, "utf8");
-          return processGroupOf(stat) === processGroup ? await usageOf(pid) : null;
+          if (processGroupOf(stat) !== processGroup) return null;
+          const cmdline = (await readFile(`/proc/${pid}/cmdline`, "utf8")).replaceAll("\0", " ");
+          return { pid, stat, cmdline };
         } catch {
           return null;
         }
       }),
   );
-  const mine = found.filter((usage) => usage !== null);
+  return found.filter((process) => process !== null);
+}
+
+/** Memory and open files of the workerd processes in a server's process group. */
+export async function workerdUsage(processGroup: number): Promise<WorkerdUsage> {
+  const read = await Promise.all(
+    (await workerdsOf(processGroup)).map(({ pid }) => usageOf(pid).catch(() => null)),
+  );
+  const mine = read.filter((usage) => usage !== null);
   const limits = mine.flatMap((u) => (u.openFilesLimit === null ? [] : [u.openFilesLimit]));
   return {
     processes: mine.length,
@@ -56,6 +68,29 @@ export async function workerdUsage(processGroup: number): Promise<WorkerdUsage> 
     openFiles: mine.reduce((sum, u) => sum + u.openFiles, 0),
     openFilesLimit: limits.length > 0 ? Math.min(...limits) : null,
   };
+}
+
+/** /proc counts a process's CPU time in USER_HZ ticks, which Linux fixes at 100 a second. */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * CPU seconds (user and system) used so far by the workerd that runs the
+ * server's Worker: the one with an inspector address, as the other one of
+ * `wrangler dev` runs wrangler's proxy.
+ */
+export async function workerCpuSeconds(processGroup: number): Promise<number> {
+  const workers = (await workerdsOf(processGroup)).filter((w) =>
+    w.cmdline.includes("--inspector-addr"),
+  );
+  const [worker, ...others] = workers;
+  if (!worker || others.length > 0) {
+    throw new Error(
+      `expected one workerd with an inspector in group ${processGroup}, found ${workers.length}`,
+    );
+  }
+  const fields = worker.stat.slice(worker.stat.lastIndexOf(")") + 2).split(" ");
+  // utime and stime: the 14th and 15th fields, the 12th and 13th after the command name.
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
 }
 
 export function formatUsage(usage: WorkerdUsage): string {

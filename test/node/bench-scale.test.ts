@@ -9,6 +9,7 @@ import { growPetsSql, lastPageAfterId, statusOf } from "../bench/pets-table.ts";
 import { summarise } from "../bench/report.ts";
 import { pairedPlan } from "../bench/rounds.ts";
 import {
+  formatScaleTable,
   type ScalePhase,
   type ScaleReport,
   scaleChart,
@@ -288,8 +289,25 @@ describe("the chart", () => {
       machine: { node: "v24", cpus: 2, loadAverage: [0, 0, 0] },
       git: "abc1234",
       phases,
+      cpuPerRequest: {
+        target: "get",
+        against: "no-auth-get",
+        requestsPerLoad: 2_000,
+        rounds: 2,
+        targetMs: 1.5,
+        againstMs: 1.25,
+        ratio: 1.2,
+        ratioBand: { min: 1.1, max: 1.3 },
+      },
     };
   }
+
+  it("prints the Worker's CPU per request of get beside the same route without auth", () => {
+    const table = formatScaleTable(scaleReport([]));
+    expect(table).toContain(
+      "Worker CPU per request over 2 × 2,000 requests: get 1.500 ms, no-auth-get 1.250 ms, ratio 1.20 (1.10–1.30)",
+    );
+  });
 
   it("draws a well-formed SVG with axes, series and floors beside the JSON", async () => {
     const report = scaleReport([
