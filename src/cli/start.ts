@@ -127,6 +127,7 @@ function ensureDevVars(): void {
   console.log("Created .dev.vars with a fresh random ADMIN_TOKEN.");
 }
 
+/** The port a flag names: a whole number 1–65535, else a usage error. */
 function portOf(flag: string, text: string): number {
   const port = /^[0-9]{1,5}$/.test(text) ? Number(text) : 0;
   if (port < 1 || port > 65_535) throw new UsageError(`${flag} must be 1–65535, got "${text}"`);
