@@ -1,5 +1,13 @@
 import { and, eq, gt, lt, lte, type SQL, sql } from "drizzle-orm";
-import { type Database, millis, preparedQueries, runOne, type Statements } from "../db/database.ts";
+import {
+  type BatchResults,
+  type Database,
+  millis,
+  preparedQueries,
+  runBatch,
+  runOne,
+  type Statements,
+} from "../db/database.ts";
 import { idempotencyRecords } from "../db/schema.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
 
@@ -51,7 +59,7 @@ const sameKey = and(
 );
 
 /** The values a keyed batch binds for its claim, beside the change's own. */
-export function claimValues(claim: IdempotencyClaim) {
+function claimValues(claim: IdempotencyClaim) {
   return {
     apiKeyHash: claim.apiKeyHash,
     idempotencyKey: claim.idempotencyKey,
@@ -158,35 +166,36 @@ const recordQueries = preparedQueries((db: Database) => ({
 }));
 
 /**
- * Runs a keyed batch (one built with `keyedStatements`) and reads its
- * results with `read`. When a concurrent or earlier request already holds
+ * Runs a keyed batch (one built with `keyedStatements`), binding the
+ * change's `values` and the claim's, and reads its results with `read`.
+ * When a concurrent or earlier request already holds
  * the key, its claim fails this batch whole and that request's response is
  * replayed instead, or the key refused if it was used for another request:
  * one change per key, however retries interleave, and never a 409 for a
  * retry. Only the batch is a storage call; a fault in `read` is a defect,
  * not a 503.
  */
-export async function runOnce<R, T>(
+export async function runOnce<S extends Statements, T>(
   db: Database,
   claim: IdempotencyClaim,
-  batch: () => Promise<R>,
-  read: (results: R) => T,
+  statements: S,
+  values: Record<string, unknown>,
+  read: (results: BatchResults<S>) => T,
 ): Promise<T | Replayed | Reused> {
+  const bound = { ...values, ...claimValues(claim) };
   // The record that failed the claim can expire and be swept before it is
   // read; the key is then free, and a second run claims it.
   for (let attempt = 1; attempt <= 2; attempt++) {
     const ran = await guardStorage("D1", async () => {
       try {
-        return { results: await batch() };
+        return { results: await runBatch(db, statements, bound) };
       } catch (error) {
         if (isClaimConflict(error)) return undefined;
         throw error;
       }
     });
     if (ran) return read(ran.results);
-    const [earlier] = await guardStorage("D1", () =>
-      runOne(db, recordQueries(db).earlier, claimValues(claim)),
-    );
+    const [earlier] = await guardStorage("D1", () => runOne(db, recordQueries(db).earlier, bound));
     if (earlier) {
       if (earlier.operation !== claim.operation || earlier.requestHash !== claim.requestHash) {
         return { kind: "reused" };

@@ -18,7 +18,6 @@ import {
   settleUnwantedStatement,
 } from "../events/outbox.ts";
 import {
-  claimValues,
   type IdempotencyClaim,
   keyedStatements,
   type Made,
@@ -292,16 +291,11 @@ export async function placeOrder(
     if (!order) return { ...refusalOrDefect(done.pet[0]), eventsWaiting };
     return { kind: "made", body: order, eventsWaiting };
   }
-  return runOnce(
-    db,
-    claim,
-    () => runBatch(db, placeOnce, { ...values, ...claimValues(claim) }),
-    (done) => {
-      const eventsWaiting = done.eventsWaiting.length > 0;
-      if (done.order.length === 0) return { ...refusalOrDefect(done.pet[0]), eventsWaiting };
-      return { ...storedIn(done.stored), eventsWaiting };
-    },
-  );
+  return runOnce(db, claim, placeOnce, values, (done) => {
+    const eventsWaiting = done.eventsWaiting.length > 0;
+    if (done.order.length === 0) return { ...refusalOrDefect(done.pet[0]), eventsWaiting };
+    return { ...storedIn(done.stored), eventsWaiting };
+  });
 }
 
 /** The two moves of a placed order, and where each takes the order and its animal. */

@@ -17,7 +17,6 @@ import {
   settleUnwantedStatement,
 } from "../events/outbox.ts";
 import {
-  claimValues,
   type IdempotencyClaim,
   keyedStatements,
   type Made,
@@ -156,10 +155,8 @@ export async function createPet(
     if (!pet) throw new Error("the animal's insert returned no row");
     return { kind: "made", body: pet, eventsWaiting: done.eventsWaiting.length > 0 };
   }
-  return runOnce(
-    db,
-    claim,
-    () => runBatch(db, createOnce, { ...values, ...claimValues(claim) }),
-    (done) => ({ ...storedIn(done.stored), eventsWaiting: done.eventsWaiting.length > 0 }),
-  );
+  return runOnce(db, claim, createOnce, values, (done) => ({
+    ...storedIn(done.stored),
+    eventsWaiting: done.eventsWaiting.length > 0,
+  }));
 }

@@ -13,7 +13,6 @@ import { eventColumns, toEvent } from "../events/event-records.ts";
 import type { EventTypeSelector } from "../events/events.schemas.ts";
 import { endpointWants } from "../events/outbox.ts";
 import {
-  claimValues,
   type IdempotencyClaim,
   keyedStatements,
   type Made,
@@ -210,12 +209,9 @@ export function insertWebhookOnce(
   endpoint: NewEndpoint,
   claim: IdempotencyClaim,
 ): Promise<Stored | Replayed | Reused | { kind: "limit_reached" }> {
-  const values = { ...endpoint, types: JSON.stringify(endpoint.types), ...claimValues(claim) };
-  return runOnce(
-    db,
-    claim,
-    () => runBatch(db, webhookQueries(db).insertOnce, values),
-    (done) => (done.stored[0]?.status ? storedIn(done.stored) : refused(done.owner)),
+  const values = { ...endpoint, types: JSON.stringify(endpoint.types) };
+  return runOnce(db, claim, webhookQueries(db).insertOnce, values, (done) =>
+    done.stored[0]?.status ? storedIn(done.stored) : refused(done.owner),
   );
 }
 
@@ -331,11 +327,8 @@ export async function rotateSecret(
       }
       continue;
     }
-    const outcome = await runOnce(
-      db,
-      claim,
-      () => runBatch(db, queries.rotateOnce, { ...values, ...claimValues(claim) }),
-      (done) => (done.stored.length > 0 ? storedIn(done.stored) : undefined),
+    const outcome = await runOnce(db, claim, queries.rotateOnce, values, (done) =>
+      done.stored.length > 0 ? storedIn(done.stored) : undefined,
     );
     if (outcome) return outcome;
   }
