@@ -8,8 +8,7 @@ import { authenticate, requireKey } from "./middleware/authenticate.ts";
 import { deprecationMarks } from "./middleware/deprecation.ts";
 import { methodNotAllowed } from "./middleware/method-not-allowed.ts";
 import { rateLimit } from "./middleware/rate-limit.ts";
-import { requestContext } from "./middleware/request-context.ts";
-import { apiResponseHeaders } from "./middleware/response-headers.ts";
+import { corsPreflight, responseChain } from "./middleware/response-chain.ts";
 import { services } from "./middleware/services.ts";
 import { openapiRoutes } from "./openapi/openapi-routes.tsx";
 import { ordersRoutes } from "./orders/index.ts";
@@ -18,13 +17,14 @@ import { rejectInvalid } from "./validation.ts";
 import { webhooksRoutes } from "./webhooks/index.ts";
 
 /**
- * The whole Worker. Order matters: request id and logging, the request's
- * services; then on /v1 who is calling, their budget (429), the 401 for
- * anyone without a working key; then the routes.
+ * The whole Worker. Order matters: the response chain every reply leaves
+ * through, the request's services, CORS preflights (no key, no budget); then
+ * on /v1 who is calling, their budget (429), the 401 for anyone without a
+ * working key; then the routes.
  */
 export function createApp(): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: rejectInvalid });
-  app.use(requestContext(), apiResponseHeaders(), services());
+  app.use(responseChain(), services(), corsPreflight(app));
 
   app.get("/health", (c) => c.json({ status: "ok" }));
   app.all("/health", methodNotAllowed(["GET", "HEAD"]));

@@ -25,5 +25,7 @@ export interface AppEnv {
     services: Services;
     caller: Caller;
     apiKey: AuthenticatedKey;
+    /** The limiter's answer as headers, for the response chain to put on whatever reply follows. */
+    rateLimitHeaders?: Record<string, string>;
   };
 }

@@ -1,4 +1,4 @@
-import type { RouteConfig, z } from "@hono/zod-openapi";
+import { type RouteConfig, z } from "@hono/zod-openapi";
 import { type ErrorCode, ErrorSchema, errorStatus, messages } from "../errors.ts";
 
 /** A response header as documented; `required` says whether every such reply carries it. */
@@ -68,13 +68,71 @@ export const commonHeaders: ResponseHeaders = {
     "8f2b6c3e-4d1a-4f7b-9c2e-1a2b3c4d5e6f",
   ),
   ...rateLimitHeaders,
-  "Cache-Control": stringHeader("API replies are never cached.", "no-store", {
-    enum: ["no-store"],
-  }),
+  "Cache-Control": stringHeader(
+    "Replies other than a read's 200 or 304 are never stored.",
+    "no-store",
+    { enum: ["no-store"] },
+  ),
   "X-Content-Type-Options": stringHeader("Browsers must not sniff another type.", "nosniff", {
     enum: ["nosniff"],
   }),
 };
+
+/**
+ * What a GET's 200 and 304 carry instead of `no-store`: the reply may be
+ * kept, provided it is revalidated, and its tag to revalidate it with.
+ */
+const readHeaders: ResponseHeaders = {
+  "Cache-Control": stringHeader(
+    "A read may be kept, provided it is revalidated before each use (send its `ETag` in `If-None-Match`).",
+    "private, no-cache",
+    { enum: ["private, no-cache"] },
+  ),
+  ETag: stringHeader(
+    "Identifies this version of the reply: for a page, its body and its `Link` together, so a page with any item changed, or that gained a next page, has another. Send it in `If-None-Match` to be answered 304 while it still holds.",
+    '"q1Lw0m9bX2c8Vt4ZpR7nJg"',
+  ),
+};
+
+/** The request header that turns a GET into a conditional read. */
+const IfNoneMatchHeaderSchema = z.object({
+  "If-None-Match": z.string().optional().openapi({
+    description:
+      "`ETag`s of replies kept from before (or `*`): while one still names this reply, the answer is 304 without a body. Compared weakly (`W/` is ignored).",
+    example: '"q1Lw0m9bX2c8Vt4ZpR7nJg"',
+  }),
+});
+
+/**
+ * A GET as documented with its conditional read: the 200 may be kept and
+ * carries an `ETag`; `If-None-Match` naming it gives 304 with no body and
+ * every header of the 200 but those describing the body. Other methods are
+ * returned as they are.
+ */
+export function withConditionalRead(route: RouteConfig): RouteConfig {
+  const ok = route.responses[200];
+  if (route.method !== "get" || !ok || "$ref" in ok) return route;
+  const headers = { ...ok.headers, ...readHeaders };
+  const requestHeaders = route.request?.headers;
+  const declared = Array.isArray(requestHeaders)
+    ? requestHeaders
+    : requestHeaders
+      ? [requestHeaders]
+      : [];
+  return {
+    ...route,
+    request: { ...route.request, headers: [...declared, IfNoneMatchHeaderSchema] },
+    responses: {
+      ...route.responses,
+      200: { ...ok, headers },
+      304: {
+        description:
+          "Not modified: `If-None-Match` names the current `ETag`. No body; the headers are those of the 200.",
+        headers,
+      },
+    },
+  };
+}
 
 /** A storage fault can strike before the limiter has answered, so 5xx replies may lack its headers. */
 const faultHeaders: ResponseHeaders = Object.fromEntries(

@@ -35,9 +35,9 @@ async function charge(
 
 /**
  * Spends one request from the caller's budget, answers 429 where it is spent,
- * and puts the budget's headers on whatever reply follows. A key that exists
- * but no longer works is never told to wait: it gets the 401 that follows,
- * with its IP budget's headers and no Retry-After.
+ * and records the budget's headers for the response chain to put on whatever
+ * reply follows. A key that exists but no longer works is never told to wait:
+ * it gets the 401 that follows, with its IP budget's headers and no Retry-After.
  */
 export function rateLimit(): MiddlewareHandler<AppEnv> {
   return async function rateLimit(c, next) {
@@ -46,13 +46,13 @@ export function rateLimit(): MiddlewareHandler<AppEnv> {
     const { caller, result } = await charge(c.var.services, c.get("caller"), clientIp, keepAlive);
     c.set("caller", caller);
     const headers = rateLimitHeaders(result);
+    c.set("rateLimitHeaders", headers);
     if (caller.kind === "dead") delete headers["Retry-After"];
     else if (result.outcome === "banned") {
-      throw new ApiError("api_key_banned", messages.apiKeyBanned, { headers });
+      throw new ApiError("api_key_banned", messages.apiKeyBanned);
     } else if (result.outcome !== "allowed") {
-      throw new ApiError("rate_limited", messages.rateLimited, { headers });
+      throw new ApiError("rate_limited", messages.rateLimited);
     }
     await next();
-    for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
   };
 }

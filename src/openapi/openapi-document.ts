@@ -1,6 +1,6 @@
 import { OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
 import { type DeprecationNotice, deprecationLink, sunsetDate } from "../api/deprecation.ts";
-import { stringHeader } from "../api/responses.ts";
+import { stringHeader, withConditionalRead } from "../api/responses.ts";
 import type { Config } from "../config.ts";
 import { messages } from "../errors.ts";
 import { eventsOperations, eventsTag } from "../events/events.routes.ts";
@@ -91,7 +91,8 @@ export function buildOpenApiDocument(config: DocumentConfig): OpenApiDocument {
     ...eventsOperations,
     ...webhooksOperations(config.webhooks),
   ];
-  for (const route of routes) {
+  for (const declared of routes) {
+    const route = withConditionalRead(declared);
     const notice = petsDeprecations.find(
       ({ path, method }) => path === route.path && method === route.method.toUpperCase(),
     );

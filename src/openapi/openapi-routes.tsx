@@ -52,9 +52,7 @@ export function openapiRoutes(): Hono<AppEnv> {
   routes.get(OPENAPI_PATH, async (c) => {
     const clientIp = clientAddress(c);
     const budget = await c.var.services.limiter.peekKeyless(clientIp).catch(() => undefined);
-    if (budget) {
-      for (const [name, value] of Object.entries(rateLimitHeaders(budget))) c.header(name, value);
-    }
+    if (budget) c.set("rateLimitHeaders", rateLimitHeaders(budget));
     return c.json(servedFrom(documentFor(c.var.services.config), new URL(c.req.url).origin));
   });
   routes.all(OPENAPI_PATH, methodNotAllowed(["GET", "HEAD"]));

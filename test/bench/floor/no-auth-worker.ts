@@ -2,8 +2,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../../src/env.ts";
 import { handleError, handleNotFound } from "../../../src/errors.ts";
 import { deprecationMarks } from "../../../src/middleware/deprecation.ts";
-import { requestContext } from "../../../src/middleware/request-context.ts";
-import { apiResponseHeaders } from "../../../src/middleware/response-headers.ts";
+import { corsPreflight, responseChain } from "../../../src/middleware/response-chain.ts";
 import { services } from "../../../src/middleware/services.ts";
 import { petsDeprecations, petsRoutes } from "../../../src/pets/index.ts";
 import { rejectInvalid } from "../../../src/validation.ts";
@@ -13,13 +12,13 @@ export { RateLimiter } from "../../../src/rate-limit/rate-limiter.ts";
 
 /**
  * What a template with our stack and no auth answers: the real pets routes
- * behind the real app's middleware (request context, response headers,
- * services, deprecation marks), composed as createApp() does but without
+ * behind the real app's middleware (the response chain, services, CORS
+ * preflights, deprecation marks), composed as createApp() does but without
  * authenticate, rateLimit and requireKey. The gap between this and the real
  * Worker is what auth and limits cost a caller.
  */
 const app = new OpenAPIHono<AppEnv>({ defaultHook: rejectInvalid });
-app.use(requestContext(), apiResponseHeaders(), services());
+app.use(responseChain(), services(), corsPreflight(app));
 app.get("/health", (c) => c.json({ status: "ok" }));
 app.use("/v1/*", deprecationMarks(petsDeprecations));
 app.route("/v1", petsRoutes());

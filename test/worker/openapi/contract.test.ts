@@ -773,6 +773,35 @@ describe("429 for every operation", () => {
   });
 });
 
+describe("304 for every read", () => {
+  it("answers a GET whose If-None-Match names its ETag with 304 and the 200's headers", async () => {
+    const owner = (await seedKey()).key;
+    const petId = await animal();
+    const webhook = await createWebhook(
+      { url: receiverUrl("ok", uniqueName("reads")), types: ["order.*"] },
+      owner,
+    );
+    const { id: webhookId } = (await contract.check("createWebhook", webhook)) as { id: number };
+    const reads: [string, string, string][] = [
+      ["listPets", "/v1/pets?limit=2", key],
+      ["getPet", `/v1/pets/${petId}`, key],
+      ["listOrders", "/v1/store/orders?limit=2", key],
+      ["getOrder", `/v1/store/orders/${(await order()).id}`, key],
+      ["listEvents", "/v1/events?limit=2", key],
+      ["listWebhooks", "/v1/webhooks", owner],
+      ["listDeliveries", `/v1/webhooks/${webhookId}/deliveries`, owner],
+    ];
+    for (const [operationId, path, as] of reads) {
+      const first = await api(path, { key: as });
+      const tag = first.headers.get("ETag") ?? "";
+      await contract.check(operationId, first);
+      const again = await api(path, { key: as, headers: { "If-None-Match": tag } });
+      expect(again.status, operationId).toBe(304);
+      expect(await contract.check(operationId, again)).toBe("");
+    }
+  });
+});
+
 describe("422 and replays for createPet's Idempotency-Key", () => {
   it("replays with the documented headers and refuses a reused key", async () => {
     const send = (name: string) =>

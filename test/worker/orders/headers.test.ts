@@ -67,14 +67,16 @@ const REPLIES: [string, () => [string, ApiRequestInit], number][] = [
 
 describe("headers on every reply of the store", () => {
   it.each(REPLIES)(
-    "%s: request id, no-store, nosniff, rate-limit headers and JSON",
+    "%s: request id, Cache-Control, nosniff, rate-limit headers and JSON",
     async (_, request, status) => {
       const [path, init] = request();
       const res = await api(path, init);
       await res.json();
       expect(res.status).toBe(status);
       expect(res.headers.get("X-Request-Id")).toMatch(UUID);
-      expect(res.headers.get("Cache-Control")).toBe("no-store");
+      // A read may be kept but must be revalidated; nothing else may be kept.
+      const read = init.method === undefined && status === 200;
+      expect(res.headers.get("Cache-Control")).toBe(read ? "private, no-cache" : "no-store");
       expect(res.headers.get("X-Content-Type-Options")).toBe("nosniff");
       expect(res.headers.get("Content-Type")).toMatch(/^application\/json\b/);
       for (const name of RATE_LIMIT_HEADERS) expect(res.headers.get(name), name).toBeTruthy();

@@ -1,0 +1,142 @@
+import type { Context, MiddlewareHandler } from "hono";
+import { cors } from "hono/cors";
+import type { RouterRoute } from "hono/types";
+import type { AppEnv } from "../env.ts";
+import { ApiError, messages } from "../errors.ts";
+import { log } from "../logging.ts";
+import { answerConditionally } from "./conditional-read.ts";
+import { routeMethods } from "./route-methods.ts";
+
+/** The API's replies (/v1, and the document at the root too): per caller, so revalidated or never stored. */
+const API_PATHS = ["/v1", "/openapi.json"];
+/** The operator's replies (new keys, invite links): never stored. */
+const OPERATOR_PATHS = ["/admin"];
+/** Where a page of any origin may read replies: these take bearer keys, never cookies. */
+const CORS_PATHS = [...API_PATHS];
+
+/** The request headers the API reads, which a page may send. */
+const ALLOWED_REQUEST_HEADERS = [
+  "Authorization",
+  "Content-Type",
+  "Idempotency-Key",
+  "If-Match",
+  "If-None-Match",
+  "Consistency-Token",
+];
+
+/** Every response header the API documents, so a page can read it. */
+const EXPOSED_HEADERS = [
+  "Link",
+  "Location",
+  "ETag",
+  "Allow",
+  "Retry-After",
+  "WWW-Authenticate",
+  "X-RateLimit-Limit",
+  "X-RateLimit-Remaining",
+  "X-RateLimit-Reset",
+  "RateLimit",
+  "RateLimit-Policy",
+  "Deprecation",
+  "Sunset",
+  "X-Request-Id",
+  "Consistency-Token",
+  "Idempotent-Replayed",
+].join(", ");
+
+const PREFLIGHT_MAX_AGE_SECONDS = 86_400;
+
+/** The path itself or one below it: "/v1" is answered (401 or 404) like any path under it. */
+function under(path: string, prefixes: readonly string[]): boolean {
+  return prefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+}
+
+/** A read a client may keep and revalidate: a GET or HEAD answered 200 or 304. */
+function isRead(method: string): boolean {
+  return method === "GET" || method === "HEAD";
+}
+
+/**
+ * What the request's own middleware recorded for its reply: the limiter's
+ * answer. A preflight never reaches them, so it carries none of this.
+ */
+function recordedHeaders(c: Context<AppEnv>, headers: Headers): void {
+  const limits = c.var.rateLimitHeaders;
+  if (limits) for (const [name, value] of Object.entries(limits)) headers.set(name, value);
+}
+
+/**
+ * The one response chain: every reply of the Worker leaves through it,
+ * whatever made it (a route, a 304, a preflight, an error `onError`
+ * rendered, a 401 or 429 from middleware, a 404 or 405). It runs first, so
+ * it touches the reply last: the conditional read of a GET under the API
+ * (ETag, 304), the headers recorded for the reply, Cache-Control, CORS,
+ * nosniff and the request id (the incoming cf-ray, else a fresh UUID), then
+ * one JSON log line.
+ */
+export function responseChain(): MiddlewareHandler<AppEnv> {
+  return async function responseChain(c, next) {
+    const started = performance.now();
+    const requestId = c.req.header("cf-ray") ?? crypto.randomUUID();
+    c.set("requestId", requestId);
+    await next();
+    const { path, method } = c.req;
+    const api = under(path, API_PATHS);
+    if (api && isRead(method) && c.res.status === 200) await answerConditionally(c);
+    const { headers, status } = c.res;
+    recordedHeaders(c, headers);
+    if (api) {
+      const revalidated = isRead(method) && (status === 200 || status === 304);
+      headers.set("Cache-Control", revalidated ? "private, no-cache" : "no-store");
+    } else if (under(path, OPERATOR_PATHS)) {
+      headers.set("Cache-Control", "no-store");
+    }
+    if (under(path, CORS_PATHS)) {
+      headers.set("Access-Control-Allow-Origin", "*");
+      headers.set("Access-Control-Expose-Headers", EXPOSED_HEADERS);
+    }
+    headers.set("X-Content-Type-Options", "nosniff");
+    headers.set("X-Request-Id", requestId);
+    logReply(c, requestId, started);
+  };
+}
+
+function logReply(c: Context<AppEnv>, requestId: string, started: number): void {
+  const status = c.res.status;
+  // Every 500 is logged, so a request refused for its configuration never reads it here.
+  if (status < 500 && c.var.services.config.logLevel === "warn") return;
+  const caller = c.get("caller");
+  log(status >= 500 ? "error" : "info", "request", {
+    requestId,
+    method: c.req.method,
+    route: c.req.routePath,
+    status,
+    durationMs: Math.round((performance.now() - started) * 100) / 100,
+    key: caller && caller.kind !== "anonymous" ? `…${caller.key.lastFour}` : undefined,
+  });
+}
+
+/**
+ * Answers a CORS preflight (`OPTIONS` with Access-Control-Request-Method)
+ * under the CORS paths before any key is asked for or budget spent: 204
+ * allowing exactly the methods the app serves at that path, or 404 where it
+ * serves none. Any other `OPTIONS` is a request like the rest (405 on a
+ * known path). hono/cors answers every `OPTIONS` and allows every method,
+ * so it answers only the preflights this lets through.
+ */
+export function corsPreflight(app: { routes: RouterRoute[] }): MiddlewareHandler<AppEnv> {
+  const methodsAt = routeMethods(app);
+  const answer = cors({
+    origin: "*",
+    allowMethods: (_origin, c) => methodsAt(c.req.path),
+    allowHeaders: ALLOWED_REQUEST_HEADERS,
+    maxAge: PREFLIGHT_MAX_AGE_SECONDS,
+  });
+  return async function corsPreflight(c, next) {
+    const { method, path } = c.req;
+    if (method !== "OPTIONS" || !c.req.header("Access-Control-Request-Method")) return next();
+    if (!under(path, CORS_PATHS)) return next();
+    if (methodsAt(path).length === 0) throw new ApiError("not_found", messages.notFound);
+    return answer(c, next);
+  };
+}
