@@ -5,7 +5,7 @@ import { encodeCursor } from "../../../src/api/cursor.ts";
 import type { AppEnv } from "../../../src/env.ts";
 import { responseChain } from "../../../src/middleware/response-chain.ts";
 import { services } from "../../../src/middleware/services.ts";
-import { createPet, freshIp } from "../support/assertions.ts";
+import { createPet, freshIp, RATE_LIMIT_HEADERS, UUID } from "../support/assertions.ts";
 import { failingD1, failingLimiter } from "../support/faulty-bindings.ts";
 import { seedKey } from "../support/keys.ts";
 import { captureLogs } from "../support/logs.ts";
@@ -19,15 +19,7 @@ import { receiverUrl, registerWebhook, uniqueName } from "../support/webhooks.ts
  * headers where it ran, and ETag or 304 on the reads of the API.
  */
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const TAG = /^"[A-Za-z0-9_-]{22}"$/;
-const RATE_LIMIT_HEADERS = [
-  "X-RateLimit-Limit",
-  "X-RateLimit-Remaining",
-  "X-RateLimit-Reset",
-  "RateLimit-Policy",
-  "RateLimit",
-];
 /** Every response header the API documents: what a page may read. */
 const EXPOSED = [
   "Link",
@@ -120,6 +112,7 @@ async function reusedIdempotencyKey(): Promise<Request> {
   return ["/v1/pets", post(JSON.stringify({ name: "B", categoryId: 1 }), headers)];
 }
 
+/** An endpoint registered for the occasion, to be deleted. */
 async function freshWebhook(): Promise<Request> {
   const { id } = await registerWebhook(key, receiverUrl("ok", uniqueName("chain")), ["order.*"]);
   return [`/v1/webhooks/${id}`, { method: "DELETE", key }];

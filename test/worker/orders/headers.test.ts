@@ -1,17 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { createPet, freshIp } from "../support/assertions.ts";
+import { createPet, freshIp, RATE_LIMIT_HEADERS, UUID } from "../support/assertions.ts";
 import { seedKey } from "../support/keys.ts";
 import { type OrderBody, placeOrder } from "../support/orders.ts";
 import { type ApiRequestInit, api } from "../support/request.ts";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-const RATE_LIMIT_HEADERS = [
-  "X-RateLimit-Limit",
-  "X-RateLimit-Remaining",
-  "X-RateLimit-Reset",
-  "RateLimit-Policy",
-  "RateLimit",
-];
 
 let key: string;
 /** Animals still available, one for each reply that places an order. */

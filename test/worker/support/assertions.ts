@@ -29,6 +29,18 @@ const LEAKS: readonly RegExp[] = [
   /\[object /,
 ];
 
+/** A request id the Worker made itself: a version 4 UUID. */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+/** The limiter's headers, on every reply it answered. */
+export const RATE_LIMIT_HEADERS = [
+  "X-RateLimit-Limit",
+  "X-RateLimit-Remaining",
+  "X-RateLimit-Reset",
+  "RateLimit-Policy",
+  "RateLimit",
+];
+
 /** Fails when any text a client can read would reveal how the service is built. */
 export function expectNoLeaks(text: string): void {
   for (const leak of LEAKS) expect(text, `leaks ${leak}`).not.toMatch(leak);
