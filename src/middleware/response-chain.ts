@@ -57,8 +57,10 @@ function isRead(method: string): boolean {
 }
 
 /**
- * What the request's own middleware recorded for its reply: the limiter's
- * answer. A preflight never reaches them, so it carries none of this.
+ * The headers of what the request itself went through, recorded on the
+ * context by the middleware that knows them: the limiter's answer. Any
+ * other such header belongs here too, so that every status and every 304
+ * carries it; a preflight goes through none of them, so it carries none.
  */
 function recordedHeaders(c: Context<AppEnv>, headers: Headers): void {
   const limits = c.var.rateLimitHeaders;
