@@ -1,15 +1,17 @@
 import { generateApiKey, hashApiKey, lastFourOf } from "../keys/key-format.ts";
 import { keyRecordOf, policyOf } from "../keys/key-projection.ts";
 import {
-  findKeyWithAccount,
   insertKeyUnderCap,
-  type KeyLimits,
-  type KeyWithAccount,
-  markKeySynced,
   revokeKeyOnce,
   rollKeyOnce,
   setAccountPlan as setAccountPlanRow,
   setKeyLimits as setKeyLimitsRow,
+} from "../keys/key-writes.queries.ts";
+import {
+  findKeyWithAccount,
+  type KeyLimits,
+  type KeyWithAccount,
+  markKeySynced,
   unsyncedKeys,
 } from "../keys/keys.queries.ts";
 import { describeError, log } from "../logging.ts";

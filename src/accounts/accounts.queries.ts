@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import { type Database, millis, preparedQueries, runOne } from "../db/database.ts";
+import { type Database, type Drizzle, millis, preparedQueries, runOne } from "../db/database.ts";
 import { accounts } from "../db/schema.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
 
@@ -11,7 +11,7 @@ export function normaliseEmail(email: string): string {
 }
 
 /** The accounts' statements, prepared once per database. */
-const accountQueries = preparedQueries((db: Database) => ({
+const accountQueries = preparedQueries((db: Drizzle) => ({
   byEmail: db
     .select()
     .from(accounts)

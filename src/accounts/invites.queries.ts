@@ -1,58 +1,67 @@
 import { and, eq, gt, lte, sql } from "drizzle-orm";
-import { type Database, millis, preparedQueries, runBatch, runOne } from "../db/database.ts";
+import { change } from "../changes/change.ts";
+import { type Database, type Drizzle, millis, preparedQueries, runOne } from "../db/database.ts";
 import { accountInvites, accounts, dashboardSessions } from "../db/schema.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
 import type { Account } from "./accounts.queries.ts";
 
-/** The invites' statements, prepared once per database. */
-const inviteQueries = preparedQueries((db: Database) => {
-  const tokenHash = sql.placeholder("tokenHash");
-  const valid = and(
-    eq(accountInvites.tokenHash, tokenHash),
-    gt(accountInvites.expiresAt, millis("now")),
-  );
-  const invitedAccount = sql`(SELECT ${accountInvites.accountId} FROM ${accountInvites} WHERE ${valid})`;
-  return {
-    save: {
-      replaced: db
-        .delete(accountInvites)
-        .where(eq(accountInvites.accountId, sql.placeholder("accountId")))
-        .prepare(),
-      saved: db
-        .insert(accountInvites)
-        .values({
-          tokenHash,
-          accountId: sql.placeholder("accountId"),
-          expiresAt: millis("expiresAt"),
-        })
-        .prepare(),
-    },
-    invited: db
-      .select({ account: accounts })
-      .from(accountInvites)
-      .innerJoin(accounts, eq(accounts.id, accountInvites.accountId))
-      .where(valid)
-      .prepare(),
-    redeem: {
-      updated: db
-        .update(accounts)
-        .set({ passwordHash: sql`${sql.placeholder("passwordHash")}` })
-        .where(eq(accounts.id, invitedAccount))
-        .returning()
-        .prepare(),
-      // A new password ends every session signed in with the old one.
-      sessionsEnded: db
-        .delete(dashboardSessions)
-        .where(eq(dashboardSessions.accountId, invitedAccount))
-        .prepare(),
-      used: db.delete(accountInvites).where(eq(accountInvites.tokenHash, tokenHash)).prepare(),
-    },
-    deleteExpired: db
+const tokenHash = sql.placeholder("tokenHash");
+const valid = and(
+  eq(accountInvites.tokenHash, tokenHash),
+  gt(accountInvites.expiresAt, millis("now")),
+);
+const invitedAccount = sql`(SELECT ${accountInvites.accountId} FROM ${accountInvites} WHERE ${valid})`;
+
+/** Saving an invite: the account's earlier one goes. */
+const saving = change()
+  .step("replaced", (db) =>
+    db
       .delete(accountInvites)
-      .where(lte(accountInvites.expiresAt, millis("now")))
+      .where(eq(accountInvites.accountId, sql.placeholder("accountId")))
       .prepare(),
-  };
-});
+  )
+  .step("saved", (db) =>
+    db
+      .insert(accountInvites)
+      .values({
+        tokenHash,
+        accountId: sql.placeholder("accountId"),
+        expiresAt: millis("expiresAt"),
+      })
+      .prepare(),
+  );
+
+/** Redeeming an invite: the password set, the sessions ended, the invite used up. */
+const redeeming = change()
+  .step("updated", (db) =>
+    db
+      .update(accounts)
+      .set({ passwordHash: sql`${sql.placeholder("passwordHash")}` })
+      .where(eq(accounts.id, invitedAccount))
+      .returning()
+      .prepare(),
+  )
+  // A new password ends every session signed in with the old one.
+  .step("sessionsEnded", (db) =>
+    db.delete(dashboardSessions).where(eq(dashboardSessions.accountId, invitedAccount)).prepare(),
+  )
+  .step("used", (db) =>
+    db.delete(accountInvites).where(eq(accountInvites.tokenHash, tokenHash)).prepare(),
+  );
+
+/** The invites' single statements, prepared once per database. */
+const inviteQueries = preparedQueries((db: Drizzle) => ({
+  invited: db
+    .select({ account: accounts })
+    .from(accountInvites)
+    .innerJoin(accounts, eq(accounts.id, accountInvites.accountId))
+    .where(valid)
+    .prepare(),
+  deleteExpired: db
+    .delete(accountInvites)
+    .where(lte(accountInvites.expiresAt, millis("now")))
+    .prepare(),
+}));
 
 /** Replaces any earlier invite of the account: only the newest link works. */
 export async function saveInvite(
@@ -60,7 +69,7 @@ export async function saveInvite(
   invite: { tokenHash: string; accountId: number; expiresAt: Date },
 ): Promise<void> {
   const values = { ...invite, expiresAt: invite.expiresAt.getTime() };
-  await guardStorage("D1", () => runBatch(db, inviteQueries(db).save, values));
+  await saving.run(db, values);
 }
 
 /** The account a still-valid invite belongs to. */
@@ -87,10 +96,8 @@ export async function redeemInvite(
   passwordHash: string,
   now: number,
 ): Promise<Account | undefined> {
-  const { updated } = await guardStorage("D1", () =>
-    runBatch(db, inviteQueries(db).redeem, { tokenHash, passwordHash, now }),
-  );
-  return updated[0];
+  const { results } = await redeeming.run(db, { tokenHash, passwordHash, now });
+  return results.updated[0];
 }
 
 /** Scheduled: invites past their expiry are removed. */

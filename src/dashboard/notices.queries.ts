@@ -1,12 +1,12 @@
 import { eq, lte, sql } from "drizzle-orm";
-import { type Database, millis, preparedQueries, runOne } from "../db/database.ts";
+import { type Database, type Drizzle, millis, preparedQueries, runOne } from "../db/database.ts";
 import { sessionNotices } from "../db/schema.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
 
 export type NoticeRow = typeof sessionNotices.$inferSelect;
 
 /** The notices' statements, prepared once per database. */
-const noticeQueries = preparedQueries((db: Database) => ({
+const noticeQueries = preparedQueries((db: Drizzle) => ({
   insert: db
     .insert(sessionNotices)
     .values({

@@ -1,27 +1,32 @@
 import { eq, lte, sql } from "drizzle-orm";
 import type { Account } from "../accounts/accounts.queries.ts";
-import { type Database, millis, preparedQueries, runBatch, runOne } from "../db/database.ts";
+import { change } from "../changes/change.ts";
+import { type Database, type Drizzle, millis, preparedQueries, runOne } from "../db/database.ts";
 import { accounts, dashboardSessions } from "../db/schema.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
 
 export type SessionRow = typeof dashboardSessions.$inferSelect;
 
-/** The sessions' statements, prepared once per database. */
-const sessionQueries = preparedQueries((db: Database) => {
-  const named = (name: string) => eq(dashboardSessions.tokenHash, sql.placeholder(name));
+const named = (name: string) => eq(dashboardSessions.tokenHash, sql.placeholder(name));
+
+/** Starting a session: the one the browser held before goes. */
+const starting = change()
+  .step("replaced", (db) => db.delete(dashboardSessions).where(named("replacing")).prepare())
+  .step("started", (db) =>
+    db
+      .insert(dashboardSessions)
+      .values({
+        tokenHash: sql.placeholder("tokenHash"),
+        accountId: sql.placeholder("accountId"),
+        createdAt: millis("createdAt"),
+        expiresAt: millis("expiresAt"),
+      })
+      .prepare(),
+  );
+
+/** The sessions' single statements, prepared once per database. */
+const sessionQueries = preparedQueries((db: Drizzle) => {
   return {
-    start: {
-      replaced: db.delete(dashboardSessions).where(named("replacing")).prepare(),
-      started: db
-        .insert(dashboardSessions)
-        .values({
-          tokenHash: sql.placeholder("tokenHash"),
-          accountId: sql.placeholder("accountId"),
-          createdAt: millis("createdAt"),
-          expiresAt: millis("expiresAt"),
-        })
-        .prepare(),
-    },
     // Only the session's end: its other columns share names with the account's.
     find: db
       .select({ session: { expiresAt: dashboardSessions.expiresAt }, account: accounts })
@@ -49,7 +54,7 @@ export async function insertSession(
     expiresAt: session.expiresAt.getTime(),
     replacing: replacing ?? null,
   };
-  await guardStorage("D1", () => runBatch(db, sessionQueries(db).start, values));
+  await starting.run(db, values);
 }
 
 /** The session with this token hash (when it ends) and the account it signs in, ended or not. */

@@ -1,71 +1,90 @@
 import { fillPlaceholders, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { type DrizzleD1Database, drizzle } from "drizzle-orm/d1";
-import type {
-  PreparedQueryConfig,
-  SQLitePreparedQuery,
-  SQLiteTable,
-} from "drizzle-orm/sqlite-core";
+import type { PreparedQueryConfig, SQLitePreparedQuery } from "drizzle-orm/sqlite-core";
 import { oncePer } from "../utils/once-per.ts";
 import * as schema from "./schema.ts";
 
-export type Database = DrizzleD1Database<typeof schema> & { $client: D1Database };
+/**
+ * The one place that leans on Drizzle beyond its documented query builder:
+ * a prepared statement's SQL and parameters (`getQuery`), binding its
+ * placeholders by name (`fillPlaceholders`) and mapping a D1 result into its
+ * rows (`mapResult`). test/worker/db/database.test.ts pins what these do.
+ */
 
-/** One Drizzle instance per D1 binding object, so requests do not rebuild it. */
-export const database = oncePer((d1: D1Database): Database => drizzle(d1, { schema }));
+/** Drizzle over one D1 binding: what statements are built and prepared with, once per isolate. */
+export type Drizzle = DrizzleD1Database<typeof schema>;
+
+/** Where statements run: the binding, or a session over it (reads at a bookmark, for one request). */
+export type D1Target = D1Database | D1DatabaseSession;
 
 /**
- * A resource's statements, prepared once per database, so a request only
- * binds values.
+ * What queries take: the isolate's Drizzle instance, which holds the
+ * prepared statements, and the D1 target they run on. A handle over a
+ * session shares the binding's Drizzle instance, so it prepares nothing again.
  */
-export function preparedQueries<T>(prepare: (db: Database) => T): (db: Database) => T {
-  return oncePer(prepare);
+export interface Database {
+  readonly drizzle: Drizzle;
+  readonly d1: D1Target;
+}
+
+/** One handle per D1 binding object, so requests do not rebuild Drizzle or prepare again. */
+export const database = oncePer(
+  (d1: D1Database): Database => ({
+    drizzle: drizzle(d1, { schema }),
+    d1,
+  }),
+);
+
+/** The same database, run through `session`: the statements prepared for `db` serve it. */
+export function onSession(db: Database, session: D1DatabaseSession): Database {
+  return { drizzle: db.drizzle, d1: session };
+}
+
+/**
+ * A resource's statements, prepared once per Drizzle instance, so a request
+ * only binds values, whichever target it runs them on.
+ */
+export function preparedQueries<T>(prepare: (db: Drizzle) => T): (db: Database) => T {
+  const prepared = oncePer(prepare);
+  return (db) => prepared(db.drizzle);
 }
 
 /** A query Drizzle prepared (`.prepare()`), whose result it maps to `Result`. */
 export type Statement<Result> = SQLitePreparedQuery<PreparedQueryConfig & { execute: Result }>;
 
-/** Named statements, run in the order they are listed. */
-export type Statements = Record<string, Statement<unknown>>;
+/** What a statement's run gives, mapped by Drizzle. */
+export type ResultOf<S> = S extends Statement<infer Result> ? Result : never;
 
-export type BatchResults<S extends Statements> = {
-  [Name in keyof S]: S[Name] extends Statement<infer Result> ? Result : never;
-};
-
-function bound(db: Database, statement: Statement<unknown>, values: Record<string, unknown>) {
+function bound(target: D1Target, statement: Statement<unknown>, values: Record<string, unknown>) {
   const { sql: text, params } = statement.getQuery();
-  return db.$client.prepare(text).bind(...fillPlaceholders(params, values));
+  return target.prepare(text).bind(...fillPlaceholders(params, values));
 }
 
 /**
- * Runs `statements` as one D1 batch (one transaction), each bound by its
- * placeholders' names from `values`, and returns each result, mapped by
- * Drizzle, under its statement's name. Drizzle's own batch writes every
- * statement's SQL anew on each call, which cost a create more CPU than its
- * limiter call in a profile; these were written once, when prepared. D1
- * answers rows keyed by column name, so a statement's columns need distinct
- * names (alias those of a join that share one).
+ * Runs `statements` as one D1 batch (one transaction), in the order given,
+ * each bound by its placeholders' names from `values`, and returns each
+ * result, mapped by Drizzle, at its statement's position. Drizzle's own
+ * batch writes every statement's SQL anew on each call, which cost a create
+ * more CPU than its limiter call in a profile; these were written once, when
+ * prepared. D1 answers rows keyed by column name, so a statement's columns
+ * need distinct names (alias those of a join that share one).
  */
-export async function runBatch<S extends Statements>(
+export async function runAll(
   db: Database,
-  statements: S,
+  statements: readonly Statement<unknown>[],
   values: Record<string, unknown>,
-): Promise<BatchResults<S>> {
-  const named = Object.entries(statements);
-  const results = await db.$client.batch(
-    named.map(([, statement]) => bound(db, statement, values)),
-  );
-  return Object.fromEntries(
-    named.map(([name, statement], i) => [name, statement.mapResult(results[i], true)]),
-  ) as BatchResults<S>;
+): Promise<unknown[]> {
+  const results = await db.d1.batch(statements.map((statement) => bound(db.d1, statement, values)));
+  return statements.map((statement, i) => statement.mapResult(results[i], true));
 }
 
-/** Runs one statement alone, bound and mapped as `runBatch` does each of its own. */
+/** Runs one statement alone, bound and mapped as `runAll` does each of its own. */
 export async function runOne<Result>(
   db: Database,
   statement: Statement<Result>,
   values: Record<string, unknown>,
 ): Promise<Result> {
-  return statement.mapResult(await bound(db, statement, values).all(), true) as Result;
+  return statement.mapResult(await bound(db.d1, statement, values).all(), true) as Result;
 }
 
 /**
@@ -83,22 +102,4 @@ export const databaseNow = sql<number>`CAST(round(unixepoch('subsec') * 1000) AS
 /** An instant stored in milliseconds, as the API writes it: RFC 3339 UTC with milliseconds. */
 export function isoInstant(column: SQLWrapper): SQL<string> {
   return sql<string>`strftime('%Y-%m-%dT%H:%M:%S', ${column} / 1000, 'unixepoch') || printf('.%03dZ', ${column} % 1000)`;
-}
-
-/**
- * The JSON object SQL renders from a resource's fields: the same fields a
- * select of the resource reads, so SQL and the API render it alike.
- */
-export function jsonObject(fields: Record<string, SQLWrapper>): SQL<string> {
-  const pairs = Object.entries(fields).map(([key, value]) => sql`${key}, ${value}`);
-  return sql<string>`json_object(${sql.join(pairs, sql`, `)})`;
-}
-
-/** The row an earlier statement of the batch inserted into `table`, as `jsonObject(fields)`. */
-export function insertedJson(
-  table: SQLiteTable,
-  id: SQLWrapper,
-  fields: Record<string, SQLWrapper>,
-): SQL<string> {
-  return sql<string>`(SELECT ${jsonObject(fields)} FROM ${table} WHERE ${id} = last_insert_rowid())`;
 }

@@ -220,6 +220,8 @@ export const events = sqliteTable(
     accountId: integer("account_id").references(() => accounts.id),
     data: text("data").notNull(),
     previousStatus: text("previous_status", { enum: ["available", "pending", "sold"] }),
+    // What a change altered, as a JSON array, for the kinds that say so; null for the others.
+    changes: text("changes"),
     // The database's clock at the change, so it never runs against the feed's order.
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
     // Outbox state: null until a dispatcher handed the event's deliveries to the queue.

@@ -1,10 +1,10 @@
+import type { ChangeEvents } from "../changes/outcomes.ts";
 import { describeError, log } from "../logging.ts";
 import type { Services } from "../services.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
 import { randomToken } from "../utils/base64url.ts";
 import type { DeliveryMessage } from "./event-records.ts";
 import { claimEvents, markDispatched, releaseClaim } from "./events.queries.ts";
-import type { ChangeEvents } from "./outbox.ts";
 
 /** Events claimed at a time: few enough that one claim's deliveries go out quickly. */
 const CLAIM_SIZE = 25;

@@ -1,42 +1,37 @@
 import { events } from "../db/schema.ts";
-import type { PetStatus } from "../pets/pets.schemas.ts";
-import type { Event, EventType } from "./events.schemas.ts";
+import { instant, jsonText, optional, shape } from "../db/shape.ts";
+import type { Event } from "./events.schemas.ts";
 
 /**
  * An event as stored and as delivered, and a delivery's queue message: what
  * the feed and the webhooks share, so neither reads the other's queries.
  */
 
-/** The columns an event is read with, for the feed and for a delivery. */
-export const eventColumns = {
-  seq: events.seq,
+/** An event as the feed lists it and a webhook delivers it. */
+export const eventShape = shape(events, {
   id: events.id,
   type: events.type,
-  data: events.data,
-  previousStatus: events.previousStatus,
-  createdAt: events.createdAt,
-};
+  createdAt: instant(events.createdAt),
+  data: jsonText<unknown>(events.data),
+  previousStatus: optional(events.previousStatus),
+  changes: optional(jsonText<unknown>(events.changes)),
+});
 
-export interface EventRow {
-  seq: number;
-  id: string;
-  type: EventType;
-  data: string;
-  previousStatus: PetStatus | null;
-  createdAt: Date;
+/** The columns an event is read with: its shape's, and its place in the feed. */
+export const eventColumns = { seq: events.seq, ...eventShape.columns };
+
+/** An event row read with `eventColumns`, as the feed lists it and a webhook delivers it. */
+export function toEvent(row: Parameters<typeof eventShape.render>[0]): Event {
+  return eventShape.render(row) as Event;
 }
 
-/** An event as the feed lists it and a webhook delivers it. */
-export function toEvent(row: EventRow): Event {
-  const event = {
-    id: row.id,
-    type: row.type,
-    createdAt: row.createdAt.toISOString(),
-    data: JSON.parse(row.data),
-  };
-  return (
-    row.previousStatus === null ? event : { ...event, previousStatus: row.previousStatus }
-  ) as Event;
+const ID_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
+
+/** A new event id: `evt_` and 26 random lowercase Crockford base32 characters. */
+export function newEventId(): string {
+  let id = "evt_";
+  for (const byte of crypto.getRandomValues(new Uint8Array(26))) id += ID_ALPHABET[byte & 31];
+  return id;
 }
 
 /** One queue message: deliver this event to this endpoint. */

@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
-import { type Database, millis, preparedQueries, runBatch, runOne } from "../db/database.ts";
+import { change } from "../changes/change.ts";
+import { type Database, type Drizzle, millis, preparedQueries, runOne } from "../db/database.ts";
 import { events, webhooks } from "../db/schema.ts";
 import { accountOfKey } from "../keys/keys.queries.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
@@ -61,8 +62,57 @@ export interface Claim {
   deliveries: DeliveryMessage[];
 }
 
+/** The events a dispatcher holds under its claim's token. */
+const mine = and(eq(events.claimToken, sql.placeholder("token")), isNull(events.dispatchedAt));
+
+/**
+ * A dispatcher's claim: up to `limit` waiting events, oldest first, taken
+ * for the lease; claimed events no endpoint wants any more (it was deleted
+ * after they were written) marked sent; the deliveries of the others read.
+ */
+const claiming = change()
+  .step("claimed", (db) =>
+    db
+      .update(events)
+      .set({ claimToken: sql`${sql.placeholder("token")}`, claimExpiresAt: millis("leaseEnds") })
+      .where(
+        inArray(
+          events.seq,
+          db
+            .select({ seq: events.seq })
+            .from(events)
+            .where(
+              and(
+                isNull(events.dispatchedAt),
+                or(isNull(events.claimExpiresAt), lte(events.claimExpiresAt, millis("now"))),
+              ),
+            )
+            .orderBy(asc(events.seq))
+            .limit(sql.placeholder("limit")),
+        ),
+      )
+      .returning({ seq: events.seq })
+      .prepare(),
+  )
+  .step("unwanted", (db) =>
+    db
+      .update(events)
+      .set({ dispatchedAt: millis("now"), claimToken: null, claimExpiresAt: null })
+      .where(and(mine, noEndpointWants))
+      .prepare(),
+  )
+  .read("deliveries", (db) =>
+    db
+      .select({ eventId: events.id, webhookId: sql<number>`${webhooks.id}`.as("webhook_id") })
+      .from(events)
+      .innerJoin(webhooks, endpointWants)
+      .where(mine)
+      .orderBy(asc(events.seq), asc(webhooks.id))
+      .prepare(),
+  );
+
 /** The events' statements, prepared once per database. */
-const eventQueries = preparedQueries((db: Database) => {
+const eventQueries = preparedQueries((db: Drizzle) => {
   const page = (ofTypes: boolean) =>
     db
       .select(eventColumns)
@@ -84,18 +134,6 @@ const eventQueries = preparedQueries((db: Database) => {
       .orderBy(asc(events.seq))
       .limit(sql.placeholder("limit"))
       .prepare();
-  const mine = and(eq(events.claimToken, sql.placeholder("token")), isNull(events.dispatchedAt));
-  const waiting = db
-    .select({ seq: events.seq })
-    .from(events)
-    .where(
-      and(
-        isNull(events.dispatchedAt),
-        or(isNull(events.claimExpiresAt), lte(events.claimExpiresAt, millis("now"))),
-      ),
-    )
-    .orderBy(asc(events.seq))
-    .limit(sql.placeholder("limit"));
   return {
     page: page(false),
     pageOfTypes: page(true),
@@ -103,26 +141,6 @@ const eventQueries = preparedQueries((db: Database) => {
       .delete(events)
       .where(lt(events.createdAt, millis("before")))
       .prepare(),
-    claim: {
-      claimed: db
-        .update(events)
-        .set({ claimToken: sql`${sql.placeholder("token")}`, claimExpiresAt: millis("leaseEnds") })
-        .where(inArray(events.seq, waiting))
-        .returning({ seq: events.seq })
-        .prepare(),
-      unwanted: db
-        .update(events)
-        .set({ dispatchedAt: millis("now"), claimToken: null, claimExpiresAt: null })
-        .where(and(mine, noEndpointWants))
-        .prepare(),
-      deliveries: db
-        .select({ eventId: events.id, webhookId: sql<number>`${webhooks.id}`.as("webhook_id") })
-        .from(events)
-        .innerJoin(webhooks, endpointWants)
-        .where(mine)
-        .orderBy(asc(events.seq), asc(webhooks.id))
-        .prepare(),
-    },
     dispatched: db
       .update(events)
       .set({ dispatchedAt: millis("now"), claimToken: null, claimExpiresAt: null })
@@ -153,10 +171,8 @@ export async function claimEvents(
     leaseEnds: claim.now + claim.leaseMs,
     limit: claim.limit,
   };
-  const { claimed, deliveries } = await guardStorage("D1", () =>
-    runBatch(db, eventQueries(db).claim, values),
-  );
-  return { events: claimed.length, deliveries };
+  const { results } = await claiming.run(db, values);
+  return { events: results.claimed.length, deliveries: results.deliveries };
 }
 
 /** The claimed events' deliveries are on the queue: they are sent, unless the claim was lost. */

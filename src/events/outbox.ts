@@ -1,7 +1,8 @@
 import { and, inArray, isNull, type SQL, sql } from "drizzle-orm";
-import type { SQLiteTable } from "drizzle-orm/sqlite-core";
-import { type Database, databaseNow } from "../db/database.ts";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { type Drizzle, databaseNow } from "../db/database.ts";
 import { events, webhooks } from "../db/schema.ts";
+import type { ShapeInSql } from "../db/shape.ts";
 import type { PetStatus } from "../pets/pets.schemas.ts";
 import type { EventType } from "./events.schemas.ts";
 
@@ -11,22 +12,8 @@ import type { EventType } from "./events.schemas.ts";
  * follows the change's statements and is written only when the statement
  * before it changed one row (`changes() = 1`): the change's last statement,
  * or the event before. Its `data` is rendered in SQL from the row the change
- * wrote, by the fields the API reads the resource with.
+ * wrote, by the shape the API renders the resource with.
  */
-
-/** What a change's batch tells besides its result: whether events now wait for dispatch. */
-export interface ChangeEvents {
-  eventsWaiting: boolean;
-}
-
-const ID_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
-
-/** A new event id: `evt_` and 26 random lowercase Crockford base32 characters. */
-export function newEventId(): string {
-  let id = "evt_";
-  for (const byte of crypto.getRandomValues(new Uint8Array(26))) id += ID_ALPHABET[byte & 31];
-  return id;
-}
 
 /**
  * True when the endpoint should receive the event: it existed before the
@@ -42,38 +29,42 @@ export const endpointWants = sql`${webhooks.afterSeq} < ${events.seq}
 
 export const noEndpointWants = sql`NOT EXISTS (SELECT 1 FROM ${webhooks} WHERE ${endpointWants})`;
 
-/** One event of a change, read from the resource row `where` finds in `from`. */
+/** One event of a change, rendered from the resource's row that `where` finds. */
 export interface EventOf {
-  /** The placeholder its id is bound to. */
-  idName: string;
-  type: EventType | SQL<string>;
-  /** Who may see it: the order's account for order.*, everyone (null) for pet.*. */
-  accountId: SQL<number> | null;
-  data: SQL<string>;
-  previousStatus: PetStatus | null;
-  from: SQLiteTable;
+  type: EventType;
+  /** The resource after the change, rendered from its row in the shape's table. */
+  data: ShapeInSql;
   where: SQL | undefined;
+  /** Who may see it: the account in this column of that row (order.*); every account when absent (pet.*). */
+  account?: SQLiteColumn;
+  /** On pet.status_changed: the status before the change. */
+  previousStatus?: PetStatus;
+  /** On pet.updated: what changed, as a JSON array. */
+  changes?: SQL<string>;
 }
 
-/** The statement that writes one event, if the statement before it changed one row. */
-export function eventStatement(db: Database, event: EventOf) {
+/** The statement that writes one event, with the id bound to `idName`, if the statement before it changed one row. */
+export function eventStatement(db: Drizzle, event: EventOf, idName: string) {
   return db
     .insert(events)
     .select(
       db
         .select({
           seq: sql<null>`NULL`.as("seq"),
-          id: sql<string>`${sql.placeholder(event.idName)}`.as("id"),
+          id: sql<string>`${sql.placeholder(idName)}`.as("id"),
           type: sql<EventType>`${event.type}`.as("type"),
-          accountId: sql<number | null>`${event.accountId}`.as("account_id"),
-          data: event.data.as("data"),
-          previousStatus: sql<PetStatus | null>`${event.previousStatus}`.as("previous_status"),
+          accountId: sql<number | null>`${event.account ?? null}`.as("account_id"),
+          data: event.data.json.as("data"),
+          previousStatus: sql<PetStatus | null>`${event.previousStatus ?? null}`.as(
+            "previous_status",
+          ),
+          changes: sql<string | null>`${event.changes ?? null}`.as("changes"),
           createdAt: databaseNow.as("created_at"),
           dispatchedAt: sql<null>`NULL`.as("dispatched_at"),
           claimToken: sql<null>`NULL`.as("claim_token"),
           claimExpiresAt: sql<null>`NULL`.as("claim_expires_at"),
         })
-        .from(event.from)
+        .from(event.data.table)
         .where(and(event.where, sql`changes() = 1`)),
     )
     .prepare();
@@ -85,7 +76,7 @@ export function eventStatement(db: Database, event: EventOf) {
  * it. An endpoint made later never receives older events (its `afterSeq`),
  * so the decision cannot go stale.
  */
-export function settleUnwantedStatement(db: Database, idNames: readonly string[]) {
+export function settleUnwantedStatement(db: Drizzle, idNames: readonly string[]) {
   return db
     .update(events)
     .set({ dispatchedAt: sql`${events.createdAt}` })
@@ -106,7 +97,7 @@ export function settleUnwantedStatement(db: Database, idNames: readonly string[]
  * of undispatched events, so the common change, with nobody listening, costs
  * no further call to D1.
  */
-export function eventsWaitingStatement(db: Database) {
+export function eventsWaitingStatement(db: Drizzle) {
   return db
     .select({ waiting: sql<number>`1` })
     .from(events)

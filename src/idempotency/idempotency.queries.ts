@@ -1,57 +1,15 @@
 import { and, eq, gt, lt, lte, type SQL, sql } from "drizzle-orm";
-import {
-  type BatchResults,
-  type Database,
-  millis,
-  preparedQueries,
-  runBatch,
-  runOne,
-  type Statements,
-} from "../db/database.ts";
+import type { Claim, StoredResponse } from "../changes/outcomes.ts";
+import { type Database, type Drizzle, millis, preparedQueries, runOne } from "../db/database.ts";
 import { idempotencyRecords } from "../db/schema.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
 
+/**
+ * The records of Idempotency-Keys: the statements a keyed change adds to its
+ * own batch, and the reads of an earlier request's record.
+ */
+
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
-
-/** What a request with an Idempotency-Key claims: the key, scoped to the API key that sent it. */
-export interface IdempotencyClaim {
-  apiKeyHash: string;
-  idempotencyKey: string;
-  /** The operationId: one key used on two operations is refused. */
-  operation: string;
-  /** Fingerprint of the request body: the same key with another body is refused. */
-  requestHash: string;
-  now: number;
-}
-
-/** A response as it was sent: its status and its JSON body. */
-export interface StoredResponse {
-  status: number;
-  body: unknown;
-}
-
-/** This request made its change, without a key: `body` is what it answers. */
-export interface Made<T> {
-  kind: "made";
-  body: T;
-}
-
-/** This request made its change; the response it sends is the one stored with its key. */
-export interface Stored {
-  kind: "stored";
-  response: StoredResponse;
-}
-
-/** An earlier request with this key and body made the change: its response, again. */
-export interface Replayed {
-  kind: "replayed";
-  response: StoredResponse;
-}
-
-/** The key was used with another body or on another operation. */
-export interface Reused {
-  kind: "reused";
-}
 
 const sameKey = and(
   eq(idempotencyRecords.apiKeyHash, sql.placeholder("apiKeyHash")),
@@ -59,7 +17,7 @@ const sameKey = and(
 );
 
 /** The values a keyed batch binds for its claim, beside the change's own. */
-function claimValues(claim: IdempotencyClaim) {
+export function claimValues(claim: Claim) {
   return {
     apiKeyHash: claim.apiKeyHash,
     idempotencyKey: claim.idempotencyKey,
@@ -71,28 +29,20 @@ function claimValues(claim: IdempotencyClaim) {
 }
 
 /**
- * A change's statements, made to happen at most once per key: the claim
- * first, then the change, then the settlement, then the change's events
- * and reads. Nobody ever sees a claim without its response: the batch
- * either stores the response or gives the claim back before it commits.
- * `response` is the status the change answers with and its body, rendered
- * in SQL from the row the change inserted (`last_insert_rowid()`).
+ * The statements that make a change happen at most once per key, for a
+ * change whose reply is `reply`: its status, and its body rendered in SQL
+ * from what the change wrote. Nobody ever sees a claim without its
+ * response: the batch either stores the response or gives the claim back
+ * before it commits.
  */
-export function keyedStatements<
-  Change extends Statements,
-  Events extends Statements,
-  Reads extends Statements,
->(
-  db: Database,
-  parts: { change: Change; events: Events; reads: Reads },
-  response: { status: number; body: SQL<string> },
-) {
+export function keyStatements(db: Drizzle, reply: { status: number; body: SQL<string> }) {
   return {
-    /** Forgets an expired record of the key, then claims it: a live record fails the whole batch. */
+    /** Forgets an expired record of the key, so the claim after it can take the key. */
     forgetExpired: db
       .delete(idempotencyRecords)
       .where(and(sameKey, lte(idempotencyRecords.createdAt, millis("expiredBefore"))))
       .prepare(),
+    /** Claims the key: a live record fails the whole batch. */
     claim: db
       .insert(idempotencyRecords)
       .values({
@@ -103,30 +53,21 @@ export function keyedStatements<
         createdAt: millis("now"),
       })
       .prepare(),
-    ...parts.change,
     /** The change made nothing (`changes()` counts its last statement): the claim is given back, so a retry runs afresh. */
     giveBack: db.delete(idempotencyRecords).where(and(sameKey, sql`changes() = 0`)).prepare(),
-    /** Stores the response while the claim stands: `changes()` is then 1 exactly when the change happened. */
+    /** Stores the reply while the claim stands: `changes()` is then 1 exactly when the change happened. */
     store: db
       .update(idempotencyRecords)
-      .set({ responseStatus: response.status, responseBody: response.body })
+      .set({ responseStatus: reply.status, responseBody: reply.body })
       .where(sameKey)
       .prepare(),
-    ...parts.events,
-    ...parts.reads,
+    /** The reply stored: none when the claim was given back. */
     stored: db
       .select({ status: idempotencyRecords.responseStatus, body: idempotencyRecords.responseBody })
       .from(idempotencyRecords)
       .where(sameKey)
       .prepare(),
   };
-}
-
-/** The response a keyed change stored: its own batch read it back as `stored`. */
-export function storedIn(rows: { status: number | null; body: string | null }[]): Stored {
-  const [row] = rows;
-  if (!row) throw new Error("a keyed change committed without its idempotency record");
-  return { kind: "stored", response: responseOf(row) };
 }
 
 /** The response a record holds (a committed record always holds one). */
@@ -137,7 +78,8 @@ export function responseOf(row: { status: number | null; body: string | null }):
   return { status: row.status, body: JSON.parse(row.body) };
 }
 
-function isClaimConflict(error: unknown): boolean {
+/** True when a batch failed because another request holds its key. */
+export function isClaimConflict(error: unknown): boolean {
   const causes = [error, error instanceof Error ? error.cause : undefined];
   return causes.some(
     (cause) =>
@@ -147,7 +89,7 @@ function isClaimConflict(error: unknown): boolean {
 }
 
 /** The statements of keys on their own, prepared once per database. */
-const recordQueries = preparedQueries((db: Database) => ({
+const recordQueries = preparedQueries((db: Drizzle) => ({
   /** The record an earlier request holds for the key, if it is still within the window. */
   earlier: db
     .select({
@@ -165,45 +107,12 @@ const recordQueries = preparedQueries((db: Database) => ({
     .prepare(),
 }));
 
-/**
- * Runs a keyed batch (one built with `keyedStatements`), binding the
- * change's `values` and the claim's, and reads its results with `read`.
- * When a concurrent or earlier request already holds
- * the key, its claim fails this batch whole and that request's response is
- * replayed instead, or the key refused if it was used for another request:
- * one change per key, however retries interleave, and never a 409 for a
- * retry. Only the batch is a storage call; a fault in `read` is a defect,
- * not a 503.
- */
-export async function runOnce<S extends Statements, T>(
-  db: Database,
-  claim: IdempotencyClaim,
-  statements: S,
-  values: Record<string, unknown>,
-  read: (results: BatchResults<S>) => T,
-): Promise<T | Replayed | Reused> {
-  const bound = { ...values, ...claimValues(claim) };
-  // The record that failed the claim can expire and be swept before it is
-  // read; the key is then free, and a second run claims it.
-  for (let attempt = 1; attempt <= 2; attempt++) {
-    const ran = await guardStorage("D1", async () => {
-      try {
-        return { results: await runBatch(db, statements, bound) };
-      } catch (error) {
-        if (isClaimConflict(error)) return undefined;
-        throw error;
-      }
-    });
-    if (ran) return read(ran.results);
-    const [earlier] = await guardStorage("D1", () => runOne(db, recordQueries(db).earlier, bound));
-    if (earlier) {
-      if (earlier.operation !== claim.operation || earlier.requestHash !== claim.requestHash) {
-        return { kind: "reused" };
-      }
-      return { kind: "replayed", response: responseOf(earlier) };
-    }
-  }
-  throw new Error("an idempotency claim failed twice on a record nobody holds");
+/** The record an earlier request holds for the claimed key, if it is still within the window. */
+export async function earlierRecord(db: Database, claim: Claim) {
+  const [earlier] = await guardStorage("D1", () =>
+    runOne(db, recordQueries(db).earlier, claimValues(claim)),
+  );
+  return earlier;
 }
 
 /** Removes records older than the replay window; run by the scheduled job. */

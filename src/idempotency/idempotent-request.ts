@@ -1,8 +1,8 @@
 import type { z } from "zod";
+import type { Claim, Made, Replayed, Reused, Stored } from "../changes/outcomes.ts";
 import { ApiError, messages } from "../errors.ts";
 import { toBase64 } from "../utils/base64url.ts";
 import { sha256 } from "../utils/sha256.ts";
-import type { IdempotencyClaim, Made, Replayed, Reused, Stored } from "./idempotency.queries.ts";
 
 /**
  * Identifies a request body by meaning: its fields in a fixed order, so a
@@ -22,7 +22,7 @@ export async function claimOf(
   operation: string,
   fields: readonly unknown[],
   now: number,
-): Promise<IdempotencyClaim> {
+): Promise<Claim> {
   return { apiKeyHash, idempotencyKey, operation, requestHash: await fingerprint(fields), now };
 }
 

@@ -1,79 +1,45 @@
 import { and, asc, eq, gt, sql } from "drizzle-orm";
-import {
-  type Database,
-  insertedJson,
-  jsonObject,
-  millis,
-  preparedQueries,
-  runBatch,
-  runOne,
-} from "../db/database.ts";
+import { change } from "../changes/change.ts";
+import type { Claim, Outcome } from "../changes/outcomes.ts";
+import { type Database, type Drizzle, millis, preparedQueries, runOne } from "../db/database.ts";
 import { pets } from "../db/schema.ts";
-import {
-  type ChangeEvents,
-  eventStatement,
-  eventsWaitingStatement,
-  newEventId,
-  settleUnwantedStatement,
-} from "../events/outbox.ts";
-import {
-  type IdempotencyClaim,
-  keyedStatements,
-  type Made,
-  type Replayed,
-  type Reused,
-  runOnce,
-  type Stored,
-  storedIn,
-} from "../idempotency/idempotency.queries.ts";
+import { shape } from "../db/shape.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
 import type { NewPet, Pet, PetStatus } from "./pets.schemas.ts";
 
-/** An animal as the API returns it: the fields every read selects and SQL renders as JSON. */
-export const petFields = {
+/** An animal as the API returns it. */
+export const petShape = shape(pets, {
   id: pets.id,
   name: pets.name,
   categoryId: pets.categoryId,
   status: pets.status,
-};
+});
 
-/** A create's statements: the insert, its event, then whether events wait. */
-function createStatements(db: Database) {
-  return {
-    change: {
-      pet: db
-        .insert(pets)
-        .values({
-          name: sql.placeholder("name"),
-          categoryId: sql.placeholder("categoryId"),
-          status: sql.placeholder("status"),
-          createdAt: millis("now"),
-        })
-        .returning(petFields)
-        .prepare(),
-    },
-    events: {
-      petCreated: eventStatement(db, {
-        idName: "eventId",
-        type: "pet.created",
-        accountId: null,
-        data: jsonObject(petFields),
-        previousStatus: null,
-        from: pets,
-        where: eq(pets.id, sql`last_insert_rowid()`),
-      }),
-      settled: settleUnwantedStatement(db, ["eventId"]),
-    },
-    reads: { eventsWaiting: eventsWaitingStatement(db) },
-  };
-}
+/** The animal the batch just inserted. */
+const inserted = eq(pets.id, sql`last_insert_rowid()`);
+
+/** Adding an animal: the insert, then its event; a keyed create stores the animal as its reply. */
+const creation = change()
+  .step("pet", (db) =>
+    db
+      .insert(pets)
+      .values({
+        name: sql.placeholder("name"),
+        categoryId: sql.placeholder("categoryId"),
+        status: sql.placeholder("status"),
+        createdAt: millis("now"),
+      })
+      .returning(petShape.columns)
+      .prepare(),
+  )
+  .event({ type: "pet.created", data: petShape, where: inserted })
+  .reply(201, petShape, inserted);
 
 /** Each query shape built once per database, so a request only binds values. */
-function prepareQueries(db: Database) {
-  const create = createStatements(db);
+function prepareQueries(db: Drizzle) {
   const page = (byStatus: boolean) =>
     db
-      .select(petFields)
+      .select(petShape.columns)
       .from(pets)
       .where(
         and(
@@ -88,15 +54,10 @@ function prepareQueries(db: Database) {
     page: page(false),
     pageByStatus: page(true),
     find: db
-      .select(petFields)
+      .select(petShape.columns)
       .from(pets)
       .where(eq(pets.id, sql.placeholder("id")))
       .prepare(),
-    create: { ...create.change, ...create.events, ...create.reads },
-    createOnce: keyedStatements(db, create, {
-      status: 201,
-      body: insertedJson(pets, pets.id, petFields),
-    }),
   };
 }
 
@@ -121,12 +82,15 @@ export async function listPets(db: Database, query: PetPageQuery): Promise<PetPa
   const rows = await guardStorage("D1", () =>
     runOne(db, query.status ? pageByStatus : page, values),
   );
-  return { pets: rows.slice(0, query.limit), hasMore: rows.length > query.limit };
+  return {
+    pets: rows.slice(0, query.limit).map(petShape.render),
+    hasMore: rows.length > query.limit,
+  };
 }
 
 export async function findPet(db: Database, id: number): Promise<Pet | undefined> {
-  const [pet] = await guardStorage("D1", () => runOne(db, petQueries(db).find, { id }));
-  return pet;
+  const [row] = await guardStorage("D1", () => runOne(db, petQueries(db).find, { id }));
+  return row && petShape.render(row);
 }
 
 /**
@@ -135,28 +99,21 @@ export async function findPet(db: Database, id: number): Promise<Pet | undefined
  * one animal per key, and a replay answers as the first reply did even
  * after the animal has changed.
  */
-export async function createPet(
+export function createPet(
   db: Database,
   newPet: NewPet,
   now: number,
-  claim: IdempotencyClaim | undefined,
-): Promise<((Made<Pet> | Stored) & ChangeEvents) | Replayed | Reused> {
-  const { create, createOnce } = petQueries(db);
+  claim: Claim | undefined,
+): Promise<Outcome<Pet>> {
   const values = {
     name: newPet.name,
     categoryId: newPet.categoryId,
     status: newPet.status ?? "available",
     now,
-    eventId: newEventId(),
   };
-  if (claim === undefined) {
-    const done = await guardStorage("D1", () => runBatch(db, create, values));
-    const [pet] = done.pet;
-    if (!pet) throw new Error("the animal's insert returned no row");
-    return { kind: "made", body: pet, eventsWaiting: done.eventsWaiting.length > 0 };
-  }
-  return runOnce(db, claim, createOnce, values, (done) => ({
-    ...storedIn(done.stored),
-    eventsWaiting: done.eventsWaiting.length > 0,
-  }));
+  return creation.answer(db, {
+    values,
+    claim,
+    made: ({ pet: [row] }) => row && petShape.render(row),
+  });
 }

@@ -1,18 +1,18 @@
 import { DurableObject } from "cloudflare:workers";
 import { parseConfig } from "../config.ts";
 import { type Database, database } from "../db/database.ts";
+import { newEventId } from "../events/event-records.ts";
 import { EVENT_RETENTION_MS } from "../events/events.queries.ts";
 import { describeError, log } from "../logging.ts";
-import { DeliveryLog, type DeliveryRecord, type DeliveryLog as Log } from "./delivery-log.ts";
-import { newEventId } from "./event-ids.ts";
-import { type Answer, isGone, isSuccess, judge, post } from "./webhook-delivery.ts";
-import type { WebhookSettings } from "./webhook-settings.ts";
 import {
   disableWebhook,
   type EndpointForDelivery,
   findEndpointForDelivery,
   findEventBodies,
-} from "./webhooks.queries.ts";
+} from "./delivery.queries.ts";
+import { DeliveryLog, type DeliveryRecord, type DeliveryLog as Log } from "./delivery-log.ts";
+import { type Answer, isGone, isSuccess, judge, post } from "./webhook-delivery.ts";
+import type { WebhookSettings } from "./webhook-settings.ts";
 import type { Delivery } from "./webhooks.schemas.ts";
 
 /**

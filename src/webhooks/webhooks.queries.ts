@@ -1,61 +1,30 @@
-import { and, asc, eq, gt, gte, inArray, sql } from "drizzle-orm";
-import {
-  type Database,
-  insertedJson,
-  isoInstant,
-  millis,
-  preparedQueries,
-  runBatch,
-  runOne,
-} from "../db/database.ts";
+import { and, asc, eq, sql } from "drizzle-orm";
+import { change } from "../changes/change.ts";
+import type { Claim, Outcome } from "../changes/outcomes.ts";
+import { type Database, type Drizzle, millis, preparedQueries, runOne } from "../db/database.ts";
 import { accounts, events, webhooks } from "../db/schema.ts";
-import { eventColumns, toEvent } from "../events/event-records.ts";
+import { instant, jsonText, optional, shape } from "../db/shape.ts";
 import type { EventTypeSelector } from "../events/events.schemas.ts";
-import { endpointWants } from "../events/outbox.ts";
-import {
-  type IdempotencyClaim,
-  keyedStatements,
-  type Made,
-  type Replayed,
-  type Reused,
-  runOnce,
-  type Stored,
-  storedIn,
-} from "../idempotency/idempotency.queries.ts";
 import { accountOfKey } from "../keys/keys.queries.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
 import type { CreatedWebhook, Webhook } from "./webhooks.schemas.ts";
 import { MAX_WEBHOOKS } from "./webhooks.schemas.ts";
 
-/** An endpoint's public columns: never its secrets. */
-const webhookColumns = {
+/** An endpoint as the API returns it: never its secrets. */
+export const webhookShape = shape(webhooks, {
   id: webhooks.id,
   url: webhooks.url,
-  types: webhooks.types,
+  types: jsonText<EventTypeSelector[]>(webhooks.types),
   status: webhooks.status,
-  disabledReason: webhooks.disabledReason,
-  createdAt: webhooks.createdAt,
-};
+  disabledReason: optional(webhooks.disabledReason),
+  createdAt: instant(webhooks.createdAt),
+});
 
-interface WebhookRow {
-  id: number;
-  url: string;
-  types: string;
-  status: Webhook["status"];
-  disabledReason: string | null;
-  createdAt: Date;
-}
-
-function toWebhook(row: WebhookRow): Webhook {
-  const webhook: Webhook = {
-    id: row.id,
-    url: row.url,
-    types: JSON.parse(row.types) as EventTypeSelector[],
-    status: row.status,
-    createdAt: row.createdAt.toISOString(),
-  };
-  return row.disabledReason === null ? webhook : { ...webhook, disabledReason: row.disabledReason };
-}
+/** An endpoint as the reply that made it or rotated its secret shows it, once: with its secret. */
+const createdWebhookShape = shape(webhooks, {
+  ...webhookShape.definition,
+  secret: webhooks.secret,
+});
 
 /** Who asks: the API key (its hash) whose account it is, or the account itself (the dashboard). */
 export type Owner = string | number;
@@ -67,21 +36,21 @@ const ownerValues = (owner: Owner) =>
     : { accountId: null, apiKeyHash: owner };
 
 /** The endpoints' single statements, prepared once per database. */
-const endpointQueries = preparedQueries((db: Database) => {
+const endpointQueries = preparedQueries((db: Drizzle) => {
   const account = sql<number>`coalesce(${sql.placeholder("accountId")}, ${accountOfKey(sql.placeholder("apiKeyHash"))})`;
   const ofAccount = and(eq(webhooks.id, sql.placeholder("id")), eq(webhooks.accountId, account));
   const status = sql.placeholder("status");
   return {
     list: db
-      .select(webhookColumns)
+      .select(webhookShape.columns)
       .from(webhooks)
       .where(eq(webhooks.accountId, account))
       .orderBy(asc(webhooks.id))
       .prepare(),
-    find: db.select(webhookColumns).from(webhooks).where(ofAccount).prepare(),
+    find: db.select(webhookShape.columns).from(webhooks).where(ofAccount).prepare(),
     rotationTarget: db
       .select({
-        ...webhookColumns,
+        ...webhookShape.columns,
         secret: webhooks.secret,
         previousSecrets: webhooks.previousSecrets,
       })
@@ -99,7 +68,7 @@ const endpointQueries = preparedQueries((db: Database) => {
         disabledReason: sql`CASE WHEN ${status} IS NULL THEN ${webhooks.disabledReason} END`,
       })
       .where(ofAccount)
-      .returning(webhookColumns)
+      .returning(webhookShape.columns)
       .prepare(),
   };
 });
@@ -114,68 +83,51 @@ export interface NewEndpoint {
 
 export type InsertOutcome = { kind: "created"; webhook: Webhook } | { kind: "limit_reached" };
 
-/** The endpoints' batches, prepared once per database. */
-const webhookQueries = preparedQueries((db: Database) => {
-  const account = accountOfKey(sql.placeholder("apiKeyHash"));
-  /**
-   * Adds the endpoint only while the caller's account has fewer than the
-   * cap. Count and insert are one statement, so concurrent creates
-   * serialise in the database and the cap holds exactly. The endpoint
-   * receives the events committed after it: those past the newest sequence
-   * number now.
-   */
-  const insertUnderCap = db.insert(webhooks).select(
+const callersAccount = accountOfKey(sql.placeholder("apiKeyHash"));
+
+/**
+ * Adds the endpoint only while the caller's account has fewer than the
+ * cap. Count and insert are one statement, so concurrent creates serialise
+ * in the database and the cap holds exactly. The endpoint receives the
+ * events committed after it: those past the newest sequence number now.
+ * The reply, secret included, is stored with a key: a replay shows the
+ * same secret.
+ */
+const registration = change()
+  .step("inserted", (db) =>
     db
-      .select({
-        id: sql<null>`NULL`.as("id"),
-        accountId: accounts.id,
-        url: sql<string>`${sql.placeholder("url")}`.as("url"),
-        types: sql<string>`${sql.placeholder("types")}`.as("types"),
-        secret: sql<string>`${sql.placeholder("secret")}`.as("secret"),
-        previousSecrets: sql<string>`'[]'`.as("previous_secrets"),
-        status: sql<"enabled">`'enabled'`.as("status"),
-        disabledReason: sql<null>`NULL`.as("disabled_reason"),
-        afterSeq: sql<number>`coalesce((SELECT max(${events.seq}) FROM ${events}), 0)`.as(
-          "after_seq",
-        ),
-        createdAt: millis("now").as("created_at"),
-      })
-      .from(accounts)
-      .where(
-        and(
-          eq(accounts.id, account),
-          sql`(SELECT count(*) FROM ${webhooks} WHERE ${webhooks.accountId} = ${accounts.id}) < ${MAX_WEBHOOKS}`,
-        ),
-      ),
-  );
-  const owner = db.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, account));
-  return {
-    insertUnderCap: {
-      inserted: insertUnderCap.returning(webhookColumns).prepare(),
-      owner: owner.prepare(),
-    },
-    /** The reply, secret included, is stored with the key: a replay shows the same secret. */
-    insertOnce: keyedStatements(
-      db,
-      {
-        change: { inserted: insertUnderCap.prepare() },
-        events: {},
-        reads: { owner: owner.prepare() },
-      },
-      {
-        status: 201,
-        body: insertedJson(webhooks, webhooks.id, {
-          id: webhooks.id,
-          url: webhooks.url,
-          types: sql`json(${webhooks.types})`,
-          status: webhooks.status,
-          createdAt: isoInstant(webhooks.createdAt),
-          secret: webhooks.secret,
-        }),
-      },
-    ),
-  };
-});
+      .insert(webhooks)
+      .select(
+        db
+          .select({
+            id: sql<null>`NULL`.as("id"),
+            accountId: accounts.id,
+            url: sql<string>`${sql.placeholder("url")}`.as("url"),
+            types: sql<string>`${sql.placeholder("types")}`.as("types"),
+            secret: sql<string>`${sql.placeholder("secret")}`.as("secret"),
+            previousSecrets: sql<string>`'[]'`.as("previous_secrets"),
+            status: sql<"enabled">`'enabled'`.as("status"),
+            disabledReason: sql<null>`NULL`.as("disabled_reason"),
+            afterSeq: sql<number>`coalesce((SELECT max(${events.seq}) FROM ${events}), 0)`.as(
+              "after_seq",
+            ),
+            createdAt: millis("now").as("created_at"),
+          })
+          .from(accounts)
+          .where(
+            and(
+              eq(accounts.id, callersAccount),
+              sql`(SELECT count(*) FROM ${webhooks} WHERE ${webhooks.accountId} = ${accounts.id}) < ${MAX_WEBHOOKS}`,
+            ),
+          ),
+      )
+      .returning(webhookShape.columns)
+      .prepare(),
+  )
+  .read("owner", (db) =>
+    db.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, callersAccount)).prepare(),
+  )
+  .reply(201, createdWebhookShape, eq(webhooks.id, sql`last_insert_rowid()`));
 
 /** The cap held: either the key has no account (a defect here), or the account is full. */
 function refused(owner: unknown[]): { kind: "limit_reached" } {
@@ -186,17 +138,22 @@ function refused(owner: unknown[]): { kind: "limit_reached" } {
   return { kind: "limit_reached" };
 }
 
+const registrationValues = (endpoint: NewEndpoint) => ({
+  ...endpoint,
+  types: JSON.stringify(endpoint.types),
+});
+
 /** Adds the endpoint under the account's cap. */
 export async function insertWebhookUnderCap(
   db: Database,
   endpoint: NewEndpoint,
 ): Promise<InsertOutcome> {
-  const values = { ...endpoint, types: JSON.stringify(endpoint.types) };
-  const { inserted, owner } = await guardStorage("D1", () =>
-    runBatch(db, webhookQueries(db).insertUnderCap, values),
-  );
-  const [row] = inserted;
-  return row ? { kind: "created", webhook: toWebhook(row) } : refused(owner);
+  const outcome = await registration.answer(db, {
+    values: registrationValues(endpoint),
+    made: ({ inserted: [row] }) => row && webhookShape.render(row),
+    refused: ({ owner }) => refused(owner),
+  });
+  return outcome.kind === "made" ? { kind: "created", webhook: outcome.body } : outcome;
 }
 
 /**
@@ -204,15 +161,12 @@ export async function insertWebhookUnderCap(
  * with the Idempotency-Key in one batch: one endpoint per key, and a replay
  * answers with the same secret for as long as the record is kept.
  */
-export function insertWebhookOnce(
-  db: Database,
-  endpoint: NewEndpoint,
-  claim: IdempotencyClaim,
-): Promise<Stored | Replayed | Reused | { kind: "limit_reached" }> {
-  const values = { ...endpoint, types: JSON.stringify(endpoint.types) };
-  return runOnce(db, claim, webhookQueries(db).insertOnce, values, (done) =>
-    done.stored[0]?.status ? storedIn(done.stored) : refused(done.owner),
-  );
+export function insertWebhookOnce(db: Database, endpoint: NewEndpoint, claim: Claim) {
+  return registration.answer(db, {
+    values: registrationValues(endpoint),
+    claim,
+    refused: ({ owner }) => refused(owner),
+  });
 }
 
 /** The account's endpoints, oldest first: the account of the caller's key, or one by its id. */
@@ -220,7 +174,7 @@ export async function listWebhooks(db: Database, owner: Owner): Promise<Webhook[
   const rows = await guardStorage("D1", () =>
     runOne(db, endpointQueries(db).list, ownerValues(owner)),
   );
-  return rows.map(toWebhook);
+  return rows.map(webhookShape.render);
 }
 
 /** The endpoint, if it is the caller's account's. */
@@ -232,7 +186,7 @@ export async function findWebhook(
   const [row] = await guardStorage("D1", () =>
     runOne(db, endpointQueries(db).find, { ...ownerValues(owner), id }),
   );
-  return row && toWebhook(row);
+  return row && webhookShape.render(row);
 }
 
 /** Deletes the endpoint if it is the caller's account's. */
@@ -269,7 +223,7 @@ export async function updateWebhook(
     status: change.enabled === undefined ? null : change.enabled ? "enabled" : "disabled",
   };
   const [row] = await guardStorage("D1", () => runOne(db, endpointQueries(db).update, values));
-  return row && toWebhook(row);
+  return row && webhookShape.render(row);
 }
 
 /** A secret rotated away, and when deliveries stop being signed with it. */
@@ -283,7 +237,8 @@ export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 /** The most secrets a delivery is signed with: the newest and the two before it. */
 const MAX_SIGNING_SECRETS = 3;
 
-function stillSigning(previous: string, now: number): PreviousSecret[] {
+/** The secrets rotated away that still sign deliveries at `now`, newest first. */
+export function stillSigning(previous: string, now: number): PreviousSecret[] {
   return (JSON.parse(previous) as PreviousSecret[])
     .filter((old) => old.until > now)
     .slice(0, MAX_SIGNING_SECRETS - 1);
@@ -308,9 +263,8 @@ async function rotationTarget(db: Database, apiKeyHash: string, id: number) {
 export async function rotateSecret(
   db: Database,
   rotation: { apiKeyHash: string; id: number; secret: string; now: number },
-  claim: IdempotencyClaim | undefined,
-): Promise<Made<CreatedWebhook> | Stored | Replayed | Reused | undefined> {
-  const queries = rotationQueries(db);
+  claim: Claim | undefined,
+): Promise<Outcome<CreatedWebhook> | undefined> {
   for (;;) {
     const current = await rotationTarget(db, rotation.apiKeyHash, rotation.id);
     if (!current) return undefined;
@@ -319,134 +273,40 @@ export async function rotateSecret(
       { secret: oldSecret, until: rotation.now + SECRET_OVERLAP_MS },
       ...stillSigning(previousSecrets, rotation.now),
     ].slice(0, MAX_SIGNING_SECRETS - 1);
-    const values = { ...rotation, oldSecret, previousSecrets: JSON.stringify(previous) };
-    if (!claim) {
-      const { rotated } = await guardStorage("D1", () => runBatch(db, queries.rotate, values));
-      if (rotated.length > 0) {
-        return { kind: "made", body: { ...toWebhook(webhook), secret: rotation.secret } };
-      }
-      continue;
-    }
-    const outcome = await runOnce(db, claim, queries.rotateOnce, values, (done) =>
-      done.stored.length > 0 ? storedIn(done.stored) : undefined,
-    );
-    if (outcome) return outcome;
+    const outcome = await secretRotation.answer(db, {
+      values: { ...rotation, oldSecret, previousSecrets: JSON.stringify(previous) },
+      claim,
+      made: ({ rotated }) =>
+        rotated.length > 0
+          ? { ...webhookShape.render(webhook), secret: rotation.secret }
+          : undefined,
+      // Another rotation came first: read again.
+      refused: () => ({ kind: "stale" as const }),
+    });
+    if (outcome.kind !== "stale") return outcome;
   }
 }
 
-/** Rotation's statements, prepared once per database. */
-const rotationQueries = preparedQueries((db: Database) => {
-  const update = db
-    .update(webhooks)
-    .set({
-      secret: sql`${sql.placeholder("secret")}`,
-      previousSecrets: sql`${sql.placeholder("previousSecrets")}`,
-    })
-    .where(
-      and(
-        eq(webhooks.id, sql.placeholder("id")),
-        eq(webhooks.accountId, accountOfKey(sql.placeholder("apiKeyHash"))),
-        eq(webhooks.secret, sql.placeholder("oldSecret")),
-      ),
-    );
-  // The endpoint as it is after the change, with its new secret; `disabledReason` only when set.
-  const reply = sql<string>`(SELECT json_patch(json_object('id', ${webhooks.id}, 'url', ${webhooks.url}, 'types', json(${webhooks.types}), 'status', ${webhooks.status}, 'createdAt', ${isoInstant(webhooks.createdAt)}, 'secret', ${webhooks.secret}), json_object('disabledReason', ${webhooks.disabledReason})) FROM ${webhooks} WHERE ${webhooks.id} = ${sql.placeholder("id")})`;
-  return {
-    rotate: { rotated: update.returning({ id: webhooks.id }).prepare() },
-    rotateOnce: keyedStatements(
-      db,
-      { change: { rotated: update.prepare() }, events: {}, reads: {} },
-      { status: 200, body: reply },
-    ),
-  };
-});
-
-/** The endpoint as its object sends to it: address, signing secrets newest first, status. */
-export interface EndpointForDelivery {
-  url: string;
-  secrets: string[];
-  enabled: boolean;
-}
-
-/** Undefined when the endpoint was deleted. */
-export async function findEndpointForDelivery(
-  db: Database,
-  id: number,
-  now: number,
-): Promise<EndpointForDelivery | undefined> {
-  const [row] = await runOne(db, deliveryQueries(db).endpoint, { id });
-  if (!row) return undefined;
-  return {
-    url: row.url,
-    secrets: [row.secret, ...stillSigning(row.previousSecrets, now).map((old) => old.secret)],
-    enabled: row.status === "enabled",
-  };
-}
-
-/** The events' JSON as delivered, by id; an event past retention is missing. */
-export async function findEventBodies(
-  db: Database,
-  ids: readonly string[],
-): Promise<Map<string, string>> {
-  const rows = await runOne(db, deliveryQueries(db).eventBodies, { ids: JSON.stringify(ids) });
-  return new Map(rows.map((row) => [row.id, JSON.stringify(toEvent(row))]));
-}
-
-/** The service disables an endpoint (410 Gone, or failing for days), unless it is disabled already. */
-export async function disableWebhook(db: Database, id: number, reason: string): Promise<void> {
-  await runOne(db, deliveryQueries(db).disable, { id, reason });
-}
-
 /**
- * The ids of a page of events since `since` that the endpoint wants, in
- * commit order after `afterSeq`, with the last one's position.
+ * The rotation itself, conditional on the secret read, and its reply: the
+ * endpoint as it is after the change, with its new secret.
  */
-export async function wantedEventsSince(
-  db: Database,
-  query: { webhookId: number; since: number; afterSeq: number; limit: number },
-): Promise<{ ids: string[]; lastSeq: number | undefined }> {
-  const rows = await guardStorage("D1", () => runOne(db, deliveryQueries(db).wantedSince, query));
-  return { ids: rows.map((row) => row.id), lastSeq: rows.at(-1)?.seq };
-}
-
-/** What endpoints' objects read and write as they deliver, prepared once per database. */
-const deliveryQueries = preparedQueries((db: Database) => {
-  const byId = eq(webhooks.id, sql.placeholder("id"));
-  return {
-    endpoint: db
-      .select({
-        url: webhooks.url,
-        secret: webhooks.secret,
-        previousSecrets: webhooks.previousSecrets,
-        status: webhooks.status,
-      })
-      .from(webhooks)
-      .where(byId)
-      .prepare(),
-    // A list of ids binds as one JSON array, so one statement serves any list.
-    eventBodies: db
-      .select(eventColumns)
-      .from(events)
-      .where(inArray(events.id, sql`(SELECT value FROM json_each(${sql.placeholder("ids")}))`))
-      .prepare(),
-    disable: db
+const secretRotation = change()
+  .step("rotated", (db) =>
+    db
       .update(webhooks)
-      .set({ status: "disabled", disabledReason: sql`${sql.placeholder("reason")}` })
-      .where(and(byId, eq(webhooks.status, "enabled")))
-      .prepare(),
-    wantedSince: db
-      .select({ id: events.id, seq: events.seq })
-      .from(events)
-      .innerJoin(webhooks, eq(webhooks.id, sql.placeholder("webhookId")))
+      .set({
+        secret: sql`${sql.placeholder("secret")}`,
+        previousSecrets: sql`${sql.placeholder("previousSecrets")}`,
+      })
       .where(
         and(
-          gt(events.seq, sql.placeholder("afterSeq")),
-          gte(events.createdAt, millis("since")),
-          endpointWants,
+          eq(webhooks.id, sql.placeholder("id")),
+          eq(webhooks.accountId, callersAccount),
+          eq(webhooks.secret, sql.placeholder("oldSecret")),
         ),
       )
-      .orderBy(asc(events.seq))
-      .limit(sql.placeholder("limit"))
+      .returning({ id: webhooks.id })
       .prepare(),
-  };
-});
+  )
+  .reply(200, createdWebhookShape, eq(webhooks.id, sql.placeholder("id")));
