@@ -100,6 +100,9 @@ interface Plan {
   statements: AnyStatement[];
 }
 
+/** The placeholder the id of a change's `i`th event is bound to. */
+const eventIdName = (i: number) => `eventId${i}`;
+
 function at(plan: Plan, results: unknown[], name: string): unknown {
   return results[plan.names.indexOf(name)];
 }
@@ -111,7 +114,7 @@ class Change<Results> {
 
   constructor(declared: Declaration) {
     this.#declared = declared;
-    this.#eventIds = declared.events.map((_, i) => `eventId${i}`);
+    this.#eventIds = declared.events.map((_, i) => eventIdName(i));
   }
 
   /** A statement of the change itself, run after those declared before it. */
@@ -261,7 +264,9 @@ class Change<Results> {
       events.length === 0
         ? { written: [], settled: [], waiting: [] }
         : {
-            written: events.map((e, i) => [e.type, eventStatement(db, e, `eventId${i}`)] as const),
+            written: events.map(
+              (event, i) => [event.type, eventStatement(db, event, eventIdName(i))] as const,
+            ),
             settled: [["settled", settleUnwantedStatement(db, this.#eventIds)] as const],
             waiting: [["eventsWaiting", eventsWaitingStatement(db)] as const],
           };
