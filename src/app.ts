@@ -1,43 +1,71 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { adminRoutes } from "./admin/index.ts";
+import type { MiddlewareHandler } from "hono";
+import { except } from "hono/combine";
+import { adminHandlers } from "./admin/admin.handlers.ts";
+import { adminRoutes } from "./admin/admin.routes.ts";
+import { requireAdminToken } from "./admin/admin-token.ts";
+import { deprecationsIn } from "./api/deprecation.ts";
+import { apiRouter, operatorRouter } from "./api/route-router.ts";
+import { v1Routes } from "./api/v1-routes.ts";
 import { dashboardRoutes } from "./dashboard/index.ts";
 import type { AppEnv } from "./env.ts";
 import { handleError, handleNotFound } from "./errors.ts";
-import { eventsRoutes } from "./events/index.ts";
+import { eventHandlers } from "./events/events.handlers.ts";
 import { authenticate, requireKey } from "./middleware/authenticate.ts";
 import { deprecationMarks } from "./middleware/deprecation.ts";
 import { methodNotAllowed } from "./middleware/method-not-allowed.ts";
 import { rateLimit } from "./middleware/rate-limit.ts";
 import { corsPreflight, responseChain } from "./middleware/response-chain.ts";
 import { services } from "./middleware/services.ts";
-import { openapiRoutes } from "./openapi/openapi-routes.tsx";
-import { ordersRoutes } from "./orders/index.ts";
-import { petsDeprecations, petsRoutes } from "./pets/index.ts";
+import { OPENAPI_PATH, openapiRoutes } from "./openapi/openapi-routes.tsx";
+import { orderHandlers } from "./orders/orders.handlers.ts";
+import { petHandlers } from "./pets/pets.handlers.ts";
 import { rejectInvalid } from "./validation.ts";
-import { webhooksRoutes } from "./webhooks/index.ts";
+import { webhookHandlers } from "./webhooks/webhooks.handlers.ts";
+
+/**
+ * The routes the app registers. The URL rules of the webhook bodies are the
+ * strict production ones: the handlers check each environment's own rules,
+ * and the schema's pattern is documentation only.
+ */
+const v1 = v1Routes({ allowLoopbackHttp: false });
 
 /**
  * The whole Worker. Order matters: the response chain every reply leaves
  * through, the request's services, CORS preflights (no key, no budget); then
  * on /v1 who is calling, their budget (429), the 401 for anyone without a
- * working key; then the routes.
+ * working key; then the routes. A 405 is given where a path's routes serve
+ * other methods, read from the routes themselves, on the API's paths only:
+ * the dashboard's unknown pages stay pages.
  */
 export function createApp(): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: rejectInvalid });
   app.use(responseChain(), services(), corsPreflight(app));
+  const allowedMethods = methodNotAllowed(app);
+  for (const path of ["/v1/*", "/admin/*", "/health", "/docs"]) {
+    app.use(path, allowedMethods);
+  }
 
   app.get("/health", (c) => c.json({ status: "ok" }));
-  app.all("/health", methodNotAllowed(["GET", "HEAD"]));
-
   app.route("/", openapiRoutes());
 
-  app.use("/v1/*", deprecationMarks(petsDeprecations), authenticate(), rateLimit(), requireKey());
-  app.route("/v1", petsRoutes());
-  app.route("/v1", ordersRoutes());
-  app.route("/v1", eventsRoutes());
-  app.route("/v1", webhooksRoutes());
+  // The document under /v1 needs no key: it skips the key's chain, each step on its own.
+  const unlessDocument = (middleware: MiddlewareHandler<AppEnv>) =>
+    except((c) => c.req.path === OPENAPI_PATH, middleware);
+  app.use(
+    "/v1/*",
+    deprecationMarks(deprecationsIn(Object.values(v1))),
+    unlessDocument(authenticate()),
+    unlessDocument(rateLimit()),
+    unlessDocument(requireKey()),
+  );
+  app.route("/v1", apiRouter(v1.pets, petHandlers));
+  app.route("/v1", apiRouter(v1.orders, orderHandlers));
+  app.route("/v1", apiRouter(v1.events, eventHandlers));
+  app.route("/v1", apiRouter(v1.webhooks, webhookHandlers));
 
-  app.route("/admin", adminRoutes());
+  app.use("/admin/*", requireAdminToken());
+  app.route("/admin", operatorRouter(adminRoutes, adminHandlers));
   app.route("/dashboard", dashboardRoutes());
 
   app.notFound(handleNotFound);

@@ -25,6 +25,13 @@ export const errorStatus = {
 
 export type ErrorCode = keyof typeof errorStatus;
 
+/** A size as people write it: `16 KiB`, `5 MiB`. */
+function byteSize(bytes: number): string {
+  if (bytes % 1024 ** 2 === 0) return `${bytes / 1024 ** 2} MiB`;
+  if (bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
+}
+
 /**
  * What errors say. The code that refuses a request and the examples in the
  * OpenAPI document both read these, so the reference shows what is sent.
@@ -49,8 +56,10 @@ export const messages = {
     `This order is ${status}; only a placed order can be ${moved}.`,
   limitReached: (count: number, things: string, remedy: string) =>
     `This account already has ${count} ${things}, the most it may have; ${remedy} first.`,
-  payloadTooLarge: "The request body is larger than 16 KiB.",
+  payloadTooLarge: (maxBytes: number) => `The request body is larger than ${byteSize(maxBytes)}.`,
   unsupportedMediaType: "Send the body as JSON with Content-Type: application/json.",
+  unsupportedBodyType: (mediaTypes: readonly string[]) =>
+    `Send the body with Content-Type: ${mediaTypes.join(" or ")}.`,
   idempotencyKeyReused:
     "This Idempotency-Key was already used with a different body or on another operation; send a new key with a new request.",
   rateLimited: "Rate limit exceeded; retry after the time in Retry-After.",

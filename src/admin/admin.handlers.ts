@@ -1,12 +1,11 @@
-import type { RouteHandler } from "@hono/zod-openapi";
 import * as changes from "../accounts/account-changes.ts";
 import { findAccountByEmail, findOrCreateAccount } from "../accounts/accounts.queries.ts";
 import { INVITE_PATH, inviteAccount } from "../accounts/invites.ts";
-import type { AppEnv } from "../env.ts";
+import type { RouteHandlers } from "../api/route-router.ts";
 import { ApiError, messages } from "../errors.ts";
 import * as outbox from "../events/event-dispatch.ts";
 import { listAccountKeys, MAX_WORKING_KEYS } from "../keys/keys.queries.ts";
-import type * as routes from "./admin.routes.ts";
+import type { adminRoutes } from "./admin.routes.ts";
 import { accountSummary, keySummary } from "./summaries.ts";
 
 const noSuchKey = () => new ApiError("not_found", "No key has this hash.");
@@ -17,84 +16,87 @@ function numbersOf(body: { perMinute?: number | undefined; perDay?: number | und
   return { perMinute: body.perMinute ?? null, perDay: body.perDay ?? null };
 }
 
-export const createKey: RouteHandler<typeof routes.createKey, AppEnv> = async (c) => {
-  const services = c.var.services;
-  const body = c.req.valid("json");
-  const { account, created } = await findOrCreateAccount(
-    services.db,
-    body.account ?? services.config.operatorEmail,
-  );
-  const limits = body.plan ? { plan: body.plan, ...numbersOf(body) } : changes.FOLLOW_ACCOUNT;
-  const made = await changes.createKey(services, account, limits);
-  if (!made.ok) {
-    throw new ApiError(
-      "limit_reached",
-      messages.limitReached(MAX_WORKING_KEYS, "working keys", "revoke a key"),
+/** The operator's handlers, one per route of the table. */
+export const adminHandlers = {
+  createKey: async (c) => {
+    const services = c.var.services;
+    const body = c.req.valid("json");
+    const { account, created } = await findOrCreateAccount(
+      services.db,
+      body.account ?? services.config.operatorEmail,
     );
-  }
-  return c.json({ key: made.key, accountCreated: created, ...keySummary(made.row) }, 201);
-};
+    const limits = body.plan ? { plan: body.plan, ...numbersOf(body) } : changes.FOLLOW_ACCOUNT;
+    const made = await changes.createKey(services, account, limits);
+    if (!made.ok) {
+      throw new ApiError(
+        "limit_reached",
+        messages.limitReached(MAX_WORKING_KEYS, "working keys", "revoke a key"),
+      );
+    }
+    return c.json({ key: made.key, accountCreated: created, ...keySummary(made.row) }, 201);
+  },
 
-export const listKeys: RouteHandler<typeof routes.listKeys, AppEnv> = async (c) => {
-  const { db } = c.var.services;
-  const account = await findAccountByEmail(db, c.req.valid("query").account);
-  if (!account) throw noSuchAccount();
-  const keys = await listAccountKeys(db, account.id);
-  const now = Date.now();
-  return c.json(
-    { account: accountSummary(account), keys: keys.map((key) => keySummary(key, now)) },
-    200,
-  );
-};
+  listKeys: async (c) => {
+    const { db } = c.var.services;
+    const account = await findAccountByEmail(db, c.req.valid("query").account);
+    if (!account) throw noSuchAccount();
+    const keys = await listAccountKeys(db, account.id);
+    const now = Date.now();
+    return c.json(
+      { account: accountSummary(account), keys: keys.map((key) => keySummary(key, now)) },
+      200,
+    );
+  },
 
-export const revokeKey: RouteHandler<typeof routes.revokeKey, AppEnv> = async (c) => {
-  const row = await changes.revokeKey(c.var.services, c.req.valid("param").hash);
-  if (!row) throw noSuchKey();
-  return c.json(keySummary(row), 200);
-};
+  revokeKey: async (c) => {
+    const row = await changes.revokeKey(c.var.services, c.req.valid("param").hash);
+    if (!row) throw noSuchKey();
+    return c.json(keySummary(row), 200);
+  },
 
-export const keyPlan: RouteHandler<typeof routes.keyPlan, AppEnv> = async (c) => {
-  const body = c.req.valid("json");
-  const limits =
-    body.plan === "account" ? changes.FOLLOW_ACCOUNT : { plan: body.plan, ...numbersOf(body) };
-  const row = await changes.setKeyLimits(c.var.services, c.req.valid("param").hash, limits);
-  if (!row) throw noSuchKey();
-  return c.json(keySummary(row), 200);
-};
+  keyPlan: async (c) => {
+    const body = c.req.valid("json");
+    const limits =
+      body.plan === "account" ? changes.FOLLOW_ACCOUNT : { plan: body.plan, ...numbersOf(body) };
+    const row = await changes.setKeyLimits(c.var.services, c.req.valid("param").hash, limits);
+    if (!row) throw noSuchKey();
+    return c.json(keySummary(row), 200);
+  },
 
-export const accountPlan: RouteHandler<typeof routes.accountPlan, AppEnv> = async (c) => {
-  const body = c.req.valid("json");
-  const changed = await changes.setAccountPlan(c.var.services, c.req.valid("param").email, {
-    plan: body.plan,
-    ...numbersOf(body),
-  });
-  if (!changed) throw noSuchAccount();
-  return c.json(
-    { account: accountSummary(changed.account), keysUpdated: changed.keys.length },
-    200,
-  );
-};
+  accountPlan: async (c) => {
+    const body = c.req.valid("json");
+    const changed = await changes.setAccountPlan(c.var.services, c.req.valid("param").email, {
+      plan: body.plan,
+      ...numbersOf(body),
+    });
+    if (!changed) throw noSuchAccount();
+    return c.json(
+      { account: accountSummary(changed.account), keysUpdated: changed.keys.length },
+      200,
+    );
+  },
 
-export const invite: RouteHandler<typeof routes.invite, AppEnv> = async (c) => {
-  const invite = await inviteAccount(c.var.services.db, c.req.valid("param").email, Date.now());
-  const link = new URL(`${INVITE_PATH}${invite.token}`, c.req.url).href;
-  return c.json(
-    {
-      account: accountSummary(invite.account),
-      accountCreated: invite.accountCreated,
-      link,
-      expiresAt: invite.expiresAt.toISOString(),
-    },
-    201,
-  );
-};
+  invite: async (c) => {
+    const invite = await inviteAccount(c.var.services.db, c.req.valid("param").email, Date.now());
+    const link = new URL(`${INVITE_PATH}${invite.token}`, c.req.url).href;
+    return c.json(
+      {
+        account: accountSummary(invite.account),
+        accountCreated: invite.accountCreated,
+        link,
+        expiresAt: invite.expiresAt.toISOString(),
+      },
+      201,
+    );
+  },
 
-/** The scheduled sweep of the outbox, on demand: cron does not fire under wrangler dev. */
-export const dispatchEvents: RouteHandler<typeof routes.dispatchEvents, AppEnv> = async (c) => {
-  const deliveriesQueued = await outbox.dispatchEvents(
-    c.var.services,
-    Date.now(),
-    outbox.SWEEP_ROUNDS,
-  );
-  return c.json({ deliveriesQueued }, 200);
-};
+  /** The scheduled sweep of the outbox, on demand: cron does not fire under wrangler dev. */
+  dispatchEvents: async (c) => {
+    const deliveriesQueued = await outbox.dispatchEvents(
+      c.var.services,
+      Date.now(),
+      outbox.SWEEP_ROUNDS,
+    );
+    return c.json({ deliveriesQueued }, 200);
+  },
+} satisfies RouteHandlers<typeof adminRoutes>;

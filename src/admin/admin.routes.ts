@@ -1,4 +1,6 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
+import { operatorRoutes } from "../api/route-table.ts";
+import { messages } from "../errors.ts";
 import {
   AccountKeysSchema,
   AccountPlanBodySchema,
@@ -13,94 +15,87 @@ import {
   KeySummarySchema,
 } from "./admin.schemas.ts";
 
-/**
- * The operator's endpoints, which `npm run key` and `npm run account` call.
- * Operator-only, so every one is left out of the public OpenAPI document.
- */
-
 const json = <T extends z.ZodType>(schema: T) => ({
   content: { "application/json": { schema } },
 });
 
 const body = <T extends z.ZodType>(schema: T) => ({ required: true, ...json(schema) });
 
-export const createKey = createRoute({
-  method: "post",
-  path: "/keys",
-  hide: true,
-  request: { body: body(CreateKeyBodySchema) },
-  responses: {
-    201: {
-      description: "The key, shown this once, and what it belongs to.",
-      ...json(CreatedKeySchema),
+/**
+ * The operator's endpoints, which `npm run key` and `npm run account` call,
+ * keyed by name. Operator-only, so every one is left out of the public
+ * OpenAPI document. A path that names no key or account is simply not found.
+ */
+export const adminRoutes = operatorRoutes({
+  createKey: {
+    method: "post",
+    path: "/keys",
+    request: { body: body(CreateKeyBodySchema) },
+    responses: {
+      201: {
+        description: "The key, shown this once, and what it belongs to.",
+        ...json(CreatedKeySchema),
+      },
     },
   },
-});
-
-export const listKeys = createRoute({
-  method: "get",
-  path: "/keys",
-  hide: true,
-  request: { query: AccountQuerySchema },
-  responses: {
-    200: {
-      description: "The account and its keys, newest first.",
-      ...json(AccountKeysSchema),
+  listKeys: {
+    method: "get",
+    path: "/keys",
+    request: { query: AccountQuerySchema },
+    responses: {
+      200: {
+        description: "The account and its keys, newest first.",
+        ...json(AccountKeysSchema),
+      },
     },
   },
-});
-
-export const revokeKey = createRoute({
-  method: "post",
-  path: "/keys/{hash}/revoke",
-  hide: true,
-  request: { params: KeyHashParamsSchema },
-  responses: { 200: { description: "The key, revoked.", ...json(KeySummarySchema) } },
-});
-
-export const keyPlan = createRoute({
-  method: "post",
-  path: "/keys/{hash}/plan",
-  hide: true,
-  request: { params: KeyHashParamsSchema, body: body(KeyPlanBodySchema) },
-  responses: { 200: { description: "The key with its new limits.", ...json(KeySummarySchema) } },
-});
-
-export const accountPlan = createRoute({
-  method: "post",
-  path: "/accounts/{email}/plan",
-  hide: true,
-  request: { params: EmailParamsSchema, body: body(AccountPlanBodySchema) },
-  responses: {
-    200: {
-      description: "The account on its new plan, and how many of its keys took it.",
-      ...json(AccountPlanChangeSchema),
+  revokeKey: {
+    method: "post",
+    path: "/keys/{hash}/revoke",
+    invalidIdMessage: messages.notFound,
+    request: { params: KeyHashParamsSchema },
+    responses: { 200: { description: "The key, revoked.", ...json(KeySummarySchema) } },
+  },
+  keyPlan: {
+    method: "post",
+    path: "/keys/{hash}/plan",
+    invalidIdMessage: messages.notFound,
+    request: { params: KeyHashParamsSchema, body: body(KeyPlanBodySchema) },
+    responses: { 200: { description: "The key with its new limits.", ...json(KeySummarySchema) } },
+  },
+  accountPlan: {
+    method: "post",
+    path: "/accounts/{email}/plan",
+    invalidIdMessage: messages.notFound,
+    request: { params: EmailParamsSchema, body: body(AccountPlanBodySchema) },
+    responses: {
+      200: {
+        description: "The account on its new plan, and how many of its keys took it.",
+        ...json(AccountPlanChangeSchema),
+      },
     },
   },
-});
-
-export const invite = createRoute({
-  method: "post",
-  path: "/accounts/{email}/invite",
-  hide: true,
-  request: { params: EmailParamsSchema },
-  responses: {
-    201: {
-      description: "A one-time link that sets the account's password.",
-      ...json(InviteSchema),
+  invite: {
+    method: "post",
+    path: "/accounts/{email}/invite",
+    invalidIdMessage: messages.notFound,
+    request: { params: EmailParamsSchema },
+    responses: {
+      201: {
+        description: "A one-time link that sets the account's password.",
+        ...json(InviteSchema),
+      },
     },
   },
-});
-
-export const dispatchEvents = createRoute({
-  method: "post",
-  path: "/events/dispatch",
-  hide: true,
-  responses: {
-    200: {
-      description:
-        "The events waiting in the outbox, sent to the queue as the scheduled sweep sends them.",
-      ...json(z.object({ deliveriesQueued: z.number() })),
+  dispatchEvents: {
+    method: "post",
+    path: "/events/dispatch",
+    responses: {
+      200: {
+        description:
+          "The events waiting in the outbox, sent to the queue as the scheduled sweep sends them.",
+        ...json(z.object({ deliveriesQueued: z.number() })),
+      },
     },
   },
 });

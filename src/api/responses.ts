@@ -1,5 +1,6 @@
 import { type RouteConfig, z } from "@hono/zod-openapi";
 import { type ErrorCode, ErrorSchema, errorStatus, messages } from "../errors.ts";
+import { MAX_JSON_BODY_BYTES } from "./route-table.ts";
 
 /** A response header as documented; `required` says whether every such reply carries it. */
 export type ResponseHeader = {
@@ -243,7 +244,7 @@ const exampleMessages: Record<ErrorCode, string> = {
   invalid_transition: messages.invalidTransition("completed", "cancelled"),
   limit_reached: messages.limitReached(10, "webhook endpoints", "delete one"),
   gone: messages.gone("<the sunset date>", "<its successor>"),
-  payload_too_large: messages.payloadTooLarge,
+  payload_too_large: messages.payloadTooLarge(MAX_JSON_BODY_BYTES),
   unsupported_media_type: messages.unsupportedMediaType,
   idempotency_key_reused: messages.idempotencyKeyReused,
   rate_limited: messages.rateLimited,

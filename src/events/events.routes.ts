@@ -1,6 +1,6 @@
-import { createRoute } from "@hono/zod-openapi";
 import { nextPageLinkHeader } from "../api/pagination.ts";
 import { commonHeaders, errorResponses } from "../api/responses.ts";
+import { apiRoutes } from "../api/route-table.ts";
 import { EventsSchema, ListEventsQuerySchema } from "./events.schemas.ts";
 
 /** The `events` tag of the document. */
@@ -10,31 +10,30 @@ export const eventsTag = {
     "What changed, in the order it was committed (beta): animals added or moved, orders placed, completed or cancelled. Every change writes its event in the same transaction, so no change goes without one. `pet.*` events are everyone's (the catalogue is shared); `order.*` events only the ordering account's. Kept 30 days.",
 };
 
-export const listEventsRoute = createRoute({
-  method: "get",
-  path: "/events",
-  operationId: "listEvents",
-  tags: [eventsTag.name],
-  summary: "List events",
-  description:
-    'The events the caller may see from the last 30 days, in the order the changes were committed (not the order of their ids), stable across pages; `type` narrows to one kind or a family (`pet.*`, `order.*`). The body is the bare array; when more events follow, `Link: <…>; rel="next"` points at the next page. Follow it rather than building the cursor; keep the last link to poll for newer events later.',
-  security: [{ bearerAuth: [] }],
-  "x-stability": "beta",
-  request: { query: ListEventsQuerySchema },
-  responses: {
-    200: {
-      description: "A page of events (possibly empty).",
-      headers: {
-        ...commonHeaders,
-        Link: nextPageLinkHeader(
-          '<https://api.petstore.example.com/v1/events?limit=20&type=order.*&cursor=cDE6OTg>; rel="next"',
-        ),
+/** The event feed's operations, keyed by operation id: the one declaration of each. */
+export const eventRoutes = apiRoutes({
+  listEvents: {
+    method: "get",
+    path: "/events",
+    tags: [eventsTag.name],
+    stability: "beta",
+    scope: "events:read",
+    summary: "List events",
+    description:
+      'The events the caller may see from the last 30 days, in the order the changes were committed (not the order of their ids), stable across pages; `type` narrows to one kind or a family (`pet.*`, `order.*`). The body is the bare array; when more events follow, `Link: <…>; rel="next"` points at the next page. Follow it rather than building the cursor; keep the last link to poll for newer events later.',
+    request: { query: ListEventsQuerySchema },
+    responses: {
+      200: {
+        description: "A page of events (possibly empty).",
+        headers: {
+          ...commonHeaders,
+          Link: nextPageLinkHeader(
+            '<https://api.petstore.example.com/v1/events?limit=20&type=order.*&cursor=cDE6OTg>; rel="next"',
+          ),
+        },
+        content: { "application/json": { schema: EventsSchema } },
       },
-      content: { "application/json": { schema: EventsSchema } },
+      ...errorResponses([400, 401, 429, 500, 503]),
     },
-    ...errorResponses([400, 401, 429, 500, 503]),
   },
 });
-
-/** The events' operations, as the OpenAPI document describes them. */
-export const eventsOperations = [listEventsRoute];

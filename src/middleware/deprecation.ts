@@ -1,15 +1,13 @@
 import type { MiddlewareHandler } from "hono";
-import { type DeprecationNotice, deprecationLink, sunsetDate } from "../api/deprecation.ts";
+import {
+  type DeprecationNotice,
+  deprecationLink,
+  requestReader,
+  successorOf,
+  sunsetDate,
+} from "../api/deprecation.ts";
 import type { AppEnv } from "../env.ts";
 import { ApiError, messages } from "../errors.ts";
-
-/** Whether the request is for the notice's operation: `/pets/{petId}` matches `/v1/pets/42`. */
-function matcher(notice: DeprecationNotice): (method: string, path: string) => boolean {
-  const path = new RegExp(`^/v1${notice.path.replace(/\{[^}]+\}/g, "[^/]+")}$`);
-  // HEAD is answered by the GET route, so it carries the same marks.
-  const methods = notice.method === "GET" ? ["GET", "HEAD"] : [notice.method];
-  return (method, requestPath) => methods.includes(method) && path.test(requestPath);
-}
 
 /**
  * Marks every reply of a deprecated operation, errors included (a 401 or
@@ -17,15 +15,18 @@ function matcher(notice: DeprecationNotice): (method: string, path: string) => b
  * 9745 Deprecation, RFC 8594 Sunset, and the successor and documentation links.
  */
 export function deprecationMarks(notices: readonly DeprecationNotice[]): MiddlewareHandler<AppEnv> {
-  const matchers = notices.map((notice) => ({ notice, matches: matcher(notice) }));
+  const readers = notices.map((notice) => ({ notice, read: requestReader(notice) }));
   return async function deprecationMarks(c, next) {
     await next();
-    const notice = matchers.find(({ matches }) => matches(c.req.method, c.req.path))?.notice;
-    if (!notice) return;
-    const schedule = c.var.services.config.deprecations[notice.operationId];
-    c.res.headers.set("Deprecation", `@${Math.floor(schedule.deprecatedAt / 1000)}`);
-    c.res.headers.set("Sunset", sunsetDate(schedule.sunsetAt));
-    c.res.headers.set("Link", deprecationLink(notice));
+    for (const { notice, read } of readers) {
+      const parameters = read(c.req.method, c.req.path);
+      if (!parameters) continue;
+      const schedule = c.var.services.config.deprecations[notice.operationId];
+      c.res.headers.set("Deprecation", `@${Math.floor(schedule.deprecatedAt / 1000)}`);
+      c.res.headers.set("Sunset", sunsetDate(schedule.sunsetAt));
+      c.res.headers.set("Link", deprecationLink(notice, parameters));
+      return;
+    }
   };
 }
 
@@ -35,10 +36,12 @@ export function deprecationMarks(notices: readonly DeprecationNotice[]): Middlew
  * the reply still carries the caller's budget like every other.
  */
 export function goneAfterSunset(notice: DeprecationNotice): MiddlewareHandler<AppEnv> {
+  const read = requestReader(notice);
   return async function goneAfterSunset(c, next) {
     const { sunsetAt } = c.var.services.config.deprecations[notice.operationId];
     if (Date.now() >= sunsetAt) {
-      throw new ApiError("gone", messages.gone(sunsetDate(sunsetAt), notice.successor));
+      const successor = successorOf(notice, read(c.req.method, c.req.path) ?? {});
+      throw new ApiError("gone", messages.gone(sunsetDate(sunsetAt), successor));
     }
     await next();
   };

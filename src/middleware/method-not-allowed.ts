@@ -1,13 +1,31 @@
-import type { Handler } from "hono";
+import type { Hono, MiddlewareHandler } from "hono";
+import { methodNotAllowed as allowedMethodsOnly } from "hono/method-not-allowed";
 import type { AppEnv } from "../env.ts";
-import { ApiError, messages } from "../errors.ts";
+import { ApiError, errorResponse, messages } from "../errors.ts";
 
-/** Catch-all for a known path reached with a method it does not serve. */
-export function methodNotAllowed(allowed: readonly string[]): Handler<AppEnv> {
-  const allow = allowed.join(", ");
-  return function methodNotAllowed(c) {
-    throw new ApiError("method_not_allowed", messages.methodNotAllowed(c.req.method, allow), {
-      headers: { Allow: allow },
-    });
-  };
+/** The order methods are listed in, whatever order their routes were registered in. */
+const METHOD_ORDER = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
+
+/**
+ * Answers a known path reached with a method none of its routes serves:
+ * 405 with the Error body and `Allow`, the methods read from the app's
+ * routes. Any other 404 (an unknown path, or one a handler gave) stays.
+ */
+export function methodNotAllowed(app: Hono<AppEnv>): MiddlewareHandler<AppEnv> {
+  return allowedMethodsOnly({
+    app,
+    onMethodNotAllowed: (c, methods) => {
+      const allow = methods
+        .toSorted((a, b) => METHOD_ORDER.indexOf(a) - METHOD_ORDER.indexOf(b))
+        .join(", ");
+      const error = new ApiError(
+        "method_not_allowed",
+        messages.methodNotAllowed(c.req.method, allow),
+        {
+          headers: { Allow: allow },
+        },
+      );
+      return errorResponse(c, error);
+    },
+  });
 }

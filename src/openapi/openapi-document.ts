@@ -1,12 +1,18 @@
 import { OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
-import { type DeprecationNotice, deprecationLink, sunsetDate } from "../api/deprecation.ts";
+import {
+  type DeprecationNotice,
+  deprecationLink,
+  deprecationsIn,
+  sunsetDate,
+} from "../api/deprecation.ts";
 import { stringHeader, withConditionalRead } from "../api/responses.ts";
+import { operationOf } from "../api/route-table.ts";
+import { v1Routes } from "../api/v1-routes.ts";
 import type { Config } from "../config.ts";
 import { messages } from "../errors.ts";
-import { eventsOperations, eventsTag } from "../events/events.routes.ts";
-import { ordersOperations, storeTag } from "../orders/orders.routes.ts";
-import { petsDeprecations, petsOperations } from "../pets/pets.routes.ts";
-import { deliveredWebhooks, webhooksOperations, webhooksTag } from "../webhooks/webhooks.routes.ts";
+import { eventsTag } from "../events/events.routes.ts";
+import { storeTag } from "../orders/orders.routes.ts";
+import { deliveredWebhooks, webhooksTag } from "../webhooks/webhooks.routes.ts";
 
 /**
  * The configuration the document states: the public URLs, the webhook URL
@@ -38,7 +44,7 @@ function documentDeprecation(
     ),
     Link: stringHeader(
       "The successor operation and this deprecation's documentation.",
-      deprecationLink(notice),
+      deprecationLink(notice, {}),
     ),
   };
   const responses: RouteConfig["responses"] = {};
@@ -82,21 +88,17 @@ export function buildOpenApiDocument(config: DocumentConfig): OpenApiDocument {
     type: "http",
     scheme: "bearer",
     description:
-      "An API key (`ps_live_…` in production, `ps_test_…` elsewhere) sent as `Authorization: Bearer <key>`. Keys are made in the dashboard.",
+      "An API key (`ps_live_…` in production, `ps_test_…` elsewhere) sent as `Authorization: Bearer <key>`. Keys are made in the dashboard. Each operation's security requirement names the scope a key needs to call it.",
   });
-  // The routes that validate requests are the only source of the operations.
-  const routes = [
-    ...petsOperations,
-    ...ordersOperations,
-    ...eventsOperations,
-    ...webhooksOperations(config.webhooks),
-  ];
-  for (const declared of routes) {
-    const route = withConditionalRead(declared);
-    const notice = petsDeprecations.find(
-      ({ path, method }) => path === route.path && method === route.method.toUpperCase(),
-    );
-    registry.registerPath(notice ? documentDeprecation(route, notice, config) : route);
+  // The route tables the app serves are the only source of the operations.
+  const tables = Object.values(v1Routes(config.webhooks.urlPolicy));
+  const deprecations = deprecationsIn(tables);
+  for (const table of tables) {
+    for (const [operationId, route] of Object.entries(table)) {
+      const operation = withConditionalRead(operationOf(operationId, route));
+      const notice = deprecations.find((candidate) => candidate.operationId === operationId);
+      registry.registerPath(notice ? documentDeprecation(operation, notice, config) : operation);
+    }
   }
   for (const webhook of deliveredWebhooks(config.webhooks)) registry.registerWebhook(webhook);
   return generator.getOpenAPI31Document({

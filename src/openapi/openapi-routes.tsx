@@ -2,7 +2,6 @@ import { Hono } from "hono";
 import { clientAddress } from "../api/client-address.ts";
 import type { Config } from "../config.ts";
 import type { AppEnv } from "../env.ts";
-import { methodNotAllowed } from "../middleware/method-not-allowed.ts";
 import { rateLimitHeaders } from "../rate-limit/rate-limit-headers.ts";
 import { oncePer } from "../utils/once-per.ts";
 import { buildOpenApiDocument, type OpenApiDocument } from "./openapi-document.ts";
@@ -55,11 +54,9 @@ export function openapiRoutes(): Hono<AppEnv> {
     if (budget) c.set("rateLimitHeaders", rateLimitHeaders(budget));
     return c.json(servedFrom(documentFor(c.var.services.config), new URL(c.req.url).origin));
   });
-  routes.all(OPENAPI_PATH, methodNotAllowed(["GET", "HEAD"]));
   routes.get(DOCS_PATH, (c) => {
     c.header("Content-Security-Policy", referencePolicy(documentFor(c.var.services.config)));
     return c.html(<ReferencePage documentPath={OPENAPI_PATH} />);
   });
-  routes.all(DOCS_PATH, methodNotAllowed(["GET", "HEAD"]));
   return routes;
 }

@@ -1,7 +1,6 @@
-import type { RouteHandler } from "@hono/zod-openapi";
 import { decodeCursor } from "../api/cursor.ts";
 import { nextPageLink } from "../api/pagination.ts";
-import type { AppEnv } from "../env.ts";
+import type { RouteHandlers } from "../api/route-router.ts";
 import { ApiError, messages } from "../errors.ts";
 import { dispatchAfterChange } from "../events/event-dispatch.ts";
 import { claimOf, replyOf } from "../idempotency/idempotent-request.ts";
@@ -14,57 +13,13 @@ import {
   orderMoves,
   placeOrder,
 } from "./orders.queries.ts";
-import type * as routes from "./orders.routes.ts";
+import type { orderRoutes } from "./orders.routes.ts";
 import { ORDER_NOT_FOUND, OrderSchema } from "./orders.schemas.ts";
 
-export const listOrdersHandler: RouteHandler<typeof routes.listOrdersRoute, AppEnv> = async (c) => {
-  const { limit, status, cursor } = c.req.valid("query");
-  const afterId = cursor === undefined ? 0 : decodeCursor(cursor);
-  const page = await listOrders(c.var.services.db, {
-    apiKeyHash: c.var.apiKey.hash,
-    limit,
-    status,
-    afterId,
-  });
-  const last = page.orders.at(-1);
-  if (page.hasMore && last) c.header("Link", nextPageLink(c.req.url, { limit, status }, last.id));
-  return c.json(page.orders, 200);
-};
-
-/**
- * Places the order, once per Idempotency-Key when one is sent, answering every
- * retry as the first request was answered. Nothing is ordered when there is no
- * such animal (404) or it is not available (409).
- */
-export const placeOrderHandler: RouteHandler<typeof routes.placeOrderRoute, AppEnv> = async (c) => {
-  const { petId } = c.req.valid("json");
-  const idempotencyKey = c.req.valid("header")["Idempotency-Key"];
-  const placement = { apiKeyHash: c.var.apiKey.hash, petId, now: Date.now() };
-  const claim =
-    idempotencyKey === undefined
-      ? undefined
-      : await claimOf(placement.apiKeyHash, idempotencyKey, "placeOrder", [petId], placement.now);
-  const outcome = await placeOrder(c.var.services.db, placement, claim);
-  dispatchAfterChange(c.var.services, c.executionCtx, outcome);
-  if (outcome.kind === "refused") {
-    const { petStatus } = outcome;
-    if (petStatus === undefined) throw new ApiError("not_found", PET_NOT_FOUND);
-    throw new ApiError("pet_not_available", messages.petNotAvailable(petStatus));
-  }
-  const { body: order, replayed } = replyOf(outcome, 201, OrderSchema);
-  if (replayed) c.header("Idempotent-Replayed", "true");
-  c.header("Location", `/v1/store/orders/${order.id}`);
-  return c.json(order, 201);
-};
-
-export const getOrderHandler: RouteHandler<typeof routes.getOrderRoute, AppEnv> = async (c) => {
-  const order = await findOrder(c.var.services.db, c.var.apiKey.hash, c.req.valid("param").orderId);
-  if (!order) throw new ApiError("not_found", ORDER_NOT_FOUND);
-  return c.json(order, 200);
-};
+type OrderHandlers = RouteHandlers<typeof orderRoutes>;
 
 /** completeOrder and cancelOrder: the moved order, or why nothing moved: not the caller's (404), or not `placed` (409). */
-function moveHandler(move: OrderMove): RouteHandler<typeof routes.completeOrderRoute, AppEnv> {
+function moveHandler(move: OrderMove): OrderHandlers["completeOrder"] {
   return async (c) => {
     const request = {
       apiKeyHash: c.var.apiKey.hash,
@@ -82,5 +37,58 @@ function moveHandler(move: OrderMove): RouteHandler<typeof routes.completeOrderR
   };
 }
 
-export const completeOrderHandler = moveHandler("complete");
-export const cancelOrderHandler = moveHandler("cancel");
+/** The store's handlers, one per route of the table. */
+export const orderHandlers = {
+  listOrders: async (c) => {
+    const { limit, status, cursor } = c.req.valid("query");
+    const afterId = cursor === undefined ? 0 : decodeCursor(cursor);
+    const page = await listOrders(c.var.services.db, {
+      apiKeyHash: c.var.apiKey.hash,
+      limit,
+      status,
+      afterId,
+    });
+    const last = page.orders.at(-1);
+    if (page.hasMore && last) c.header("Link", nextPageLink(c.req.url, { limit, status }, last.id));
+    return c.json(page.orders, 200);
+  },
+
+  /**
+   * Places the order, once per Idempotency-Key when one is sent, answering every
+   * retry as the first request was answered. Nothing is ordered when there is no
+   * such animal (404) or it is not available (409).
+   */
+  placeOrder: async (c) => {
+    const { petId } = c.req.valid("json");
+    const idempotencyKey = c.req.valid("header")["Idempotency-Key"];
+    const placement = { apiKeyHash: c.var.apiKey.hash, petId, now: Date.now() };
+    const claim =
+      idempotencyKey === undefined
+        ? undefined
+        : await claimOf(placement.apiKeyHash, idempotencyKey, "placeOrder", [petId], placement.now);
+    const outcome = await placeOrder(c.var.services.db, placement, claim);
+    dispatchAfterChange(c.var.services, c.executionCtx, outcome);
+    if (outcome.kind === "refused") {
+      const { petStatus } = outcome;
+      if (petStatus === undefined) throw new ApiError("not_found", PET_NOT_FOUND);
+      throw new ApiError("pet_not_available", messages.petNotAvailable(petStatus));
+    }
+    const { body: order, replayed } = replyOf(outcome, 201, OrderSchema);
+    if (replayed) c.header("Idempotent-Replayed", "true");
+    c.header("Location", `/v1/store/orders/${order.id}`);
+    return c.json(order, 201);
+  },
+
+  getOrder: async (c) => {
+    const order = await findOrder(
+      c.var.services.db,
+      c.var.apiKey.hash,
+      c.req.valid("param").orderId,
+    );
+    if (!order) throw new ApiError("not_found", ORDER_NOT_FOUND);
+    return c.json(order, 200);
+  },
+
+  completeOrder: moveHandler("complete"),
+  cancelOrder: moveHandler("cancel"),
+} satisfies OrderHandlers;

@@ -1,7 +1,7 @@
-import { createRoute } from "@hono/zod-openapi";
 import { IdempotencyHeadersSchema } from "../api/idempotency-key.ts";
 import { nextPageLinkHeader } from "../api/pagination.ts";
 import { createdHeaders, errorResponses, jsonReply } from "../api/responses.ts";
+import { type ApiRoute, apiRoutes } from "../api/route-table.ts";
 import { messages } from "../errors.ts";
 import { PET_NOT_FOUND } from "../pets/pets.schemas.ts";
 import {
@@ -31,92 +31,18 @@ export const storeTag = {
   description: `Orders: how an animal is adopted (experimental). Orders belong to the account of the key that placed them; animals are one catalogue shared by all.\n\n${STATE_TABLE}\n\n${TOGETHER}`,
 };
 
-const store = {
-  tags: [storeTag.name],
-  security: [{ bearerAuth: [] }],
-  "x-stability": "experimental",
-};
-
-export const listOrdersRoute = createRoute({
-  ...store,
-  method: "get",
-  path: "/store/orders",
-  operationId: "listOrders",
-  summary: "List the account's orders",
-  description:
-    'The orders of the caller\'s account in ascending id order (placing order), stable across pages; `status` filters by `placed`, `completed` or `cancelled`. The body is the bare array; when more orders follow, `Link: <…>; rel="next"` points at the next page. Follow it rather than building the cursor.',
-  request: { query: ListOrdersQuerySchema },
-  responses: {
-    200: jsonReply("A page of orders (possibly empty).", OrdersSchema, {
-      Link: nextPageLinkHeader(
-        '<https://api.petstore.example.com/v1/store/orders?limit=20&status=placed&cursor=cDE6Nw>; rel="next"',
-      ),
-    }),
-    ...errorResponses([400, 401, 429, 500, 503]),
-  },
-});
-
-export const placeOrderRoute = createRoute({
-  ...store,
-  method: "post",
-  path: "/store/orders",
-  operationId: "placeOrder",
-  summary: "Order an animal",
-  description: `Places an order for an \`available\` animal, which becomes \`pending\`. An unknown \`petId\` gives 404; an animal that is \`pending\` or \`sold\` gives 409 \`pet_not_available\`, naming its status. Send \`Content-Type: application/json\` and at most 16 KiB. With an \`Idempotency-Key\`, a retry with the same key and body within 24 hours returns the first response again, as it was sent even if the order has moved on since (with \`Idempotent-Replayed: true\`), and places nothing; concurrent requests with one key place one order and the others replay it. The same key with a different body, or one already used on another operation, gives 422. A refused placement is not remembered: retrying it with the same key tries again.\n\n${STATE_TABLE}\n\n${TOGETHER}`,
-  request: {
-    headers: IdempotencyHeadersSchema,
-    body: { required: true, content: { "application/json": { schema: NewOrderSchema } } },
-  },
-  responses: {
-    201: jsonReply(
-      "The order was placed; its animal is now `pending`.",
-      OrderSchema,
-      createdHeaders("Address of the new order.", "/v1/store/orders/7"),
-    ),
-    ...errorResponses([
-      400,
-      401,
-      { status: 404, message: PET_NOT_FOUND, description: "No animal has this `petId`." },
-      {
-        status: 409,
-        codes: ["pet_not_available"],
-        description:
-          "The animal is not `available`: it is `pending` or `sold`, as the message says.",
-      },
-      413,
-      415,
-      422,
-      429,
-      500,
-      503,
-    ]),
-  },
-});
-
-export const getOrderRoute = createRoute({
-  ...store,
-  method: "get",
-  path: "/store/orders/{orderId}",
-  operationId: "getOrder",
-  summary: "Fetch one order",
-  description:
-    "One order of the caller's account. Another account's order, or an `orderId` that is not a valid identifier, gives 404 like one that does not exist.",
-  request: { params: OrderIdParamsSchema },
-  responses: {
-    200: jsonReply("The order.", OrderSchema),
-    ...errorResponses([401, [404, ORDER_NOT_FOUND], 429, 500, 503]),
-  },
-});
+const store = { tags: [storeTag.name], stability: "experimental" } satisfies Partial<ApiRoute>;
 
 /** completeOrder and cancelOrder: the same shape, one row of the state table each. */
 function moveRoute(move: "complete" | "cancel", summary: string, row: string) {
   const [moved, other] =
     move === "complete" ? ["completed", "cancelled"] : ["cancelled", "completed"];
-  return createRoute({
+  return {
     ...store,
+    scope: "orders:write",
     method: "post",
     path: `/store/orders/{orderId}/${move}`,
-    operationId: `${move}Order`,
+    invalidIdMessage: ORDER_NOT_FOUND,
     summary,
     description: `${row} Takes no body. Only a \`placed\` order moves: any other gives 409 \`invalid_transition\`, naming the order's status. Another account's order, or an \`orderId\` that is not a valid identifier, gives 404.\n\n${STATE_TABLE}\n\n${TOGETHER}`,
     request: { params: OrderIdParamsSchema },
@@ -136,26 +62,88 @@ function moveRoute(move: "complete" | "cancel", summary: string, row: string) {
         503,
       ]),
     },
-  });
+  } satisfies ApiRoute;
 }
 
-export const completeOrderRoute = moveRoute(
-  "complete",
-  "Complete an order: the animal is sold",
-  "Completes a `placed` order, which becomes `completed`; its animal goes from `pending` to `sold`.",
-);
-
-export const cancelOrderRoute = moveRoute(
-  "cancel",
-  "Cancel an order: the animal is available again",
-  "Cancels a `placed` order, which becomes `cancelled`; its animal goes from `pending` back to `available`.",
-);
-
-/** The store's operations, as the OpenAPI document describes them. */
-export const ordersOperations = [
-  listOrdersRoute,
-  placeOrderRoute,
-  getOrderRoute,
-  completeOrderRoute,
-  cancelOrderRoute,
-];
+/** The store's operations, keyed by operation id: the one declaration of each. */
+export const orderRoutes = apiRoutes({
+  listOrders: {
+    ...store,
+    scope: "orders:read",
+    method: "get",
+    path: "/store/orders",
+    summary: "List the account's orders",
+    description:
+      'The orders of the caller\'s account in ascending id order (placing order), stable across pages; `status` filters by `placed`, `completed` or `cancelled`. The body is the bare array; when more orders follow, `Link: <…>; rel="next"` points at the next page. Follow it rather than building the cursor.',
+    request: { query: ListOrdersQuerySchema },
+    responses: {
+      200: jsonReply("A page of orders (possibly empty).", OrdersSchema, {
+        Link: nextPageLinkHeader(
+          '<https://api.petstore.example.com/v1/store/orders?limit=20&status=placed&cursor=cDE6Nw>; rel="next"',
+        ),
+      }),
+      ...errorResponses([400, 401, 429, 500, 503]),
+    },
+  },
+  placeOrder: {
+    ...store,
+    scope: "orders:write",
+    method: "post",
+    path: "/store/orders",
+    summary: "Order an animal",
+    description: `Places an order for an \`available\` animal, which becomes \`pending\`. An unknown \`petId\` gives 404; an animal that is \`pending\` or \`sold\` gives 409 \`pet_not_available\`, naming its status. Send \`Content-Type: application/json\` and at most 16 KiB. With an \`Idempotency-Key\`, a retry with the same key and body within 24 hours returns the first response again, as it was sent even if the order has moved on since (with \`Idempotent-Replayed: true\`), and places nothing; concurrent requests with one key place one order and the others replay it. The same key with a different body, or one already used on another operation, gives 422. A refused placement is not remembered: retrying it with the same key tries again.\n\n${STATE_TABLE}\n\n${TOGETHER}`,
+    request: {
+      headers: IdempotencyHeadersSchema,
+      body: { required: true, content: { "application/json": { schema: NewOrderSchema } } },
+    },
+    responses: {
+      201: jsonReply(
+        "The order was placed; its animal is now `pending`.",
+        OrderSchema,
+        createdHeaders("Address of the new order.", "/v1/store/orders/7"),
+      ),
+      ...errorResponses([
+        400,
+        401,
+        { status: 404, message: PET_NOT_FOUND, description: "No animal has this `petId`." },
+        {
+          status: 409,
+          codes: ["pet_not_available"],
+          description:
+            "The animal is not `available`: it is `pending` or `sold`, as the message says.",
+        },
+        413,
+        415,
+        422,
+        429,
+        500,
+        503,
+      ]),
+    },
+  },
+  getOrder: {
+    ...store,
+    scope: "orders:read",
+    method: "get",
+    path: "/store/orders/{orderId}",
+    invalidIdMessage: ORDER_NOT_FOUND,
+    summary: "Fetch one order",
+    description:
+      "One order of the caller's account. Another account's order, or an `orderId` that is not a valid identifier, gives 404 like one that does not exist.",
+    request: { params: OrderIdParamsSchema },
+    responses: {
+      200: jsonReply("The order.", OrderSchema),
+      ...errorResponses([401, [404, ORDER_NOT_FOUND], 429, 500, 503]),
+    },
+  },
+  completeOrder: moveRoute(
+    "complete",
+    "Complete an order: the animal is sold",
+    "Completes a `placed` order, which becomes `completed`; its animal goes from `pending` to `sold`.",
+  ),
+  cancelOrder: moveRoute(
+    "cancel",
+    "Cancel an order: the animal is available again",
+    "Cancels a `placed` order, which becomes `cancelled`; its animal goes from `pending` back to `available`.",
+  ),
+});

@@ -1,7 +1,6 @@
-import type { RouteHandler } from "@hono/zod-openapi";
 import { decodeCursor } from "../api/cursor.ts";
 import { nextPageLink } from "../api/pagination.ts";
-import type { AppEnv } from "../env.ts";
+import type { RouteHandlers } from "../api/route-router.ts";
 import { ApiError, messages } from "../errors.ts";
 import { claimOf, replyOf } from "../idempotency/idempotent-request.ts";
 import type { Services } from "../services.ts";
@@ -18,17 +17,7 @@ import {
   type NewEndpoint,
   rotateSecret,
 } from "./webhooks.queries.ts";
-import type {
-  createWebhookRoute,
-  deleteWebhookRoute,
-  listDeliveriesRoute,
-  listWebhooksRoute,
-  recoverWebhookRoute,
-  retryDeliveryRoute,
-  rotateWebhookSecretRoute,
-  testWebhookRoute,
-  updateWebhookRoute,
-} from "./webhooks.routes.ts";
+import type { webhookRoutes } from "./webhooks.routes.ts";
 import {
   CreatedWebhookSchema,
   DELIVERY_NOT_FOUND,
@@ -82,116 +71,106 @@ async function register(
   return outcome;
 }
 
-export const createWebhookHandler: RouteHandler<
-  ReturnType<typeof createWebhookRoute>,
-  AppEnv
-> = async (c) => {
-  const { url, types } = c.req.valid("json");
-  const idempotencyKey = c.req.valid("header")["Idempotency-Key"];
-  const services = c.var.services;
-  checkUrl(url, services.config.webhooks.urlPolicy);
-  const endpoint = {
-    apiKeyHash: c.var.apiKey.hash,
-    url,
-    types,
-    secret: generateWebhookSecret(),
-    now: Date.now(),
-  };
-  const outcome = await register(services, endpoint, idempotencyKey);
-  const { body, replayed } = replyOf(outcome, 201, CreatedWebhookSchema);
-  if (replayed) c.header("Idempotent-Replayed", "true");
-  return c.json(body, 201);
-};
+/** The webhook endpoints' handlers, one per route of the table. */
+export const webhookHandlers = {
+  createWebhook: async (c) => {
+    const { url, types } = c.req.valid("json");
+    const idempotencyKey = c.req.valid("header")["Idempotency-Key"];
+    const services = c.var.services;
+    checkUrl(url, services.config.webhooks.urlPolicy);
+    const endpoint = {
+      apiKeyHash: c.var.apiKey.hash,
+      url,
+      types,
+      secret: generateWebhookSecret(),
+      now: Date.now(),
+    };
+    const outcome = await register(services, endpoint, idempotencyKey);
+    const { body, replayed } = replyOf(outcome, 201, CreatedWebhookSchema);
+    if (replayed) c.header("Idempotent-Replayed", "true");
+    return c.json(body, 201);
+  },
 
-export const rotateWebhookSecretHandler: RouteHandler<
-  typeof rotateWebhookSecretRoute,
-  AppEnv
-> = async (c) => {
-  const { webhookId } = c.req.valid("param");
-  const idempotencyKey = c.req.valid("header")["Idempotency-Key"];
-  const apiKeyHash = c.var.apiKey.hash;
-  const now = Date.now();
-  const claim =
-    idempotencyKey === undefined
-      ? undefined
-      : await claimOf(apiKeyHash, idempotencyKey, "rotateWebhookSecret", [webhookId], now);
-  const outcome = await rotateSecret(
-    c.var.services.db,
-    { apiKeyHash, id: webhookId, secret: generateWebhookSecret(), now },
-    claim,
-  );
-  if (!outcome) throw new ApiError("not_found", WEBHOOK_NOT_FOUND);
-  const { body, replayed } = replyOf(outcome, 200, CreatedWebhookSchema);
-  if (replayed) c.header("Idempotent-Replayed", "true");
-  return c.json(body, 200);
-};
+  rotateWebhookSecret: async (c) => {
+    const { webhookId } = c.req.valid("param");
+    const idempotencyKey = c.req.valid("header")["Idempotency-Key"];
+    const apiKeyHash = c.var.apiKey.hash;
+    const now = Date.now();
+    const claim =
+      idempotencyKey === undefined
+        ? undefined
+        : await claimOf(apiKeyHash, idempotencyKey, "rotateWebhookSecret", [webhookId], now);
+    const outcome = await rotateSecret(
+      c.var.services.db,
+      { apiKeyHash, id: webhookId, secret: generateWebhookSecret(), now },
+      claim,
+    );
+    if (!outcome) throw new ApiError("not_found", WEBHOOK_NOT_FOUND);
+    const { body, replayed } = replyOf(outcome, 200, CreatedWebhookSchema);
+    if (replayed) c.header("Idempotent-Replayed", "true");
+    return c.json(body, 200);
+  },
 
-export const listWebhooksHandler: RouteHandler<typeof listWebhooksRoute, AppEnv> = async (c) => {
-  return c.json(await listWebhooks(c.var.services.db, c.var.apiKey.hash), 200);
-};
+  listWebhooks: async (c) => {
+    return c.json(await listWebhooks(c.var.services.db, c.var.apiKey.hash), 200);
+  },
 
-export const updateWebhookHandler: RouteHandler<
-  ReturnType<typeof updateWebhookRoute>,
-  AppEnv
-> = async (c) => {
-  const { webhookId } = c.req.valid("param");
-  const change = c.req.valid("json");
-  const services = c.var.services;
-  if (change.url !== undefined) checkUrl(change.url, services.config.webhooks.urlPolicy);
-  const webhook = await changeWebhook(services, c.var.apiKey.hash, webhookId, change);
-  if (!webhook) throw new ApiError("not_found", WEBHOOK_NOT_FOUND);
-  return c.json(webhook, 200);
-};
+  updateWebhook: async (c) => {
+    const { webhookId } = c.req.valid("param");
+    const change = c.req.valid("json");
+    const services = c.var.services;
+    if (change.url !== undefined) checkUrl(change.url, services.config.webhooks.urlPolicy);
+    const webhook = await changeWebhook(services, c.var.apiKey.hash, webhookId, change);
+    if (!webhook) throw new ApiError("not_found", WEBHOOK_NOT_FOUND);
+    return c.json(webhook, 200);
+  },
 
-export const deleteWebhookHandler: RouteHandler<typeof deleteWebhookRoute, AppEnv> = async (c) => {
-  const { webhookId } = c.req.valid("param");
-  const { db, webhookEndpoints } = c.var.services;
-  const deleted = await deleteWebhook(db, c.var.apiKey.hash, webhookId);
-  if (!deleted) throw new ApiError("not_found", WEBHOOK_NOT_FOUND);
-  // If the object cannot be told now, its next alarm finds the endpoint gone and forgets it then.
-  await webhookEndpoints.forget(webhookId).catch(() => undefined);
-  return c.body(null, 204);
-};
+  deleteWebhook: async (c) => {
+    const { webhookId } = c.req.valid("param");
+    const { db, webhookEndpoints } = c.var.services;
+    const deleted = await deleteWebhook(db, c.var.apiKey.hash, webhookId);
+    if (!deleted) throw new ApiError("not_found", WEBHOOK_NOT_FOUND);
+    // If the object cannot be told now, its next alarm finds the endpoint gone and forgets it then.
+    await webhookEndpoints.forget(webhookId).catch(() => undefined);
+    return c.body(null, 204);
+  },
 
-export const listDeliveriesHandler: RouteHandler<typeof listDeliveriesRoute, AppEnv> = async (
-  c,
-) => {
-  const { webhookId } = c.req.valid("param");
-  const { limit, cursor } = c.req.valid("query");
-  const services = c.var.services;
-  await ownEndpoint(services, c.var.apiKey.hash, webhookId);
-  const page = await services.webhookEndpoints.deliveries(webhookId, {
-    beforeId: cursor === undefined ? undefined : decodeCursor(cursor),
-    limit,
-  });
-  const last = page.deliveries.at(-1);
-  if (page.hasMore && last) c.header("Link", nextPageLink(c.req.url, { limit }, last.id));
-  return c.json(page.deliveries, 200);
-};
+  listDeliveries: async (c) => {
+    const { webhookId } = c.req.valid("param");
+    const { limit, cursor } = c.req.valid("query");
+    const services = c.var.services;
+    await ownEndpoint(services, c.var.apiKey.hash, webhookId);
+    const page = await services.webhookEndpoints.deliveries(webhookId, {
+      beforeId: cursor === undefined ? undefined : decodeCursor(cursor),
+      limit,
+    });
+    const last = page.deliveries.at(-1);
+    if (page.hasMore && last) c.header("Link", nextPageLink(c.req.url, { limit }, last.id));
+    return c.json(page.deliveries, 200);
+  },
 
-export const testWebhookHandler: RouteHandler<typeof testWebhookRoute, AppEnv> = async (c) => {
-  const { webhookId } = c.req.valid("param");
-  const services = c.var.services;
-  await ownEndpoint(services, c.var.apiKey.hash, webhookId);
-  return c.json(await services.webhookEndpoints.sendTest(webhookId), 202);
-};
+  testWebhook: async (c) => {
+    const { webhookId } = c.req.valid("param");
+    const services = c.var.services;
+    await ownEndpoint(services, c.var.apiKey.hash, webhookId);
+    return c.json(await services.webhookEndpoints.sendTest(webhookId), 202);
+  },
 
-export const retryDeliveryHandler: RouteHandler<typeof retryDeliveryRoute, AppEnv> = async (c) => {
-  const { webhookId, deliveryId } = c.req.valid("param");
-  const services = c.var.services;
-  await ownEndpoint(services, c.var.apiKey.hash, webhookId);
-  const delivery = await services.webhookEndpoints.retry(webhookId, deliveryId);
-  if (!delivery) throw new ApiError("not_found", DELIVERY_NOT_FOUND);
-  return c.json(delivery, 202);
-};
+  retryDelivery: async (c) => {
+    const { webhookId, deliveryId } = c.req.valid("param");
+    const services = c.var.services;
+    await ownEndpoint(services, c.var.apiKey.hash, webhookId);
+    const delivery = await services.webhookEndpoints.retry(webhookId, deliveryId);
+    if (!delivery) throw new ApiError("not_found", DELIVERY_NOT_FOUND);
+    return c.json(delivery, 202);
+  },
 
-export const recoverWebhookHandler: RouteHandler<typeof recoverWebhookRoute, AppEnv> = async (
-  c,
-) => {
-  const { webhookId } = c.req.valid("param");
-  const { since } = c.req.valid("json");
-  const services = c.var.services;
-  await ownEndpoint(services, c.var.apiKey.hash, webhookId);
-  const queued = await recoverMissed(services, webhookId, Date.parse(since));
-  return c.json({ queued }, 202);
-};
+  recoverWebhook: async (c) => {
+    const { webhookId } = c.req.valid("param");
+    const { since } = c.req.valid("json");
+    const services = c.var.services;
+    await ownEndpoint(services, c.var.apiKey.hash, webhookId);
+    const queued = await recoverMissed(services, webhookId, Date.parse(since));
+    return c.json({ queued }, 202);
+  },
+} satisfies RouteHandlers<ReturnType<typeof webhookRoutes>>;

@@ -1,7 +1,8 @@
-import { createRoute, type RouteConfig } from "@hono/zod-openapi";
+import type { RouteConfig } from "@hono/zod-openapi";
 import { IdempotencyHeadersSchema } from "../api/idempotency-key.ts";
 import { nextPageLinkHeader } from "../api/pagination.ts";
 import { commonHeaders, errorResponses, idempotentReplayedHeader } from "../api/responses.ts";
+import { type ApiRoute, apiRoutes } from "../api/route-table.ts";
 import { EVENT_TYPES } from "../db/schema.ts";
 import { messages } from "../errors.ts";
 import { eventSchemas } from "../events/events.schemas.ts";
@@ -66,137 +67,7 @@ export function webhooksTag(settings: WebhookSettings) {
   };
 }
 
-const beta = {
-  tags: [WEBHOOKS_TAG],
-  security: [{ bearerAuth: [] }],
-  "x-stability": "beta",
-};
-
-/** createWebhook, its body stating the URL rules of the environment it is documented for. */
-export function createWebhookRoute(policy: WebhookUrlPolicy) {
-  return createRoute({
-    ...beta,
-    method: "post",
-    path: "/webhooks",
-    operationId: "createWebhook",
-    summary: "Register a webhook endpoint",
-    description: `Registers an endpoint for the listed event kinds; it receives the events committed from now on. The reply holds the signing secret, shown this once. At most ${MAX_WEBHOOKS} endpoints per account: the next gives 409 \`limit_reached\`. Send \`Content-Type: application/json\` and at most 16 KiB. ${IDEMPOTENT}`,
-    request: {
-      headers: IdempotencyHeadersSchema,
-      body: {
-        required: true,
-        content: { "application/json": { schema: newWebhookSchema(policy) } },
-      },
-    },
-    responses: {
-      201: {
-        description: "The endpoint, with its signing secret (never shown again).",
-        headers: { ...commonHeaders, "Idempotent-Replayed": idempotentReplayedHeader },
-        content: { "application/json": { schema: CreatedWebhookSchema } },
-      },
-      ...errorResponses([
-        400,
-        401,
-        {
-          status: 409,
-          codes: ["limit_reached"],
-          description: `The account already has ${MAX_WEBHOOKS} endpoints; delete one first.`,
-          message: messages.limitReached(MAX_WEBHOOKS, "webhook endpoints", "delete one"),
-        },
-        413,
-        415,
-        422,
-        429,
-        500,
-        503,
-      ]),
-    },
-  });
-}
-
-export const listWebhooksRoute = createRoute({
-  ...beta,
-  method: "get",
-  path: "/webhooks",
-  operationId: "listWebhooks",
-  summary: "List the account's webhook endpoints",
-  description: `The account's endpoints, oldest first (at most ${MAX_WEBHOOKS}, so never paged), without their secrets.`,
-  responses: {
-    200: {
-      description: "The endpoints (possibly none).",
-      headers: commonHeaders,
-      content: { "application/json": { schema: WebhooksSchema } },
-    },
-    ...errorResponses([401, 429, 500, 503]),
-  },
-});
-
-export const deleteWebhookRoute = createRoute({
-  ...beta,
-  method: "delete",
-  path: "/webhooks/{webhookId}",
-  operationId: "deleteWebhook",
-  summary: "Delete a webhook endpoint",
-  description:
-    "Deletes the endpoint and its delivery history; nothing more is sent to it, including retries already scheduled. Another account's endpoint, or a `webhookId` that is not a valid identifier, gives 404.",
-  request: { params: WebhookIdParamsSchema },
-  responses: {
-    204: { description: "Deleted.", headers: commonHeaders },
-    ...errorResponses([401, [404, WEBHOOK_NOT_FOUND], 429, 500, 503]),
-  },
-});
-
-export const listDeliveriesRoute = createRoute({
-  ...beta,
-  method: "get",
-  path: "/webhooks/{webhookId}/deliveries",
-  operationId: "listDeliveries",
-  summary: "List an endpoint's deliveries",
-  description:
-    "The endpoint's deliveries, newest first: one per event (and per test send), with its status, every attempt (when, the endpoint's status or why there was none) and when the next is due. The body is the bare array; when more follow, `Link: <…>; rel=\"next\"` points at the next page. Another account's endpoint gives 404. Kept 30 days.",
-  request: { params: WebhookIdParamsSchema, query: ListDeliveriesQuerySchema },
-  responses: {
-    200: {
-      description: "A page of deliveries (possibly empty).",
-      headers: {
-        ...commonHeaders,
-        Link: nextPageLinkHeader(
-          '<https://api.petstore.example.com/v1/webhooks/3/deliveries?limit=20&cursor=cDE6NDI>; rel="next"',
-        ),
-      },
-      content: { "application/json": { schema: DeliveriesSchema } },
-    },
-    ...errorResponses([400, 401, [404, WEBHOOK_NOT_FOUND], 429, 500, 503]),
-  },
-});
-
-/** updateWebhook, its body stating the URL rules of the environment it is documented for. */
-export function updateWebhookRoute(policy: WebhookUrlPolicy) {
-  return createRoute({
-    ...beta,
-    method: "patch",
-    path: "/webhooks/{webhookId}",
-    operationId: "updateWebhook",
-    summary: "Change, pause or enable a webhook endpoint",
-    description:
-      "Changes the endpoint's `url`, `types` or `enabled`, each under the rules of creation, for the deliveries made from now on. `enabled: false` pauses it: no attempts are made, and the events it would have received are recorded as `skipped` (`recoverWebhook` sends them later). `enabled: true` enables it again, also after the service disabled it; its health starts afresh. Send `Content-Type: application/json`.",
-    request: {
-      params: WebhookIdParamsSchema,
-      body: {
-        required: true,
-        content: { "application/json": { schema: webhookChangeSchema(policy) } },
-      },
-    },
-    responses: {
-      200: {
-        description: "The endpoint as changed.",
-        headers: commonHeaders,
-        content: { "application/json": { schema: WebhookSchema } },
-      },
-      ...errorResponses([400, 401, [404, WEBHOOK_NOT_FOUND], 413, 415, 429, 500, 503]),
-    },
-  });
-}
+const beta = { tags: [WEBHOOKS_TAG], stability: "beta" } satisfies Partial<ApiRoute>;
 
 const accepted = (description: string, schema: typeof DeliverySchema | typeof RecoveredSchema) => ({
   description,
@@ -204,85 +75,198 @@ const accepted = (description: string, schema: typeof DeliverySchema | typeof Re
   content: { "application/json": { schema } },
 });
 
-export const testWebhookRoute = createRoute({
-  ...beta,
-  method: "post",
-  path: "/webhooks/{webhookId}/test",
-  operationId: "testWebhook",
-  summary: "Send a test event to an endpoint",
-  description:
-    "Sends a signed `webhook.test` event (`data`: `{ webhookId }`) to this endpoint only, now, as a delivery of its own: one attempt, listed with the others, never in the event feed and never counted toward the endpoint's health. A disabled endpoint records it as `skipped`. Takes no body.",
-  request: { params: WebhookIdParamsSchema },
-  responses: {
-    202: accepted("The delivery, on its way.", DeliverySchema),
-    ...errorResponses([401, [404, WEBHOOK_NOT_FOUND], 429, 500, 503]),
-  },
-});
-
-export const retryDeliveryRoute = createRoute({
-  ...beta,
-  method: "post",
-  path: "/webhooks/{webhookId}/deliveries/{deliveryId}/retry",
-  operationId: "retryDelivery",
-  summary: "Send a delivery again",
-  description:
-    "Sends the delivery's event again, now, with the same `webhook-id`, as one more attempt recorded beneath it (whatever its status). Takes no body.",
-  request: { params: DeliveryIdParamsSchema },
-  responses: {
-    202: accepted("The delivery, pending its new attempt.", DeliverySchema),
-    ...errorResponses([401, [404, DELIVERY_NOT_FOUND], 429, 500, 503]),
-  },
-});
-
-export const recoverWebhookRoute = createRoute({
-  ...beta,
-  method: "post",
-  path: "/webhooks/{webhookId}/recover",
-  operationId: "recoverWebhook",
-  summary: "Send again what an endpoint missed",
-  description:
-    "Queues again, once each and oldest first, every event since `since` that the endpoint wants and did not receive: those whose delivery failed or was skipped, and any that never reached it. Events it received, or has on their way, are not sent again; test events are not recovered. Events are kept 30 days. Send `Content-Type: application/json`.",
-  request: {
-    params: WebhookIdParamsSchema,
-    body: { required: true, content: { "application/json": { schema: RecoverSchema } } },
-  },
-  responses: {
-    202: accepted("How many events were queued again.", RecoveredSchema),
-    ...errorResponses([400, 401, [404, WEBHOOK_NOT_FOUND], 413, 415, 429, 500, 503]),
-  },
-});
-
-export const rotateWebhookSecretRoute = createRoute({
-  ...beta,
-  method: "post",
-  path: "/webhooks/{webhookId}/rotate-secret",
-  operationId: "rotateWebhookSecret",
-  summary: "Give an endpoint a new signing secret",
-  description: `Gives the endpoint a new signing secret, shown in this reply only. Deliveries are signed with every secret of the endpoint younger than 24 hours since it was replaced, newest first, at most three (\`webhook-signature: v1,<new> v1,<older>\`): a receiver that verifies with the old secret keeps working while it switches, with no gap. Takes no body. ${IDEMPOTENT}`,
-  request: { params: WebhookIdParamsSchema, headers: IdempotencyHeadersSchema },
-  responses: {
-    200: {
-      description: "The endpoint, with its new signing secret (never shown again).",
-      headers: { ...commonHeaders, "Idempotent-Replayed": idempotentReplayedHeader },
-      content: { "application/json": { schema: CreatedWebhookSchema } },
+/**
+ * The webhook endpoints' operations, keyed by operation id: the one
+ * declaration of each. The bodies of createWebhook and updateWebhook state
+ * the URL rules of the environment they are documented for (`policy`).
+ */
+export function webhookRoutes(policy: WebhookUrlPolicy) {
+  return apiRoutes({
+    createWebhook: {
+      ...beta,
+      scope: "webhooks:write",
+      method: "post",
+      path: "/webhooks",
+      summary: "Register a webhook endpoint",
+      description: `Registers an endpoint for the listed event kinds; it receives the events committed from now on. The reply holds the signing secret, shown this once. At most ${MAX_WEBHOOKS} endpoints per account: the next gives 409 \`limit_reached\`. Send \`Content-Type: application/json\` and at most 16 KiB. ${IDEMPOTENT}`,
+      request: {
+        headers: IdempotencyHeadersSchema,
+        body: {
+          required: true,
+          content: { "application/json": { schema: newWebhookSchema(policy) } },
+        },
+      },
+      responses: {
+        201: {
+          description: "The endpoint, with its signing secret (never shown again).",
+          headers: { ...commonHeaders, "Idempotent-Replayed": idempotentReplayedHeader },
+          content: { "application/json": { schema: CreatedWebhookSchema } },
+        },
+        ...errorResponses([
+          400,
+          401,
+          {
+            status: 409,
+            codes: ["limit_reached"],
+            description: `The account already has ${MAX_WEBHOOKS} endpoints; delete one first.`,
+            message: messages.limitReached(MAX_WEBHOOKS, "webhook endpoints", "delete one"),
+          },
+          413,
+          415,
+          422,
+          429,
+          500,
+          503,
+        ]),
+      },
     },
-    ...errorResponses([400, 401, [404, WEBHOOK_NOT_FOUND], 422, 429, 500, 503]),
-  },
-});
-
-/** The webhook operations, as the document for an environment with these settings describes them. */
-export function webhooksOperations(settings: WebhookSettings): RouteConfig[] {
-  return [
-    createWebhookRoute(settings.urlPolicy),
-    listWebhooksRoute,
-    updateWebhookRoute(settings.urlPolicy),
-    deleteWebhookRoute,
-    listDeliveriesRoute,
-    testWebhookRoute,
-    retryDeliveryRoute,
-    recoverWebhookRoute,
-    rotateWebhookSecretRoute,
-  ];
+    listWebhooks: {
+      ...beta,
+      scope: "webhooks:read",
+      method: "get",
+      path: "/webhooks",
+      summary: "List the account's webhook endpoints",
+      description: `The account's endpoints, oldest first (at most ${MAX_WEBHOOKS}, so never paged), without their secrets.`,
+      responses: {
+        200: {
+          description: "The endpoints (possibly none).",
+          headers: commonHeaders,
+          content: { "application/json": { schema: WebhooksSchema } },
+        },
+        ...errorResponses([401, 429, 500, 503]),
+      },
+    },
+    updateWebhook: {
+      ...beta,
+      scope: "webhooks:write",
+      method: "patch",
+      path: "/webhooks/{webhookId}",
+      invalidIdMessage: WEBHOOK_NOT_FOUND,
+      summary: "Change, pause or enable a webhook endpoint",
+      description:
+        "Changes the endpoint's `url`, `types` or `enabled`, each under the rules of creation, for the deliveries made from now on. `enabled: false` pauses it: no attempts are made, and the events it would have received are recorded as `skipped` (`recoverWebhook` sends them later). `enabled: true` enables it again, also after the service disabled it; its health starts afresh. Send `Content-Type: application/json`.",
+      request: {
+        params: WebhookIdParamsSchema,
+        body: {
+          required: true,
+          content: { "application/json": { schema: webhookChangeSchema(policy) } },
+        },
+      },
+      responses: {
+        200: {
+          description: "The endpoint as changed.",
+          headers: commonHeaders,
+          content: { "application/json": { schema: WebhookSchema } },
+        },
+        ...errorResponses([400, 401, [404, WEBHOOK_NOT_FOUND], 413, 415, 429, 500, 503]),
+      },
+    },
+    deleteWebhook: {
+      ...beta,
+      scope: "webhooks:write",
+      method: "delete",
+      path: "/webhooks/{webhookId}",
+      invalidIdMessage: WEBHOOK_NOT_FOUND,
+      summary: "Delete a webhook endpoint",
+      description:
+        "Deletes the endpoint and its delivery history; nothing more is sent to it, including retries already scheduled. Another account's endpoint, or a `webhookId` that is not a valid identifier, gives 404.",
+      request: { params: WebhookIdParamsSchema },
+      responses: {
+        204: { description: "Deleted.", headers: commonHeaders },
+        ...errorResponses([401, [404, WEBHOOK_NOT_FOUND], 429, 500, 503]),
+      },
+    },
+    listDeliveries: {
+      ...beta,
+      scope: "webhooks:read",
+      method: "get",
+      path: "/webhooks/{webhookId}/deliveries",
+      invalidIdMessage: WEBHOOK_NOT_FOUND,
+      summary: "List an endpoint's deliveries",
+      description:
+        "The endpoint's deliveries, newest first: one per event (and per test send), with its status, every attempt (when, the endpoint's status or why there was none) and when the next is due. The body is the bare array; when more follow, `Link: <…>; rel=\"next\"` points at the next page. Another account's endpoint gives 404. Kept 30 days.",
+      request: { params: WebhookIdParamsSchema, query: ListDeliveriesQuerySchema },
+      responses: {
+        200: {
+          description: "A page of deliveries (possibly empty).",
+          headers: {
+            ...commonHeaders,
+            Link: nextPageLinkHeader(
+              '<https://api.petstore.example.com/v1/webhooks/3/deliveries?limit=20&cursor=cDE6NDI>; rel="next"',
+            ),
+          },
+          content: { "application/json": { schema: DeliveriesSchema } },
+        },
+        ...errorResponses([400, 401, [404, WEBHOOK_NOT_FOUND], 429, 500, 503]),
+      },
+    },
+    testWebhook: {
+      ...beta,
+      scope: "webhooks:write",
+      method: "post",
+      path: "/webhooks/{webhookId}/test",
+      invalidIdMessage: WEBHOOK_NOT_FOUND,
+      summary: "Send a test event to an endpoint",
+      description:
+        "Sends a signed `webhook.test` event (`data`: `{ webhookId }`) to this endpoint only, now, as a delivery of its own: one attempt, listed with the others, never in the event feed and never counted toward the endpoint's health. A disabled endpoint records it as `skipped`. Takes no body.",
+      request: { params: WebhookIdParamsSchema },
+      responses: {
+        202: accepted("The delivery, on its way.", DeliverySchema),
+        ...errorResponses([401, [404, WEBHOOK_NOT_FOUND], 429, 500, 503]),
+      },
+    },
+    retryDelivery: {
+      ...beta,
+      scope: "webhooks:write",
+      method: "post",
+      path: "/webhooks/{webhookId}/deliveries/{deliveryId}/retry",
+      invalidIdMessage: DELIVERY_NOT_FOUND,
+      summary: "Send a delivery again",
+      description:
+        "Sends the delivery's event again, now, with the same `webhook-id`, as one more attempt recorded beneath it (whatever its status). Takes no body.",
+      request: { params: DeliveryIdParamsSchema },
+      responses: {
+        202: accepted("The delivery, pending its new attempt.", DeliverySchema),
+        ...errorResponses([401, [404, DELIVERY_NOT_FOUND], 429, 500, 503]),
+      },
+    },
+    recoverWebhook: {
+      ...beta,
+      scope: "webhooks:write",
+      method: "post",
+      path: "/webhooks/{webhookId}/recover",
+      invalidIdMessage: WEBHOOK_NOT_FOUND,
+      summary: "Send again what an endpoint missed",
+      description:
+        "Queues again, once each and oldest first, every event since `since` that the endpoint wants and did not receive: those whose delivery failed or was skipped, and any that never reached it. Events it received, or has on their way, are not sent again; test events are not recovered. Events are kept 30 days. Send `Content-Type: application/json`.",
+      request: {
+        params: WebhookIdParamsSchema,
+        body: { required: true, content: { "application/json": { schema: RecoverSchema } } },
+      },
+      responses: {
+        202: accepted("How many events were queued again.", RecoveredSchema),
+        ...errorResponses([400, 401, [404, WEBHOOK_NOT_FOUND], 413, 415, 429, 500, 503]),
+      },
+    },
+    rotateWebhookSecret: {
+      ...beta,
+      scope: "webhooks:write",
+      method: "post",
+      path: "/webhooks/{webhookId}/rotate-secret",
+      invalidIdMessage: WEBHOOK_NOT_FOUND,
+      summary: "Give an endpoint a new signing secret",
+      description: `Gives the endpoint a new signing secret, shown in this reply only. Deliveries are signed with every secret of the endpoint younger than 24 hours since it was replaced, newest first, at most three (\`webhook-signature: v1,<new> v1,<older>\`): a receiver that verifies with the old secret keeps working while it switches, with no gap. Takes no body. ${IDEMPOTENT}`,
+      request: { params: WebhookIdParamsSchema, headers: IdempotencyHeadersSchema },
+      responses: {
+        200: {
+          description: "The endpoint, with its new signing secret (never shown again).",
+          headers: { ...commonHeaders, "Idempotent-Replayed": idempotentReplayedHeader },
+          content: { "application/json": { schema: CreatedWebhookSchema } },
+        },
+        ...errorResponses([400, 401, [404, WEBHOOK_NOT_FOUND], 422, 429, 500, 503]),
+      },
+    },
+  });
 }
 
 const deliveryHeader = (description: string, example: string) => ({

@@ -1,10 +1,13 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
+import { deprecationsIn } from "../../../src/api/deprecation.ts";
+import { apiRouter } from "../../../src/api/route-router.ts";
 import type { AppEnv } from "../../../src/env.ts";
 import { handleError, handleNotFound } from "../../../src/errors.ts";
 import { deprecationMarks } from "../../../src/middleware/deprecation.ts";
 import { corsPreflight, responseChain } from "../../../src/middleware/response-chain.ts";
 import { services } from "../../../src/middleware/services.ts";
-import { petsDeprecations, petsRoutes } from "../../../src/pets/index.ts";
+import { petHandlers } from "../../../src/pets/pets.handlers.ts";
+import { petRoutes } from "../../../src/pets/pets.routes.ts";
 import { rejectInvalid } from "../../../src/validation.ts";
 
 // The services middleware builds a limiter client, so its class must exist; nothing here calls it.
@@ -20,8 +23,8 @@ export { RateLimiter } from "../../../src/rate-limit/rate-limiter.ts";
 const app = new OpenAPIHono<AppEnv>({ defaultHook: rejectInvalid });
 app.use(responseChain(), services(), corsPreflight(app));
 app.get("/health", (c) => c.json({ status: "ok" }));
-app.use("/v1/*", deprecationMarks(petsDeprecations));
-app.route("/v1", petsRoutes());
+app.use("/v1/*", deprecationMarks(deprecationsIn([petRoutes])));
+app.route("/v1", apiRouter(petRoutes, petHandlers));
 app.notFound(handleNotFound);
 app.onError(handleError);
 

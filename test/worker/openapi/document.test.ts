@@ -13,6 +13,9 @@ async function served(): Promise<OpenApiDocument> {
   return (await response.json()) as OpenApiDocument;
 }
 
+/** A scope as DESIGN writes them: a resource, then `read` or `write`. */
+const SCOPE = /^[a-z]+:(read|write)$/;
+
 const operations = (document: OpenApiDocument): [string, OperationObject][] =>
   Object.entries(document.paths).flatMap(([path, item]) =>
     Object.entries(item).map(([method, operation]): [string, OperationObject] => [
@@ -299,7 +302,7 @@ describe("GET /v1/openapi.json", () => {
     expect((getPet as { description?: string } | undefined)?.description).toContain("2030");
     for (const [, operation] of operations(document)) {
       expect(["stable", "beta", "experimental"]).toContain(operation["x-stability"]);
-      expect(operation.security).toEqual([{ bearerAuth: [] }]);
+      expect(operation.security).toEqual([{ bearerAuth: [expect.stringMatching(SCOPE)] }]);
       expect(operation.responses["401"]?.headers?.["WWW-Authenticate"]).toBeDefined();
       expect(operation.responses["429"]?.headers?.["Retry-After"]).toBeDefined();
     }

@@ -1,0 +1,81 @@
+import { OpenAPIHono, type RouteConfig, type RouteHandler } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "../env.ts";
+import { goneAfterSunset } from "../middleware/deprecation.ts";
+import { requestBody } from "../middleware/request-body.ts";
+import { notFoundWhenIdInvalid, rejectInvalid } from "../validation.ts";
+import { deprecationsIn } from "./deprecation.ts";
+import {
+  hiddenOperationOf,
+  type OperatorRoute,
+  operationOf,
+  type RouteTable,
+} from "./route-table.ts";
+
+/**
+ * A handler for every route of a table, keyed as the table is: a route
+ * without a handler, or a handler without a route, does not compile.
+ */
+export type RouteHandlers<T extends RouteTable<OperatorRoute>> = {
+  [K in keyof T]: RouteHandler<T[K], AppEnv>;
+};
+
+/** What `openapi()` takes as a handler when it is given a route of no particular shape. */
+type AnyRouteHandler = Parameters<OpenAPIHono<AppEnv>["openapi"]>[1];
+
+/**
+ * Registers one route: first what its traits ask for (the 410 of a
+ * deprecated operation, then the checks of its body), then Hono's
+ * validators, whose failures on a path identifier are a 404 where the route
+ * names its message, then the handler.
+ */
+function register(
+  router: OpenAPIHono<AppEnv>,
+  operation: RouteConfig,
+  route: OperatorRoute,
+  handler: unknown,
+  before: MiddlewareHandler<AppEnv>[],
+): void {
+  const body = requestBody(route);
+  const middleware = body ? [...before, body] : before;
+  const hook =
+    route.invalidIdMessage === undefined
+      ? undefined
+      : notFoundWhenIdInvalid(route.invalidIdMessage);
+  // The table ties each handler to its own route's types; here every route is the same shape.
+  router.openapi({ ...operation, middleware }, handler as AnyRouteHandler, hook);
+}
+
+/** The router of a resource's `/v1` routes, each with its handler. */
+export function apiRouter<T extends RouteTable>(
+  table: T,
+  handlers: RouteHandlers<T>,
+): OpenAPIHono<AppEnv> {
+  const router = new OpenAPIHono<AppEnv>({ defaultHook: rejectInvalid });
+  const gone = new Map<string, MiddlewareHandler<AppEnv>>(
+    deprecationsIn([table]).map((notice) => [notice.operationId, goneAfterSunset(notice)]),
+  );
+  for (const [operationId, route] of Object.entries(table)) {
+    const sunset = gone.get(operationId);
+    register(
+      router,
+      operationOf(operationId, route),
+      route,
+      handlers[operationId],
+      sunset ? [sunset] : [],
+    );
+  }
+  return router;
+}
+
+/** The router of the operator's routes, none of them in a document. */
+export function operatorRouter<T extends RouteTable<OperatorRoute>>(
+  table: T,
+  handlers: RouteHandlers<T>,
+): OpenAPIHono<AppEnv> {
+  const router = new OpenAPIHono<AppEnv>({ defaultHook: rejectInvalid });
+  for (const [operationId, route] of Object.entries(table)) {
+    register(router, hiddenOperationOf(operationId, route), route, handlers[operationId], []);
+  }
+  return router;
+}

@@ -1,0 +1,20 @@
+import { eventRoutes } from "../events/events.routes.ts";
+import { orderRoutes } from "../orders/orders.routes.ts";
+import { petRoutes } from "../pets/pets.routes.ts";
+import type { WebhookUrlPolicy } from "../webhooks/webhook-url.ts";
+import { webhookRoutes } from "../webhooks/webhooks.routes.ts";
+
+/**
+ * Every `/v1` route table, by resource, in the order the document lists
+ * them. The webhook bodies state the URL rules of the environment (`policy`).
+ */
+export function v1Routes(policy: WebhookUrlPolicy) {
+  return {
+    pets: petRoutes,
+    orders: orderRoutes,
+    events: eventRoutes,
+    webhooks: webhookRoutes(policy),
+  };
+}
+
+export type V1Routes = ReturnType<typeof v1Routes>;
