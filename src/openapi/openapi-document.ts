@@ -13,14 +13,13 @@ import { messages } from "../errors.ts";
 import { eventsTag } from "../events/events.routes.ts";
 import { storeTag } from "../orders/orders.routes.ts";
 import { deliveredWebhooks, webhooksTag } from "../webhooks/webhooks.routes.ts";
+import { compactDocument, type OpenApiDocument } from "./compact-document.ts";
 
 /**
  * The configuration the document states: the public URLs, the webhook URL
  * rules, timeout and retry schedule, and the dates of each deprecation.
  */
 export type DocumentConfig = Pick<Config, "publicUrls" | "webhooks" | "deprecations">;
-
-export type OpenApiDocument = ReturnType<OpenAPIHono["getOpenAPI31Document"]>;
 
 /**
  * A deprecated route as documented: its dates, its RFC 9745 / RFC 8594 marks
@@ -101,7 +100,7 @@ export function buildOpenApiDocument(config: DocumentConfig): OpenApiDocument {
     }
   }
   for (const webhook of deliveredWebhooks(config.webhooks)) registry.registerWebhook(webhook);
-  return generator.getOpenAPI31Document({
+  const document = generator.getOpenAPI31Document({
     openapi: "3.1.0",
     info: {
       title: "Pet Store API",
@@ -122,4 +121,5 @@ export function buildOpenApiDocument(config: DocumentConfig): OpenApiDocument {
     ],
     security: [{ bearerAuth: [] }],
   });
+  return compactDocument(document);
 }

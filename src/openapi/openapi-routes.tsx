@@ -4,7 +4,8 @@ import type { Config } from "../config.ts";
 import type { AppEnv } from "../env.ts";
 import { rateLimitHeaders } from "../rate-limit/rate-limit-headers.ts";
 import { oncePer } from "../utils/once-per.ts";
-import { buildOpenApiDocument, type OpenApiDocument } from "./openapi-document.ts";
+import type { OpenApiDocument } from "./compact-document.ts";
+import { buildOpenApiDocument } from "./openapi-document.ts";
 import { ReferencePage } from "./reference-page.tsx";
 
 export const OPENAPI_PATH = "/v1/openapi.json";

@@ -51,11 +51,12 @@ export function newWebhookSchema(policy: WebhookUrlPolicy) {
     .openapi("NewWebhook", { example: { url: EXAMPLE_URL, types: ["pet.*", "order.completed"] } });
 }
 
+/** The endpoint URL, named so the document states its long pattern once for both bodies. */
 function urlSchema(policy: WebhookUrlPolicy) {
   return z
     .string()
     .max(MAX_WEBHOOK_URL_LENGTH)
-    .openapi({
+    .openapi("WebhookUrl", {
       description: `Where to POST the events. ${webhookUrlRules(policy)}`,
       pattern: webhookUrlPattern(policy),
       example: EXAMPLE_URL,

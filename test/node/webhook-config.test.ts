@@ -35,12 +35,17 @@ describe("wrangler.toml", () => {
   it("documents https endpoints only for staging and production", () => {
     for (const env of ["staging", "production"]) {
       const document = buildOpenApiDocument(parseConfig(config(env).vars)) as unknown as {
-        components: { schemas: { NewWebhook: { properties: { url: { pattern: string } } } } };
+        components: {
+          schemas: {
+            NewWebhook: { properties: { url: { $ref: string } } };
+            WebhookUrl: { pattern: string };
+          };
+        };
       };
-      const pattern = new RegExp(
-        document.components.schemas.NewWebhook.properties.url.pattern,
-        "u",
-      );
+      // The body's `url` is the one named schema that states the pattern.
+      const { schemas } = document.components;
+      expect(schemas.NewWebhook.properties.url.$ref).toBe("#/components/schemas/WebhookUrl");
+      const pattern = new RegExp(schemas.WebhookUrl.pattern, "u");
       expect(pattern.test("https://example.com/hook"), env).toBe(true);
       expect(pattern.test("http://127.0.0.1:8788/hook"), env).toBe(false);
     }

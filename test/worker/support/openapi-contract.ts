@@ -26,7 +26,35 @@ export interface OpenApiDocument {
   info: { version: string };
   servers: { url: string }[];
   paths: Record<string, Record<string, OperationObject>>;
-  components: { schemas: Record<string, Schema>; securitySchemes: Record<string, unknown> };
+  components: {
+    schemas: Record<string, Schema>;
+    securitySchemes: Record<string, unknown>;
+    responses?: Record<string, unknown>;
+    headers?: Record<string, unknown>;
+  };
+}
+
+const SHARED_PART = /^#\/components\/(responses|headers)\/([^/]+)$/;
+
+/**
+ * The document with every shared response and header written out where it
+ * is referenced, as a reader resolving the references sees it. Schema
+ * references stay: the validator follows those itself.
+ */
+export function inlineReferences<D extends OpenApiDocument>(document: D): D {
+  const inline = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(inline);
+    if (typeof value !== "object" || value === null) return value;
+    const reference = (value as { $ref?: unknown }).$ref;
+    const [, kind, name] = (typeof reference === "string" && SHARED_PART.exec(reference)) || [];
+    if (kind && name) {
+      const shared = document.components[kind as "responses" | "headers"]?.[name];
+      if (shared === undefined) throw new Error(`the document has no ${reference}`);
+      return inline(shared);
+    }
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, inline(inner)]));
+  };
+  return inline(document) as D;
 }
 
 /** The document's own address, the base its `#/…` references resolve against. */
@@ -55,7 +83,7 @@ export interface LocatedOperation {
   operation: OperationObject;
 }
 
-/** Checks replies against the document the Worker itself serves. */
+/** Checks replies against the document the Worker itself serves, its shared parts written out. */
 export class Contract {
   readonly document: OpenApiDocument;
   /** What the validators read: the document less its examples. */
@@ -65,8 +93,8 @@ export class Contract {
   private readonly validators = new Map<string, Validator>();
 
   constructor(document: OpenApiDocument) {
-    this.document = document;
-    this.schemas = withoutExamples(document) as Schema;
+    this.document = inlineReferences(document);
+    this.schemas = withoutExamples(this.document) as Schema;
   }
 
   static async load(): Promise<Contract> {

@@ -1,0 +1,153 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+
+export type OpenApiDocument = ReturnType<OpenAPIHono["getOpenAPI31Document"]>;
+
+type JsonObject = Record<string, unknown>;
+
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** Items grouped by a key, in the order each key first appears. */
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    groups.set(key, [...(groups.get(key) ?? []), item]);
+  }
+  return groups;
+}
+
+/** Rebuilds each operation under `paths` with its responses mapped. */
+function mapResponses(
+  paths: OpenApiDocument["paths"],
+  map: (response: JsonObject) => unknown,
+): OpenApiDocument["paths"] {
+  const operation = (value: unknown) =>
+    isObject(value) && isObject(value.responses)
+      ? {
+          ...value,
+          responses: Object.fromEntries(
+            Object.entries(value.responses).map(([status, response]) => [
+              status,
+              isObject(response) ? map(response) : response,
+            ]),
+          ),
+        }
+      : value;
+  return Object.fromEntries(
+    Object.entries(paths ?? {}).map(([path, item]) => [
+      path,
+      Object.fromEntries(Object.entries(item).map(([method, value]) => [method, operation(value)])),
+    ]),
+  );
+}
+
+interface ResponseUse {
+  status: string;
+  tags: readonly string[];
+  response: JsonObject;
+}
+
+/** Every response of every operation, with its status and the operation's tags. */
+function responseUses(paths: OpenApiDocument["paths"]): ResponseUse[] {
+  return Object.values(paths ?? {}).flatMap((item) =>
+    Object.values(item).flatMap((operation: unknown) => {
+      if (!isObject(operation) || !isObject(operation.responses)) return [];
+      const tags = Array.isArray(operation.tags) ? operation.tags.map(String) : [];
+      return Object.entries(operation.responses).flatMap(([status, response]) =>
+        isObject(response) ? [{ status, tags, response }] : [],
+      );
+    }),
+  );
+}
+
+/**
+ * A shared response's name: its status, after its tag when every operation
+ * giving it has that one tag (`webhooks-404`), numbered on where two forms
+ * would share a name.
+ */
+function responseName(uses: readonly ResponseUse[], taken: ReadonlySet<string>): string {
+  const tags = new Set(uses.flatMap((use) => use.tags));
+  const [tag] = tags;
+  const status = uses[0]?.status ?? "default";
+  const base = tags.size === 1 && tag ? `${tag}-${status}` : status;
+  let name = base;
+  for (let n = 2; taken.has(name); n++) name = `${base}-${n}`;
+  return name;
+}
+
+/**
+ * Each header name's most used form, where replies use it more than once,
+ * keyed by name and JSON text. Each of `responses` counts as stated once.
+ */
+function sharedHeaders(responses: readonly JsonObject[]): Map<string, JsonObject> {
+  const forms = responses.flatMap((response) =>
+    Object.entries(isObject(response.headers) ? response.headers : {}).map(([name, header]) => ({
+      name,
+      header,
+    })),
+  );
+  const shared = new Map<string, JsonObject>();
+  for (const [name, uses] of groupBy(forms, (form) => form.name)) {
+    const [text, most] = [...groupBy(uses, (form) => JSON.stringify(form.header))].reduce(
+      (best, next) => (next[1].length > best[1].length ? next : best),
+    );
+    const header = most[0]?.header;
+    if (most.length > 1 && isObject(header)) shared.set(`${name}\n${text}`, header);
+  }
+  return shared;
+}
+
+/**
+ * The document with what it repeats stated once and referenced: a response
+ * that several operations give alike (the usual 401, 429, 5xx…) in
+ * `components/responses`, and the headers replies share (request id, rate
+ * limits…) in `components/headers`, each name's most used form; a rarer
+ * form (the optional rate-limit headers of a 5xx) stays where it is. Only
+ * the form changes: resolving the references gives the document back.
+ */
+export function compactDocument(document: OpenApiDocument): OpenApiDocument {
+  const groups = groupBy(responseUses(document.paths), (use) => JSON.stringify(use.response));
+  const responseNames = new Map<string, string>();
+  for (const [text, uses] of groups) {
+    if (uses.length > 1)
+      responseNames.set(text, responseName(uses, new Set(responseNames.values())));
+  }
+  // A shared response is stated once from now on, so its headers count once.
+  const stated = [...groups].flatMap(([text, uses]) =>
+    responseNames.has(text) ? uses.slice(0, 1) : uses,
+  );
+  const shared = sharedHeaders(stated.map((use) => use.response));
+  const headers: Record<string, unknown> = Object.fromEntries(
+    [...shared].map(([key, header]) => [key.slice(0, key.indexOf("\n")), header]),
+  );
+  const withHeaderReferences = (response: JsonObject): JsonObject =>
+    isObject(response.headers)
+      ? {
+          ...response,
+          headers: Object.fromEntries(
+            Object.entries(response.headers).map(([name, header]) => [
+              name,
+              shared.has(`${name}\n${JSON.stringify(header)}`)
+                ? { $ref: `#/components/headers/${name}` }
+                : header,
+            ]),
+          ),
+        }
+      : response;
+  const responses: Record<string, unknown> = {};
+  for (const [text, name] of responseNames) {
+    responses[name] = withHeaderReferences(JSON.parse(text) as JsonObject);
+  }
+  const paths = mapResponses(document.paths, (response) => {
+    const name = responseNames.get(JSON.stringify(response));
+    return name ? { $ref: `#/components/responses/${name}` } : withHeaderReferences(response);
+  });
+  // Built from the document's own JSON, so of the document's own types.
+  const components = {
+    ...document.components,
+    headers,
+    responses,
+  } as OpenApiDocument["components"];
+  return { ...document, paths, components };
+}

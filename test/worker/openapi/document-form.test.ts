@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { inlineReferences, type OpenApiDocument } from "../support/openapi-contract.ts";
+import { api } from "../support/request.ts";
+
+/** Each operation's scope, as the table of least privilege assigns them. */
+const SCOPES: Record<string, string> = {
+  listPets: "pets:read",
+  getPet: "pets:read",
+  createPet: "pets:write",
+  listOrders: "orders:read",
+  getOrder: "orders:read",
+  placeOrder: "orders:write",
+  completeOrder: "orders:write",
+  cancelOrder: "orders:write",
+  listEvents: "events:read",
+  listWebhooks: "webhooks:read",
+  listDeliveries: "webhooks:read",
+  createWebhook: "webhooks:write",
+  updateWebhook: "webhooks:write",
+  deleteWebhook: "webhooks:write",
+  testWebhook: "webhooks:write",
+  retryDelivery: "webhooks:write",
+  recoverWebhook: "webhooks:write",
+  rotateWebhookSecret: "webhooks:write",
+};
+
+async function documentAt(path: string): Promise<{ text: string; document: OpenApiDocument }> {
+  const response = await api(path);
+  expect(response.status).toBe(200);
+  const text = await response.text();
+  return { text, document: JSON.parse(text) as OpenApiDocument };
+}
+
+describe("the OpenAPI document", () => {
+  it("is under 150 KB as sent", async () => {
+    const { text } = await documentAt("/v1/openapi.json");
+    expect(new TextEncoder().encode(text).byteLength).toBeLessThan(150_000);
+  });
+
+  it("states every operation's stability and the scope a key needs for it", async () => {
+    const { document } = await documentAt("/v1/openapi.json");
+    const stated = Object.values(document.paths).flatMap((item) =>
+      Object.values(item).map((operation) => ({
+        id: operation.operationId,
+        stability: operation["x-stability"],
+        security: operation.security,
+      })),
+    );
+    expect(stated.map(({ id }) => id).sort()).toEqual(Object.keys(SCOPES).sort());
+    for (const { id, stability, security } of stated) {
+      expect(["stable", "beta", "experimental"], id).toContain(stability);
+      expect(security, id).toEqual([{ bearerAuth: [SCOPES[id]] }]);
+    }
+  });
+
+  it("states the replies operations share once, and refers to them", async () => {
+    const { document } = await documentAt("/v1/openapi.json");
+    const listPets = document.paths["/pets"]?.get;
+    expect(listPets?.responses["401"]).toEqual({ $ref: "#/components/responses/401" });
+    expect(listPets?.responses["200"]?.headers?.["X-Request-Id"]).toEqual({
+      $ref: "#/components/headers/X-Request-Id",
+    });
+    const written = inlineReferences(document).paths["/pets"]?.get?.responses["401"];
+    expect(written?.headers?.["WWW-Authenticate"]?.required).toBe(true);
+    expect(written?.headers?.["X-Request-Id"]?.required).toBe(true);
+  });
+});
