@@ -42,7 +42,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: rejectInvalid });
   app.use(responseChain(), services(), corsPreflight(app));
   const allowedMethods = methodNotAllowed(app);
-  for (const path of ["/v1/*", "/admin/*", "/health", "/docs"]) {
+  for (const path of ["/v1/*", "/admin/*", "/health", "/", "/docs", "/openapi.json"]) {
     app.use(path, allowedMethods);
   }
 

@@ -1,15 +1,17 @@
-import { Hono } from "hono";
+import { type Handler, Hono } from "hono";
 import { clientAddress } from "../api/client-address.ts";
 import type { Config } from "../config.ts";
 import type { AppEnv } from "../env.ts";
 import { rateLimitHeaders } from "../rate-limit/rate-limit-headers.ts";
 import { oncePer } from "../utils/once-per.ts";
 import type { OpenApiDocument } from "./compact-document.ts";
+import { FrontPage } from "./front-page.tsx";
 import { buildOpenApiDocument } from "./openapi-document.ts";
 import { ReferencePage } from "./reference-page.tsx";
 
 export const OPENAPI_PATH = "/v1/openapi.json";
 export const DOCS_PATH = "/docs";
+const DASHBOARD_PATH = "/dashboard";
 
 /** The document depends only on the configuration, read once per isolate; so is the document. */
 const documentFor = oncePer((config: Config): OpenApiDocument => buildOpenApiDocument(config));
@@ -42,19 +44,32 @@ function referencePolicy(document: OpenApiDocument): string {
 }
 
 /**
- * The public description of the API: the OpenAPI document and a browsable
- * reference rendered from it. Mounted before the /v1 authentication: neither
- * needs a key. The document reports the caller's keyless budget without
- * spending it, and is never refused.
+ * The OpenAPI document, as served from the origin asked. It reports the
+ * caller's keyless budget without spending it, and is never refused.
+ */
+const serveDocument: Handler<AppEnv> = async (c) => {
+  const clientIp = clientAddress(c);
+  const budget = await c.var.services.limiter.peekKeyless(clientIp).catch(() => undefined);
+  if (budget) c.set("rateLimitHeaders", rateLimitHeaders(budget));
+  return c.json(servedFrom(documentFor(c.var.services.config), new URL(c.req.url).origin));
+};
+
+/**
+ * The public description of the API: a front page that links the rest, the
+ * OpenAPI document (also at `/openapi.json`, where tools look for it) and a
+ * browsable reference rendered from it. Mounted before the /v1
+ * authentication: none of them needs a key.
  */
 export function openapiRoutes(): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
-  routes.get(OPENAPI_PATH, async (c) => {
-    const clientIp = clientAddress(c);
-    const budget = await c.var.services.limiter.peekKeyless(clientIp).catch(() => undefined);
-    if (budget) c.set("rateLimitHeaders", rateLimitHeaders(budget));
-    return c.json(servedFrom(documentFor(c.var.services.config), new URL(c.req.url).origin));
+  routes.get("/", (c) => {
+    c.header("Content-Security-Policy", referencePolicy(documentFor(c.var.services.config)));
+    return c.html(
+      <FrontPage docsPath={DOCS_PATH} documentPath={OPENAPI_PATH} dashboardPath={DASHBOARD_PATH} />,
+    );
   });
+  routes.get(OPENAPI_PATH, serveDocument);
+  routes.get("/openapi.json", serveDocument);
   routes.get(DOCS_PATH, (c) => {
     c.header("Content-Security-Policy", referencePolicy(documentFor(c.var.services.config)));
     return c.html(<ReferencePage documentPath={OPENAPI_PATH} />);

@@ -72,3 +72,28 @@ test("/docs without scripts links the document", async () => {
   assert.equal(await link.getAttribute("href"), "/v1/openapi.json");
   await context.close();
 });
+
+test("/ fits a 390 px phone, links the reference, the document and the dashboard, and runs nothing", async () => {
+  const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+  const violations: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") violations.push(message.text());
+  });
+  const response = await page.goto(`${server.origin}/`);
+  assert.equal(response?.status(), 200);
+  for (const [name, href] of [
+    ["API reference", "/docs"],
+    ["OpenAPI document", "/v1/openapi.json"],
+    ["Dashboard", "/dashboard"],
+  ]) {
+    const link = page.getByRole("link", { name });
+    assert.equal(await link.getAttribute("href"), href);
+    assert.ok(await link.isVisible(), `${name} is not visible`);
+  }
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 390, `the page is ${width} px wide on a 390 px screen`);
+  assert.equal(await page.locator("script").count(), 0);
+  await page.screenshot({ path: path.join(SCREENSHOTS, "front-page-390.png"), fullPage: true });
+  assert.deepEqual(violations, [], "the console reported errors");
+  await page.close();
+});
