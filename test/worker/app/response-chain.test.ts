@@ -147,6 +147,7 @@ const REPLIES: Case[] = [
   kind("health", 200, () => ["/health", {}], unlimited),
   kind("unknown route", 404, () => ["/nope", {}], unlimited),
   kind("405 on /health", 405, () => ["/health", { method: "POST" }], unlimited),
+  kind("front page", 200, () => ["/", {}], { limited: false, body: "html" }),
   kind("reference", 200, () => ["/docs", {}], { limited: false, body: "html" }),
   kind("dashboard", 200, () => ["/dashboard/sign-in", {}], { limited: false, body: "html" }),
   kind("operator without a token", 401, () => ["/admin/keys", {}], unlimited),
@@ -157,6 +158,8 @@ const REPLIES: Case[] = [
   kind("list revalidated", 304, () => revalidation(["/v1/pets?limit=1", { key }]), noBody),
   kind("get revalidated", 304, () => revalidation([`/v1/pets/${petId}`, { key }]), noBody),
   kind("document revalidated", 304, () => revalidation(["/v1/openapi.json", {}]), noBody),
+  kind("document at the root", 200, () => ["/openapi.json", {}]),
+  kind("document at the root revalidated", 304, () => revalidation(["/openapi.json", {}]), noBody),
   kind("create", 201, () => [
     "/v1/pets",
     { method: "POST", key, json: { name: "H", categoryId: 6002 } },
