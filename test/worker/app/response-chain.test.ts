@@ -97,9 +97,9 @@ async function brokenOrder(): Promise<Request> {
   return [`/v1/store/orders/${id}/complete`, { method: "POST", key }];
 }
 
-/** A key whose only request a minute is spent. */
+/** A key whose only request is spent: its day holds one, so no new minute reopens it mid-test. */
 async function spentKey(): Promise<Request> {
-  const tiny = (await seedKey({ plan: "enterprise", limits: { perMinute: 1, perDay: 1000 } })).key;
+  const tiny = (await seedKey({ plan: "enterprise", limits: { perMinute: 1, perDay: 1 } })).key;
   await (await api("/v1/pets?limit=1", { key: tiny })).arrayBuffer();
   return ["/v1/pets?limit=1", { key: tiny }];
 }

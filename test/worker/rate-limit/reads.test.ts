@@ -20,7 +20,7 @@ describe("a read refused while its query ran", () => {
       });
       await created.json();
     }
-    const { key } = await seedKey({ plan: "enterprise", limits: { perMinute: 1, perDay: 100 } });
+    const { key } = await seedKey({ plan: "enterprise", limits: { perMinute: 1, perDay: 1 } });
     const admitted = await api("/v1/pets?limit=1", { key });
     expect(admitted.status).toBe(200);
     expect(admitted.headers.get("Link")).toMatch(/rel="next"/);
@@ -54,7 +54,7 @@ describe("a read refused while its query ran", () => {
   });
 
   it("waits for the limiter before reading once a key has been refused", async () => {
-    const { key } = await seedKey({ plan: "enterprise", limits: { perMinute: 1, perDay: 100 } });
+    const { key } = await seedKey({ plan: "enterprise", limits: { perMinute: 1, perDay: 1 } });
     await (await api("/v1/pets", { key })).json();
     await expectError(await api("/v1/pets", { key }), 429, "rate_limited");
     // A D1 that never answers would hold a read-ahead for the full storage timeout.
