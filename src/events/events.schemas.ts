@@ -37,13 +37,13 @@ const EXAMPLE_TIME = "2026-05-04T12:30:00.125Z";
 const eventId = z
   .string()
   .regex(/^evt_[0-9a-hjkmnp-tv-z]{26}$/)
-  .openapi({
+  .openapi("EventId", {
     description:
       "Identifies the event: `evt_` and 26 lowercase Crockford base32 characters. The same on every delivery of the event (`webhook-id`), so receivers deduplicate by it. Not ordered: the feed gives the order.",
     example: EXAMPLE_ID,
   });
 
-const createdAt = z.iso.datetime().openapi({
+const createdAt = z.iso.datetime().openapi("EventCreatedAt", {
   description:
     "When the change was committed (RFC 3339, UTC), by the database's clock: never earlier than the events before it in the feed.",
   example: EXAMPLE_TIME,

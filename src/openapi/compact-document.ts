@@ -42,6 +42,73 @@ function mapResponses(
   );
 }
 
+/** Each operation of a section (`paths`, `webhooks`): its path item key, method and object. */
+function operationsOf(section: Record<string, unknown> | undefined): JsonObject[] {
+  return Object.values(section ?? {}).flatMap((item) =>
+    isObject(item) ? Object.values(item).filter(isObject) : [],
+  );
+}
+
+/** Rebuilds each operation of a section with its parameters mapped. */
+function mapParameters<S extends Record<string, unknown> | undefined>(
+  section: S,
+  map: (parameter: unknown) => unknown,
+): S {
+  if (!section) return section;
+  return Object.fromEntries(
+    Object.entries(section).map(([path, item]) => [
+      path,
+      isObject(item)
+        ? Object.fromEntries(
+            Object.entries(item).map(([method, operation]) => [
+              method,
+              isObject(operation) && Array.isArray(operation.parameters)
+                ? { ...operation, parameters: operation.parameters.map(map) }
+                : operation,
+            ]),
+          )
+        : item,
+    ]),
+  ) as S;
+}
+
+/**
+ * The parameters operations share alike (a listing's `cursor`, a path's
+ * id, `If-None-Match`, a delivery's signature headers), each stated once in
+ * `components/parameters` under its name, numbered where two forms share one.
+ */
+function shareParameters(document: OpenApiDocument): OpenApiDocument {
+  const sections = [document.paths, document.webhooks] as (Record<string, unknown> | undefined)[];
+  const uses = sections
+    .flatMap(operationsOf)
+    .flatMap((operation) => (Array.isArray(operation.parameters) ? operation.parameters : []))
+    .filter(isObject);
+  const names = new Map<string, string>();
+  const taken = new Set<string>();
+  for (const [text, same] of groupBy(uses, (parameter) => JSON.stringify(parameter))) {
+    if (same.length < 2) continue;
+    const base = String(same[0]?.name ?? "parameter");
+    let name = base;
+    for (let n = 2; taken.has(name); n++) name = `${base}-${n}`;
+    taken.add(name);
+    names.set(text, name);
+  }
+  const reference = (parameter: unknown) => {
+    const name = names.get(JSON.stringify(parameter));
+    return name ? { $ref: `#/components/parameters/${name}` } : parameter;
+  };
+  const parameters = Object.fromEntries(
+    [...names].map(([text, name]) => [name, JSON.parse(text) as unknown]),
+  );
+  // Built from the document's own JSON, so of the document's own types.
+  return {
+    ...document,
+    paths: mapParameters(document.paths, reference),
+    webhooks: mapParameters(document.webhooks, reference),
+    components: { ...document.components, parameters } as OpenApiDocument["components"],
+  };
+}
+
 interface ResponseUse {
   status: string;
   tags: readonly string[];
@@ -101,10 +168,11 @@ function sharedHeaders(responses: readonly JsonObject[]): Map<string, JsonObject
 /**
  * The document with what it repeats stated once and referenced: a response
  * that several operations give alike (the usual 401, 429, 5xx…) in
- * `components/responses`, and the headers replies share (request id, rate
- * limits…) in `components/headers`, each name's most used form; a rarer
- * form (the optional rate-limit headers of a 5xx) stays where it is. Only
- * the form changes: resolving the references gives the document back.
+ * `components/responses`, the headers replies share (request id, rate
+ * limits…) in `components/headers`, each name's most used form (a rarer
+ * form, such as the optional rate-limit headers of a 5xx, stays where it
+ * is), and parameters used alike in `components/parameters`. Only the form
+ * changes: resolving the references gives the document back.
  */
 export function compactDocument(document: OpenApiDocument): OpenApiDocument {
   const groups = groupBy(responseUses(document.paths), (use) => JSON.stringify(use.response));
@@ -149,5 +217,5 @@ export function compactDocument(document: OpenApiDocument): OpenApiDocument {
     headers,
     responses,
   } as OpenApiDocument["components"];
-  return { ...document, paths, components };
+  return shareParameters({ ...document, paths, components });
 }

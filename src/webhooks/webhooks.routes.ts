@@ -290,7 +290,8 @@ export function deliveredWebhooks(settings: WebhookSettings): RouteConfig[] {
     tags: [WEBHOOKS_TAG],
     "x-stability": "beta",
     summary: `Delivery of a \`${type}\` event`,
-    description: `What an endpoint subscribed to \`${type}\` receives. ${deliveryRules(settings)}`,
+    // How deliveries are signed, retried and ordered is stated once, in the tag.
+    description: `What an endpoint subscribed to \`${type}\` receives, signed and retried as the \`${WEBHOOKS_TAG}\` tag describes.`,
     security: [],
     parameters: [
       {

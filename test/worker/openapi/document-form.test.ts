@@ -64,4 +64,13 @@ describe("the OpenAPI document", () => {
     expect(written?.headers?.["WWW-Authenticate"]?.required).toBe(true);
     expect(written?.headers?.["X-Request-Id"]?.required).toBe(true);
   });
+
+  it("states the parameters operations share once, and refers to them", async () => {
+    const { document } = await documentAt("/v1/openapi.json");
+    const cursor = { $ref: "#/components/parameters/cursor" };
+    expect(document.paths["/pets"]?.get?.parameters).toContainEqual(cursor);
+    expect(document.paths["/store/orders"]?.get?.parameters).toContainEqual(cursor);
+    const written = inlineReferences(document).paths["/pets"]?.get?.parameters;
+    expect(written).toContainEqual(expect.objectContaining({ name: "cursor", in: "query" }));
+  });
 });

@@ -31,13 +31,14 @@ export interface OpenApiDocument {
     securitySchemes: Record<string, unknown>;
     responses?: Record<string, unknown>;
     headers?: Record<string, unknown>;
+    parameters?: Record<string, unknown>;
   };
 }
 
-const SHARED_PART = /^#\/components\/(responses|headers)\/([^/]+)$/;
+const SHARED_PART = /^#\/components\/(responses|headers|parameters)\/([^/]+)$/;
 
 /**
- * The document with every shared response and header written out where it
+ * The document with every shared response, header and parameter written out where it
  * is referenced, as a reader resolving the references sees it. Schema
  * references stay: the validator follows those itself.
  */
@@ -48,7 +49,7 @@ export function inlineReferences<D extends OpenApiDocument>(document: D): D {
     const reference = (value as { $ref?: unknown }).$ref;
     const [, kind, name] = (typeof reference === "string" && SHARED_PART.exec(reference)) || [];
     if (kind && name) {
-      const shared = document.components[kind as "responses" | "headers"]?.[name];
+      const shared = document.components[kind as "responses" | "headers" | "parameters"]?.[name];
       if (shared === undefined) throw new Error(`the document has no ${reference}`);
       return inline(shared);
     }
