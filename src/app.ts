@@ -7,6 +7,7 @@ import { requireAdminToken } from "./admin/admin-token.ts";
 import { deprecationsIn } from "./api/deprecation.ts";
 import { apiRouter, operatorRouter } from "./api/route-router.ts";
 import { v1Routes } from "./api/v1-routes.ts";
+import { categoryHandlers } from "./categories/categories.handlers.ts";
 import { dashboardRoutes } from "./dashboard/index.ts";
 import type { AppEnv } from "./env.ts";
 import { handleError, handleNotFound } from "./errors.ts";
@@ -60,6 +61,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
     unlessDocument(requireKey()),
   );
   app.route("/v1", apiRouter(v1.pets, petHandlers));
+  app.route("/v1", apiRouter(v1.categories, categoryHandlers));
   app.route("/v1", apiRouter(v1.orders, orderHandlers));
   app.route("/v1", apiRouter(v1.events, eventHandlers));
   app.route("/v1", apiRouter(v1.webhooks, webhookHandlers));

@@ -8,14 +8,20 @@ export const errorStatus = {
   invalid_request: 400,
   invalid_json: 400,
   unauthorized: 401,
+  not_owner: 403,
   not_found: 404,
   method_not_allowed: 405,
   pet_not_available: 409,
   invalid_transition: 409,
   limit_reached: 409,
+  order_open: 409,
+  category_exists: 409,
+  category_in_use: 409,
   gone: 410,
   payload_too_large: 413,
+  precondition_failed: 412,
   unsupported_media_type: 415,
+  unknown_category: 422,
   idempotency_key_reused: 422,
   rate_limited: 429,
   api_key_banned: 429,
@@ -44,12 +50,24 @@ export const messages = {
   duplicateField: (name: string) => `The request body names the field "${name}" twice.`,
   invalidRequest: (summary: string) => `The request is not valid. ${summary}`,
   invalidCursor: "The cursor is not valid; follow the Link header of the previous page.",
+  invalidIfMatch:
+    'The If-Match header is not valid: send "*" or a comma-separated list of entity tags such as "3".',
   unauthorized: "A valid API key is required: send Authorization: Bearer <key>.",
   notFound: "No resource exists at this address.",
   methodNotAllowed: (method: string, allow: string) =>
     `${method} is not allowed here; use ${allow}.`,
   gone: (sunset: string, successor: string) =>
     `This operation was removed on ${sunset}; use ${successor} instead.`,
+  notOwner: (thing: string) =>
+    `This ${thing} belongs to another account; only that account's keys may change it.`,
+  preconditionFailed: (thing: string) =>
+    `If-Match names no current version of this ${thing}: read it again and send its etag.`,
+  orderOpen: (orderId: number) =>
+    `Order ${orderId} is placed for this animal: its status moves with that order, and it cannot be deleted until the order is completed or cancelled.`,
+  categoryExists: (id: number) =>
+    `Category ${id} already has this name (names are compared ignoring case and accents).`,
+  categoryInUse: "Animals still belong to this category: move or delete them first.",
+  unknownCategory: "No category has this identifier.",
   petNotAvailable: (status: string) =>
     `This animal is ${status}; only an available animal can be ordered.`,
   invalidTransition: (status: string, moved: string) =>

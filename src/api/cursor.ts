@@ -4,14 +4,25 @@ import { fromBase64Url, toBase64Url } from "../utils/base64url.ts";
 import { MAX_ID } from "./identifiers.ts";
 
 const VERSION = "p1";
-const DECODED = new RegExp(`^${VERSION}:([1-9]\\d{0,15})$`);
+const DECODED = new RegExp(`^${VERSION}:([1-9]\\d{0,15})(:desc)?$`);
+
+/** Which way a listing runs through ids: oldest first, or newest first. */
+export type Direction = "asc" | "desc";
+
+/** Where a page ends: the last id it examined, and which way the listing runs from there. */
+interface Position {
+  id: number;
+  direction: Direction;
+}
 
 /**
- * An opaque position after the row with this id, for keyset paging in id
- * order; clients only ever follow it from a `Link: rel="next"`.
+ * An opaque position after (or, newest first, before) the row with this id,
+ * for keyset paging in id order; clients only ever follow it from a
+ * `Link: rel="next"`.
  */
-export function encodeCursor(afterId: number): string {
-  return toBase64Url(new TextEncoder().encode(`${VERSION}:${afterId}`));
+export function encodeCursor(id: number, direction: Direction = "asc"): string {
+  const suffix = direction === "desc" ? ":desc" : "";
+  return toBase64Url(new TextEncoder().encode(`${VERSION}:${id}${suffix}`));
 }
 
 /** The `cursor` query parameter of every listing: what the `Link` of the previous page carries. */
@@ -28,15 +39,35 @@ export const CursorParamSchema = z
     example: "cDE6NDI",
   });
 
-/** The id a cursor this service issued points after; any other text is a 400. */
-export function decodeCursor(cursor: string): number {
+function notIssued(message = "Not a cursor this service issued"): ApiError {
+  return new ApiError("invalid_request", messages.invalidCursor, {
+    details: [{ path: "cursor", message }],
+  });
+}
+
+/** The position a cursor this service issued holds; any other text is a 400. */
+function decodePosition(cursor: string): Position {
   const bytes = fromBase64Url(cursor);
   const match = bytes && DECODED.exec(new TextDecoder().decode(bytes));
-  const afterId = Number(match?.[1]);
-  if (!match || afterId > MAX_ID) {
-    throw new ApiError("invalid_request", messages.invalidCursor, {
-      details: [{ path: "cursor", message: "Not a cursor this service issued" }],
-    });
+  const id = Number(match?.[1]);
+  if (!match || id > MAX_ID) throw notIssued();
+  return { id, direction: match[2] ? "desc" : "asc" };
+}
+
+/**
+ * The id a cursor of a listing in ascending order points after; any other
+ * text, or a cursor of a listing that runs the other way, is a 400.
+ */
+export function decodeCursor(cursor: string): number {
+  return positionIn(cursor, "asc");
+}
+
+/** The id a cursor points past, when it continues a listing running in `direction`; else a 400. */
+export function positionIn(cursor: string, direction: Direction): number {
+  const position = decodePosition(cursor);
+  if (position.direction !== direction) {
+    const order = position.direction === "desc" ? "newest first" : "oldest first";
+    throw notIssued(`This cursor continues a listing ${order}`);
   }
-  return afterId;
+  return position.id;
 }

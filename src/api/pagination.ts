@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { CursorParamSchema, encodeCursor } from "./cursor.ts";
+import { CursorParamSchema, type Direction, encodeCursor } from "./cursor.ts";
 import { digitsAsInteger } from "./identifiers.ts";
 import { optionalHeader, type ResponseHeader } from "./responses.ts";
 
@@ -21,6 +21,24 @@ export function pageParameters(things: string) {
   };
 }
 
+/**
+ * A query parameter that may repeat (`status=a&status=b`), at most `max`
+ * times: a list of `item`s, whether sent once or more. Documented as one
+ * value or a list, so a client that sends one value keeps its types.
+ */
+export function repeatedParameter<S extends z.ZodType>(
+  name: string,
+  item: S,
+  max: number,
+  description: string,
+) {
+  return z
+    .union([item, z.array(item).min(1).max(max)])
+    .transform((value) => (Array.isArray(value) ? value : [value]) as z.output<S>[])
+    .optional()
+    .openapi({ param: { name, in: "query", style: "form", explode: true, description } });
+}
+
 /** The query of a listing that can be narrowed to one status of what it lists. */
 export function statusPageQuery<S extends z.ZodType>(things: string, status: S) {
   const { limit, cursor } = pageParameters(things);
@@ -34,24 +52,31 @@ export function statusPageQuery<S extends z.ZodType>(things: string, status: S) 
   });
 }
 
+/** A query parameter as the next link repeats it: absent, one value, or repeated. */
+type LinkParameter = string | number | readonly (string | number)[] | undefined;
+
 /**
- * The RFC 8288 link to the page after the row with `afterId`: the listing's
- * own address with its parameters (those given, in this order) and the cursor.
- * The request's URL is already normalised by the runtime, so its query is cut
+ * The RFC 8288 link to the page after the row with id `position` (before it,
+ * newest first): the listing's own address with its parameters (those given,
+ * in this order, a list as the parameter repeated) and the cursor. The
+ * request's URL is already normalised by the runtime, so its query is cut
  * off as text rather than parsed again on every page.
  */
 export function nextPageLink(
   requestUrl: string,
-  parameters: Record<string, string | number | undefined>,
-  afterId: number,
+  parameters: Record<string, LinkParameter>,
+  position: number,
+  direction: Direction = "asc",
 ): string {
   const queryStart = requestUrl.indexOf("?");
   const address = queryStart === -1 ? requestUrl : requestUrl.slice(0, queryStart);
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(parameters)) {
-    if (value !== undefined) query.set(name, String(value));
+    if (value === undefined) continue;
+    for (const each of typeof value === "object" ? value : [value])
+      query.append(name, String(each));
   }
-  query.set("cursor", encodeCursor(afterId));
+  query.set("cursor", encodeCursor(position, direction));
   return `<${address}?${query}>; rel="next"`;
 }
 

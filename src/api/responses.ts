@@ -194,6 +194,10 @@ const errorDescriptions: Record<
       ),
     },
   },
+  403: {
+    description: "The key may not do this: the record belongs to another account.",
+    codes: ["not_owner"],
+  },
   404: { description: "No such resource.", codes: ["not_found"] },
   405: {
     description: "The method is not served at this path.",
@@ -202,9 +206,21 @@ const errorDescriptions: Record<
   },
   409: {
     description: "The request conflicts with the current state of a resource.",
-    codes: ["pet_not_available", "invalid_transition", "limit_reached"],
+    codes: [
+      "pet_not_available",
+      "invalid_transition",
+      "limit_reached",
+      "order_open",
+      "category_exists",
+      "category_in_use",
+    ],
   },
   410: { description: "The operation has been removed.", codes: ["gone"] },
+  412: {
+    description:
+      "`If-Match` names no current version of the record: it changed since it was read. Nothing changed.",
+    codes: ["precondition_failed"],
+  },
   413: { description: "The body is larger than 16 KiB.", codes: ["payload_too_large"] },
   415: {
     description: "The body is not sent as application/json.",
@@ -238,11 +254,17 @@ const exampleMessages: Record<ErrorCode, string> = {
   invalid_request: messages.invalidRequest(`${limitTooBig.path}: ${limitTooBig.message}`),
   invalid_json: messages.invalidJson,
   unauthorized: messages.unauthorized,
+  not_owner: messages.notOwner("animal"),
   not_found: messages.notFound,
   method_not_allowed: messages.methodNotAllowed("DELETE", "GET, HEAD"),
   pet_not_available: messages.petNotAvailable("pending"),
   invalid_transition: messages.invalidTransition("completed", "cancelled"),
   limit_reached: messages.limitReached(10, "webhook endpoints", "delete one"),
+  order_open: messages.orderOpen(7),
+  category_exists: messages.categoryExists(2),
+  category_in_use: messages.categoryInUse,
+  precondition_failed: messages.preconditionFailed("animal"),
+  unknown_category: messages.unknownCategory,
   gone: messages.gone("<the sunset date>", "<its successor>"),
   payload_too_large: messages.payloadTooLarge(MAX_JSON_BODY_BYTES),
   unsupported_media_type: messages.unsupportedMediaType,

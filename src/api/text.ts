@@ -24,7 +24,7 @@ const CONTROL_CHARACTER = new RegExp(`[${CONTROL}]`, "u");
 const VISIBLE_CHARACTER = new RegExp(VISIBLE, "u");
 
 /** Characters as JSON Schema's minLength and maxLength count them: code points, not UTF-16 units. */
-function characters(text: string): number {
+export function characters(text: string): number {
   let count = 0;
   for (const _ of text) count += 1;
   return count;

@@ -1,3 +1,4 @@
+import { categoryRoutes } from "../categories/categories.routes.ts";
 import { eventRoutes } from "../events/events.routes.ts";
 import { orderRoutes } from "../orders/orders.routes.ts";
 import { petRoutes } from "../pets/pets.routes.ts";
@@ -11,6 +12,7 @@ import { webhookRoutes } from "../webhooks/webhooks.routes.ts";
 export function v1Routes(policy: WebhookUrlPolicy) {
   return {
     pets: petRoutes,
+    categories: categoryRoutes,
     orders: orderRoutes,
     events: eventRoutes,
     webhooks: webhookRoutes(policy),

@@ -8,21 +8,66 @@ import {
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
 
+export const PET_STATUSES = ["available", "pending", "sold"] as const;
+
+/**
+ * The catalogue's animals. A deleted animal stays as a tombstone (`deletedAt`):
+ * orders keep naming it, and its id is never given to another. Every listing
+ * index holds live animals only, so tombstones cost a listing nothing.
+ */
 export const pets = sqliteTable(
   "pets",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     name: text("name").notNull(),
+    // No foreign key: a tombstone keeps naming a category that may since have been deleted.
     categoryId: integer("category_id").notNull(),
-    status: text("status", { enum: ["available", "pending", "sold"] })
-      .notNull()
-      .default("available"),
+    status: text("status", { enum: PET_STATUSES }).notNull().default("available"),
+    // The account whose key added it; null for rows a migration made, which the operator account owns.
+    accountId: integer("account_id").references(() => accounts.id),
+    // Grows by one with every change of the animal, in the change's own batch: its entity tag.
+    version: integer("version").notNull().default(1),
     createdAt: integer("created_at", { mode: "timestamp_ms" })
       .notNull()
       .$defaultFn(() => new Date()),
+    deletedAt: integer("deleted_at", { mode: "timestamp_ms" }),
   },
-  // Serves the status-filtered listing in id order without a sort step.
-  (table) => [index("pets_status_id_idx").on(table.status, table.id)],
+  (table) => {
+    const live = sql`${table.deletedAt} IS NULL`;
+    // Each listing's filter walks its index in id order from the cursor, without a sort step.
+    return [
+      index("pets_live_id_idx").on(table.id).where(live),
+      index("pets_status_id_idx").on(table.status, table.id).where(live),
+      index("pets_category_id_idx").on(table.categoryId, table.id).where(live),
+      index("pets_category_status_id_idx").on(table.categoryId, table.status, table.id).where(live),
+    ];
+  },
+);
+
+/**
+ * The kinds animals are sorted into. A migration seeds the first seven,
+ * which the operator account owns; the rest belong to the account whose key
+ * made them. A deleted category stays as a tombstone, so its event can show
+ * it as it was and its id is never given to another. Names are unique among
+ * live categories ignoring case and accents (see
+ * `src/categories/category-names.ts`), a rule no index can hold.
+ */
+export const categories = sqliteTable(
+  "categories",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    name: text("name").notNull(),
+    // Null for rows a migration made, which the operator account owns.
+    accountId: integer("account_id").references(() => accounts.id),
+    // Grows by one with every change of the category, in the change's own batch: its entity tag.
+    version: integer("version").notNull().default(1),
+    createdAt: integer("created_at", { mode: "timestamp_ms" })
+      .notNull()
+      .$defaultFn(() => new Date()),
+    deletedAt: integer("deleted_at", { mode: "timestamp_ms" }),
+  },
+  // Serves the listing in id order from the cursor, past tombstones without reading them.
+  (table) => [index("categories_live_id_idx").on(table.id).where(sql`${table.deletedAt} IS NULL`)],
 );
 
 const PLANS = ["free", "pro", "business", "enterprise"] as const;
@@ -196,7 +241,12 @@ export const sessionNotices = sqliteTable(
 
 export const EVENT_TYPES = [
   "pet.created",
+  "pet.updated",
   "pet.status_changed",
+  "pet.deleted",
+  "category.created",
+  "category.updated",
+  "category.deleted",
   "order.placed",
   "order.completed",
   "order.cancelled",
@@ -216,10 +266,10 @@ export const events = sqliteTable(
     seq: integer("seq").primaryKey({ autoIncrement: true }),
     id: text("id").notNull(),
     type: text("type", { enum: EVENT_TYPES }).notNull(),
-    // Who may see it: the order's account for order.*, everyone (null) for pet.*.
+    // Who may see it: the order's account for order.*, everyone (null) for pet.* and category.*.
     accountId: integer("account_id").references(() => accounts.id),
     data: text("data").notNull(),
-    previousStatus: text("previous_status", { enum: ["available", "pending", "sold"] }),
+    previousStatus: text("previous_status", { enum: PET_STATUSES }),
     // What a change altered, as a JSON array, for the kinds that say so; null for the others.
     changes: text("changes"),
     // The database's clock at the change, so it never runs against the feed's order.

@@ -150,3 +150,13 @@ export function optional<S extends Selectable, A>(field: Field<S, A>): Field<S, 
 export function optional(entry: SQLiteColumn | AnyField): AnyField {
   return { ...fieldOf(entry), optional: true };
 }
+
+/** A version column, sent as its strong entity tag: the number in double quotes (`"3"`). */
+export function entityTag<C extends SQLiteColumn>(column: C): Field<C, string> {
+  return {
+    select: column,
+    render: (read) => `"${read as number}"`,
+    json: sql`'"' || ${column} || '"'`,
+    optional: false,
+  };
+}

@@ -1,30 +1,35 @@
 import { z } from "@hono/zod-openapi";
 import { pageParameters } from "../api/pagination.ts";
+import { CategorySchema } from "../categories/categories.schemas.ts";
 import { EVENT_TYPES } from "../db/schema.ts";
 import { OrderSchema } from "../orders/orders.schemas.ts";
 import { PetSchema, PetStatusSchema } from "../pets/pets.schemas.ts";
 
 export const EventTypeSchema = z.enum(EVENT_TYPES).openapi("EventType", {
   description:
-    "What changed: an animal was added (`pet.created`) or changed status (`pet.status_changed`); an order was placed, completed or cancelled (`order.placed`, `order.completed`, `order.cancelled`).",
+    "What changed: an animal was added, changed, moved to another status or deleted (`pet.created`, `pet.updated`, `pet.status_changed`, `pet.deleted`); a category was added, renamed or deleted (`category.created`, `category.updated`, `category.deleted`); an order was placed, completed or cancelled (`order.placed`, `order.completed`, `order.cancelled`).",
   example: "pet.status_changed",
 });
 export type EventType = z.infer<typeof EventTypeSchema>;
 
-/** The families a client can ask for as a whole: every kind whose name starts `pet.` or `order.`. */
-const EVENT_FAMILIES = ["pet.*", "order.*"] as const;
+/** The families a client can ask for as a whole: every kind whose name starts `pet.`, `category.` or `order.`. */
+const EVENT_FAMILIES = ["pet.*", "category.*", "order.*"] as const;
+type EventFamily = (typeof EVENT_FAMILIES)[number];
 
 export const EventTypeSelectorSchema = z
   .enum([...EVENT_TYPES, ...EVENT_FAMILIES])
   .openapi("EventTypeSelector", {
-    description: "One kind of event, or a family of them: `pet.*` or `order.*`.",
+    description: "One kind of event, or a family of them: `pet.*`, `category.*` or `order.*`.",
     example: "order.*",
   });
 export type EventTypeSelector = z.infer<typeof EventTypeSelectorSchema>;
 
+const isFamily = (selector: EventTypeSelector): selector is EventFamily =>
+  (EVENT_FAMILIES as readonly string[]).includes(selector);
+
 /** The kinds a selector stands for. */
 export function kindsOf(selector: EventTypeSelector): EventType[] {
-  if (selector === "pet.*" || selector === "order.*") {
+  if (isFamily(selector)) {
     const family = selector.slice(0, -1);
     return EVENT_TYPES.filter((kind) => kind.startsWith(family));
   }
@@ -49,7 +54,15 @@ const createdAt = z.iso.datetime().openapi("EventCreatedAt", {
   example: EXAMPLE_TIME,
 });
 
-const examplePet = { id: 42, name: "Rex", categoryId: 1, status: "pending" };
+const examplePet = {
+  id: 42,
+  name: "Rex",
+  categoryId: 1,
+  status: "pending",
+  etag: '"2"',
+  photoUrls: [],
+};
+const exampleCategory = { id: 8, name: "Ferrets", etag: '"1"' };
 const exampleOrder = {
   id: 7,
   petId: 42,
@@ -100,16 +113,67 @@ export const PetCreatedEventSchema = eventSchema({
   example: { data: { ...examplePet, status: "available" } },
 });
 
+export const PetUpdatedEventSchema = eventSchema({
+  name: "PetUpdatedEvent",
+  type: "pet.updated",
+  data: PetSchema,
+  what: "an animal's fields were changed (not by an order, whose moves are `pet.status_changed` alone).",
+  dataIs: "The animal after the change.",
+  example: { data: { ...examplePet, name: "Rex the Brave", etag: '"3"' }, changes: ["name"] },
+  extra: {
+    changes: z
+      .array(z.enum(["name", "categoryId", "status", "photoUrls"]))
+      .min(1)
+      .openapi({ description: "The fields that changed (never `etag`).", example: ["name"] }),
+  },
+});
+
 export const PetStatusChangedEventSchema = eventSchema({
   name: "PetStatusChangedEvent",
   type: "pet.status_changed",
   data: PetSchema,
-  what: "an animal changed status (an order was placed, completed or cancelled).",
+  what: "an animal changed status: an order was placed, completed or cancelled, or a change set it (which also sends `pet.updated`).",
   dataIs: "The animal with its new status.",
   example: { data: examplePet, previousStatus: "available" },
   extra: {
     previousStatus: PetStatusSchema.openapi({ description: "The status before the change." }),
   },
+});
+
+export const PetDeletedEventSchema = eventSchema({
+  name: "PetDeletedEvent",
+  type: "pet.deleted",
+  data: PetSchema,
+  what: "an animal was deleted.",
+  dataIs: "The animal as it was, with the `etag` of its deletion.",
+  example: { data: { ...examplePet, status: "available", etag: '"3"' } },
+});
+
+export const CategoryCreatedEventSchema = eventSchema({
+  name: "CategoryCreatedEvent",
+  type: "category.created",
+  data: CategorySchema,
+  what: "a category was added.",
+  dataIs: "The category as created.",
+  example: { data: exampleCategory },
+});
+
+export const CategoryUpdatedEventSchema = eventSchema({
+  name: "CategoryUpdatedEvent",
+  type: "category.updated",
+  data: CategorySchema,
+  what: "a category was renamed.",
+  dataIs: "The category after the change.",
+  example: { data: { ...exampleCategory, name: "Ferrets and weasels", etag: '"2"' } },
+});
+
+export const CategoryDeletedEventSchema = eventSchema({
+  name: "CategoryDeletedEvent",
+  type: "category.deleted",
+  data: CategorySchema,
+  what: "a category was deleted.",
+  dataIs: "The category as it was, with the `etag` of its deletion.",
+  example: { data: { ...exampleCategory, etag: '"2"' } },
 });
 
 export const OrderPlacedEventSchema = eventSchema({
@@ -144,7 +208,12 @@ export const OrderCancelledEventSchema = eventSchema({
 /** Each kind's schema, for the feed's union and the webhooks the document describes. */
 export const eventSchemas = {
   "pet.created": PetCreatedEventSchema,
+  "pet.updated": PetUpdatedEventSchema,
   "pet.status_changed": PetStatusChangedEventSchema,
+  "pet.deleted": PetDeletedEventSchema,
+  "category.created": CategoryCreatedEventSchema,
+  "category.updated": CategoryUpdatedEventSchema,
+  "category.deleted": CategoryDeletedEventSchema,
   "order.placed": OrderPlacedEventSchema,
   "order.completed": OrderCompletedEventSchema,
   "order.cancelled": OrderCancelledEventSchema,
@@ -153,14 +222,19 @@ export const eventSchemas = {
 const EventSchema = z
   .discriminatedUnion("type", [
     PetCreatedEventSchema,
+    PetUpdatedEventSchema,
     PetStatusChangedEventSchema,
+    PetDeletedEventSchema,
+    CategoryCreatedEventSchema,
+    CategoryUpdatedEventSchema,
+    CategoryDeletedEventSchema,
     OrderPlacedEventSchema,
     OrderCompletedEventSchema,
     OrderCancelledEventSchema,
   ])
   .openapi("Event", {
     description:
-      "A change, as the feed lists it and a webhook delivers it: `data` is the animal or order as the API returns it after the change; `previousStatus` only on `pet.status_changed`.",
+      "A change, as the feed lists it and a webhook delivers it: `data` is the animal, category or order as the API returns it after the change (as it was, for a deletion); `previousStatus` only on `pet.status_changed`, `changes` only on `pet.updated`.",
     example: {
       id: EXAMPLE_ID,
       type: "pet.status_changed",
@@ -199,7 +273,7 @@ export const ListEventsQuerySchema = z.object({
   limit: eventPages.limit,
   type: EventTypeSelectorSchema.optional().openapi({
     param: { name: "type", in: "query" },
-    description: "Only events of this kind, or of this family (`pet.*`, `order.*`).",
+    description: "Only events of this kind, or of this family (`pet.*`, `category.*`, `order.*`).",
   }),
   cursor: eventPages.cursor,
 });

@@ -1,4 +1,4 @@
-import { and, inArray, isNull, type SQL, sql } from "drizzle-orm";
+import { and, inArray, isNull, type Placeholder, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { type Drizzle, databaseNow } from "../db/database.ts";
 import { events, webhooks } from "../db/schema.ts";
@@ -17,9 +17,10 @@ import type { EventType } from "./events.schemas.ts";
 
 /**
  * True when the endpoint should receive the event: it existed before the
- * event, subscribed to its kind or family, and may see it (pet events go to
- * every account, order events only to the order's). The one rule for which
- * endpoints want an event, used as events are written and as they are claimed.
+ * event, subscribed to its kind or family, and may see it (pet and category
+ * events go to every account, order events only to the order's). The one
+ * rule for which endpoints want an event, used as events are written and as
+ * they are claimed.
  */
 export const endpointWants = sql`${webhooks.afterSeq} < ${events.seq}
   AND (${events.accountId} IS NULL OR ${webhooks.accountId} = ${events.accountId})
@@ -35,10 +36,10 @@ export interface EventOf {
   /** The resource after the change, rendered from its row in the shape's table. */
   data: ShapeInSql;
   where: SQL | undefined;
-  /** Who may see it: the account in this column of that row (order.*); every account when absent (pet.*). */
+  /** Who may see it: the account in this column of that row (order.*); every account when absent (pet.*, category.*). */
   account?: SQLiteColumn;
-  /** On pet.status_changed: the status before the change. */
-  previousStatus?: PetStatus;
+  /** On pet.status_changed: the status before the change, or the placeholder it is bound to. */
+  previousStatus?: PetStatus | Placeholder;
   /** On pet.updated: what changed, as a JSON array. */
   changes?: SQL<string>;
 }

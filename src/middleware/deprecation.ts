@@ -10,6 +10,16 @@ import type { AppEnv } from "../env.ts";
 import { ApiError, messages } from "../errors.ts";
 
 /**
+ * The path of a request's URL as the client sent it, still percent-encoded
+ * (`c.req.path` is decoded), so a successor link built from it is a valid URI.
+ */
+function pathAsSent(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  const query = url.indexOf("?", start);
+  return url.slice(start, query === -1 ? undefined : query);
+}
+
+/**
  * Marks every reply of a deprecated operation, errors included (a 401 or
  * 429 never reaches the route, so this runs ahead of authentication): RFC
  * 9745 Deprecation, RFC 8594 Sunset, and the successor and documentation links.
@@ -19,7 +29,7 @@ export function deprecationMarks(notices: readonly DeprecationNotice[]): Middlew
   return async function deprecationMarks(c, next) {
     await next();
     for (const { notice, read } of readers) {
-      const parameters = read(c.req.method, c.req.path);
+      const parameters = read(c.req.method, pathAsSent(c.req.url));
       if (!parameters) continue;
       const schedule = c.var.services.config.deprecations[notice.operationId];
       c.res.headers.set("Deprecation", `@${Math.floor(schedule.deprecatedAt / 1000)}`);
@@ -40,7 +50,7 @@ export function goneAfterSunset(notice: DeprecationNotice): MiddlewareHandler<Ap
   return async function goneAfterSunset(c, next) {
     const { sunsetAt } = c.var.services.config.deprecations[notice.operationId];
     if (Date.now() >= sunsetAt) {
-      const successor = successorOf(notice, read(c.req.method, c.req.path) ?? {});
+      const successor = successorOf(notice, read(c.req.method, pathAsSent(c.req.url)) ?? {});
       throw new ApiError("gone", messages.gone(sunsetDate(sunsetAt), successor));
     }
     await next();

@@ -67,7 +67,10 @@ export function requestBody(route: OperatorRoute): MiddlewareHandler<AppEnv> | u
     throw new Error(`${route.method} ${route.path} takes ${mediaTypes} but states no maxBodyBytes`);
   }
   const accepted = mediaTypes.map(mediaTypeHeader);
-  const refusal = json ? messages.unsupportedMediaType : messages.unsupportedBodyType(mediaTypes);
+  const refusal =
+    json && mediaTypes.length === 1
+      ? messages.unsupportedMediaType
+      : messages.unsupportedBodyType(mediaTypes);
   return every(
     async function requireMediaType(c, next) {
       const type = c.req.header("Content-Type") ?? "";

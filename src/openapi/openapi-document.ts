@@ -8,6 +8,7 @@ import {
 import { stringHeader, withConditionalRead } from "../api/responses.ts";
 import { operationOf } from "../api/route-table.ts";
 import { v1Routes } from "../api/v1-routes.ts";
+import { categoriesTag } from "../categories/categories.routes.ts";
 import type { Config } from "../config.ts";
 import { messages } from "../errors.ts";
 import { eventsTag } from "../events/events.routes.ts";
@@ -114,7 +115,12 @@ export function buildOpenApiDocument(config: DocumentConfig): OpenApiDocument {
       { url: config.publicUrls.staging, description: "Staging" },
     ],
     tags: [
-      { name: "pets", description: "Animals available for adoption." },
+      {
+        name: "pets",
+        description:
+          "Animals available for adoption: one catalogue every key reads; only the account whose key added an animal may change or delete it.",
+      },
+      categoriesTag,
       storeTag,
       eventsTag,
       webhooksTag(config.webhooks),

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNotNull, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import { change } from "../changes/change.ts";
 import type { Claim, Outcome } from "../changes/outcomes.ts";
 import { type Database, type Drizzle, millis, preparedQueries, runOne } from "../db/database.ts";
@@ -24,19 +24,27 @@ const callersAccount = accountOfKey(sql.placeholder("apiKeyHash"));
 
 /**
  * A placement, in one D1 batch (one transaction). The animal moves from
- * `available` to `pending` (only for a key whose account D1 holds); the
- * order is added only if it did, as `changes()` is the count of the
- * statement before. Concurrent placements for one animal serialise in the
- * database: exactly one moves it, the others change nothing. Its events
- * follow; then the animal's status is read back, to say why a refused
- * placement was refused.
+ * `available` to `pending`, at a new version (only while it is not
+ * deleted, and for a key whose account D1 holds); the order is added only
+ * if it did, as `changes()` is the count of the statement before.
+ * Concurrent placements for one animal serialise in the database: exactly
+ * one moves it, the others change nothing. Its events follow; then the
+ * animal's status is read back (none when it was deleted), to say why a
+ * refused placement was refused.
  */
 const placement = change()
   .step("reservePet", (db) =>
     db
       .update(pets)
-      .set({ status: "pending" })
-      .where(and(eq(pets.id, petId), eq(pets.status, "available"), isNotNull(callersAccount)))
+      .set({ status: "pending", version: sql`${pets.version} + 1` })
+      .where(
+        and(
+          eq(pets.id, petId),
+          eq(pets.status, "available"),
+          isNull(pets.deletedAt),
+          isNotNull(callersAccount),
+        ),
+      )
       .prepare(),
   )
   .step("order", (db) =>
@@ -72,14 +80,18 @@ const placement = change()
     account: orders.accountId,
   })
   .read("pet", (db) =>
-    db.select({ status: pets.status }).from(pets).where(eq(pets.id, petId)).prepare(),
+    db
+      .select({ status: pets.status })
+      .from(pets)
+      .where(and(eq(pets.id, petId), isNull(pets.deletedAt)))
+      .prepare(),
   )
   .reply(201, orderShape, eq(orders.id, sql`last_insert_rowid()`));
 
 /**
- * A move: the animal moves on from `pending` only while its order is placed
- * and the caller's, and the order moves only if the animal did; their
- * events follow, then the order is read back.
+ * A move: the animal moves on from `pending`, at a new version, only while
+ * its order is placed and the caller's, and the order moves only if the
+ * animal did; their events follow, then the order is read back.
  */
 function moving(to: { order: OrderStatus; pet: PetStatus }) {
   const orderId = sql.placeholder("orderId");
@@ -89,7 +101,7 @@ function moving(to: { order: OrderStatus; pet: PetStatus }) {
     .step("movePet", (db) =>
       db
         .update(pets)
-        .set({ status: to.pet })
+        .set({ status: to.pet, version: sql`${pets.version} + 1` })
         .where(
           and(
             inArray(pets.id, db.select({ id: orders.petId }).from(orders).where(placed)),

@@ -1,21 +1,65 @@
-import { decodeCursor } from "../api/cursor.ts";
+import { positionIn } from "../api/cursor.ts";
+import { acceptedVersions } from "../api/entity-tags.ts";
 import { nextPageLink } from "../api/pagination.ts";
 import type { RouteHandlers } from "../api/route-router.ts";
-import { ApiError } from "../errors.ts";
+import { changerOf } from "../catalogue/ownership.ts";
+import { ApiError, messages } from "../errors.ts";
 import { dispatchAfterChange } from "../events/event-dispatch.ts";
 import { claimOf, replyOf } from "../idempotency/idempotent-request.ts";
-import { createPet, findPet, listPets } from "./pets.queries.ts";
+import { createPet } from "./pet-changes.queries.ts";
+import { editPet, type PetRefusal, removePet } from "./pet-edits.ts";
+import { listPets } from "./pet-listing.queries.ts";
+import { findPet } from "./pets.queries.ts";
 import type { petRoutes } from "./pets.routes.ts";
 import { PET_NOT_FOUND, PetSchema } from "./pets.schemas.ts";
+import { prefixQuery } from "./search-words.ts";
+
+const unknownCategory = () =>
+  new ApiError("unknown_category", messages.unknownCategory, {
+    details: [{ path: "categoryId", message: "Names no category" }],
+  });
+
+/** The error that says why an animal was not changed. */
+function refusalError(refusal: PetRefusal): ApiError {
+  switch (refusal.kind) {
+    case "notFound":
+      return new ApiError("not_found", PET_NOT_FOUND);
+    case "notOwner":
+      return new ApiError("not_owner", messages.notOwner("animal"));
+    case "preconditionFailed":
+      return new ApiError("precondition_failed", messages.preconditionFailed("animal"));
+    case "unknownCategory":
+      return unknownCategory();
+    case "orderOpen":
+      return new ApiError("order_open", messages.orderOpen(refusal.orderId));
+  }
+}
 
 /** The animals' handlers, one per route of the table. */
 export const petHandlers = {
   listPets: async (c) => {
-    const { limit, status, cursor } = c.req.valid("query");
-    const afterId = cursor === undefined ? 0 : decodeCursor(cursor);
-    const page = await listPets(c.var.services.db, { limit, status, afterId });
-    const last = page.pets.at(-1);
-    if (page.hasMore && last) c.header("Link", nextPageLink(c.req.url, { limit, status }, last.id));
+    const { limit, status, categoryId, id, q, direction, cursor } = c.req.valid("query");
+    const page = await listPets(c.var.services.db, {
+      limit,
+      statuses: status,
+      categoryIds: categoryId,
+      ids: id,
+      words: q === undefined ? undefined : prefixQuery(q),
+      direction,
+      after: cursor === undefined ? undefined : positionIn(cursor, direction),
+    });
+    if (page.next !== undefined) {
+      // Every filter goes on; the direction only when it is not the default.
+      const kept = {
+        limit,
+        status,
+        categoryId,
+        id,
+        q,
+        direction: direction === "desc" ? direction : undefined,
+      };
+      c.header("Link", nextPageLink(c.req.url, kept, page.next, direction));
+    }
     return c.json(page.pets, 200);
   },
 
@@ -24,23 +68,52 @@ export const petHandlers = {
     const newPet = c.req.valid("json");
     const idempotencyKey = c.req.valid("header")["Idempotency-Key"];
     const now = Date.now();
+    const apiKeyHash = c.var.apiKey.hash;
     // The fields in a fixed order: the body by meaning, whatever its layout.
     const fingerprint = [newPet.name, newPet.categoryId, newPet.status ?? null];
     const claim =
       idempotencyKey === undefined
         ? undefined
-        : await claimOf(c.var.apiKey.hash, idempotencyKey, "createPet", fingerprint, now);
-    const outcome = await createPet(c.var.services.db, newPet, now, claim);
+        : await claimOf(apiKeyHash, idempotencyKey, "createPet", fingerprint, now);
+    const outcome = await createPet(c.var.services.db, newPet, { apiKeyHash, now }, claim);
     dispatchAfterChange(c.var.services, c.executionCtx, outcome);
+    if (outcome.kind === "unknownCategory") throw unknownCategory();
     const { body: pet, replayed } = replyOf(outcome, 201, PetSchema);
     if (replayed) c.header("Idempotent-Replayed", "true");
     c.header("Location", `/v1/pets/${pet.id}`);
+    c.header("ETag", pet.etag);
     return c.json(pet, 201);
   },
 
   getPet: async (c) => {
     const pet = await findPet(c.var.services.db, c.req.valid("param").petId);
     if (!pet) throw new ApiError("not_found", PET_NOT_FOUND);
+    c.header("ETag", pet.etag);
     return c.json(pet, 200);
+  },
+
+  updatePet: async (c) => {
+    const request = {
+      id: c.req.valid("param").petId,
+      changer: changerOf(c.var.apiKey, c.var.services.config),
+      accepted: acceptedVersions(c.req.valid("header")["If-Match"]),
+    };
+    const outcome = await editPet(c.var.services.db, request, c.req.valid("json"));
+    if (outcome.kind === "edited") dispatchAfterChange(c.var.services, c.executionCtx, outcome);
+    if (outcome.kind !== "edited" && outcome.kind !== "unchanged") throw refusalError(outcome);
+    c.header("ETag", outcome.pet.etag);
+    return c.json(outcome.pet, 200);
+  },
+
+  deletePet: async (c) => {
+    const request = {
+      id: c.req.valid("param").petId,
+      changer: changerOf(c.var.apiKey, c.var.services.config),
+      accepted: acceptedVersions(c.req.valid("header")["If-Match"]),
+    };
+    const outcome = await removePet(c.var.services.db, request, Date.now());
+    if (outcome.kind !== "deleted") throw refusalError(outcome);
+    dispatchAfterChange(c.var.services, c.executionCtx, outcome);
+    return c.body(null, 204);
   },
 } satisfies RouteHandlers<typeof petRoutes>;

@@ -1,11 +1,18 @@
-import { and, asc, eq, gt, sql } from "drizzle-orm";
-import { change } from "../changes/change.ts";
-import type { Claim, Outcome } from "../changes/outcomes.ts";
-import { type Database, type Drizzle, millis, preparedQueries, runOne } from "../db/database.ts";
-import { pets } from "../db/schema.ts";
-import { shape } from "../db/shape.ts";
+import { and, eq, isNull, type SQL, sql } from "drizzle-orm";
+import { type Changer, changerValues, ownedByCaller } from "../catalogue/ownership.ts";
+import { type Database, type Drizzle, preparedQueries, runOne } from "../db/database.ts";
+import { categories, orders, pets } from "../db/schema.ts";
+import { entityTag, type Field, shape } from "../db/shape.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
-import type { NewPet, Pet, PetStatus } from "./pets.schemas.ts";
+import type { Pet } from "./pets.schemas.ts";
+
+/** Photos come with their own records; until then every animal has none. */
+const photoUrls: Field<SQL.Aliased<string>, string[]> = {
+  select: sql<string>`'[]'`.as("photo_urls"),
+  render: (read) => JSON.parse(read) as string[],
+  json: sql`json('[]')`,
+  optional: false,
+};
 
 /** An animal as the API returns it. */
 export const petShape = shape(pets, {
@@ -13,107 +20,92 @@ export const petShape = shape(pets, {
   name: pets.name,
   categoryId: pets.categoryId,
   status: pets.status,
+  etag: entityTag(pets.version),
+  photoUrls,
 });
 
-/** The animal the batch just inserted. */
-const inserted = eq(pets.id, sql`last_insert_rowid()`);
+/** Animals not deleted: a deleted animal's row stays as a tombstone that nothing shows. */
+export const live = isNull(pets.deletedAt);
 
-/** Adding an animal: the insert, then its event; a keyed create stores the animal as its reply. */
-const creation = change()
-  .step("pet", (db) =>
-    db
-      .insert(pets)
-      .values({
-        name: sql.placeholder("name"),
-        categoryId: sql.placeholder("categoryId"),
-        status: sql.placeholder("status"),
-        createdAt: millis("now"),
-      })
-      .returning(petShape.columns)
-      .prepare(),
-  )
-  .event({ type: "pet.created", data: petShape, where: inserted })
-  .reply(201, petShape, inserted);
+const petId = sql.placeholder("id");
+
+/** The live category bound as `categoryId`. */
+export const knownCategory = and(
+  eq(categories.id, sql.placeholder("categoryId")),
+  isNull(categories.deletedAt),
+);
+
+/** True when a change keeps the animal's category (binds null), or moves it to a live one. */
+export const categoryKnownOrKept = sql<boolean>`(${sql.placeholder("categoryId")} IS NULL OR EXISTS (SELECT 1 FROM ${categories} WHERE ${knownCategory}))`;
+
+/** The animal's placed order, if it has one (a unique index allows at most one). */
+const placedOrderOf = sql<
+  number | null
+>`(SELECT ${orders.id} FROM ${orders} WHERE ${orders.petId} = ${pets.id} AND ${orders.status} = 'placed')`;
 
 /** Each query shape built once per database, so a request only binds values. */
 function prepareQueries(db: Drizzle) {
-  const page = (byStatus: boolean) =>
-    db
-      .select(petShape.columns)
-      .from(pets)
-      .where(
-        and(
-          gt(pets.id, sql.placeholder("afterId")),
-          byStatus ? eq(pets.status, sql.placeholder("status")) : undefined,
-        ),
-      )
-      .orderBy(asc(pets.id))
-      .limit(sql.placeholder("limit"))
-      .prepare();
   return {
-    page: page(false),
-    pageByStatus: page(true),
     find: db
       .select(petShape.columns)
       .from(pets)
-      .where(eq(pets.id, sql.placeholder("id")))
+      .where(and(eq(pets.id, petId), live))
+      .prepare(),
+    forChange: db
+      .select({
+        ...petShape.columns,
+        owned: ownedByCaller(pets.accountId).mapWith(Boolean).as("owned"),
+        // Wrapped: a select from one table writes its fields' own columns unqualified.
+        placedOrder: sql<number | null>`${placedOrderOf}`.as("placed_order"),
+        // The category a change would move it to, when it names one.
+        categoryKnown: sql<boolean>`${categoryKnownOrKept}`.mapWith(Boolean).as("category_known"),
+      })
+      .from(pets)
+      .where(and(eq(pets.id, petId), live))
       .prepare(),
   };
 }
 
-/** The animals' prepared queries for a database (exported so a test can read their query plans). */
+/** The animals' prepared reads for a database (exported so a test can read their query plans). */
 export const petQueries = preparedQueries(prepareQueries);
-
-export interface PetPageQuery {
-  limit: number;
-  status: PetStatus | undefined;
-  afterId: number;
-}
-
-export interface PetPage {
-  pets: Pet[];
-  hasMore: boolean;
-}
-
-/** One page in ascending id order; one extra row tells whether another page follows. */
-export async function listPets(db: Database, query: PetPageQuery): Promise<PetPage> {
-  const { page, pageByStatus } = petQueries(db);
-  const values = { afterId: query.afterId, status: query.status, limit: query.limit + 1 };
-  const rows = await guardStorage("D1", () =>
-    runOne(db, query.status ? pageByStatus : page, values),
-  );
-  return {
-    pets: rows.slice(0, query.limit).map(petShape.render),
-    hasMore: rows.length > query.limit,
-  };
-}
 
 export async function findPet(db: Database, id: number): Promise<Pet | undefined> {
   const [row] = await guardStorage("D1", () => runOne(db, petQueries(db).find, { id }));
   return row && petShape.render(row);
 }
 
+/** An animal as a change finds it, with what decides whether the change may happen. */
+export interface PetForChange {
+  pet: Pet;
+  /** Its version: what its etag names, and what the change's batch is conditional on. */
+  version: number;
+  /** Whether it belongs to the caller's account. */
+  owned: boolean;
+  /** Its placed order, which owns its status while it stands. */
+  placedOrder: number | null;
+  /** Whether the category the change names (if any) exists. */
+  categoryKnown: boolean;
+}
+
 /**
- * Adds the animal and its `pet.created` event in one batch. With a claim,
- * the response is stored with the Idempotency-Key in the same batch: exactly
- * one animal per key, and a replay answers as the first reply did even
- * after the animal has changed.
+ * The live animal a change is about, read where changes are made, with its
+ * owner, its placed order and whether `categoryId` names a category;
+ * undefined when there is no such animal.
  */
-export function createPet(
+export async function readForChange(
   db: Database,
-  newPet: NewPet,
-  now: number,
-  claim: Claim | undefined,
-): Promise<Outcome<Pet>> {
-  const values = {
-    name: newPet.name,
-    categoryId: newPet.categoryId,
-    status: newPet.status ?? "available",
-    now,
+  { id, categoryId, changer }: { id: number; categoryId: number | undefined; changer: Changer },
+): Promise<PetForChange | undefined> {
+  const values = { id, categoryId: categoryId ?? null, ...changerValues(changer) };
+  const [row] = await guardStorage("D1", () => runOne(db, petQueries(db).forChange, values));
+  if (!row) return undefined;
+  const { owned, placedOrder, categoryKnown, ...columns } = row;
+  // Read, the etag field is the version number it renders.
+  return {
+    pet: petShape.render(columns),
+    version: columns.etag,
+    owned,
+    placedOrder,
+    categoryKnown,
   };
-  return creation.answer(db, {
-    values,
-    claim,
-    made: ({ pet: [row] }) => row && petShape.render(row),
-  });
 }

@@ -1,17 +1,51 @@
+import { entityTagHeader, IfMatchHeaderSchema } from "../api/entity-tags.ts";
 import { IdempotencyHeadersSchema } from "../api/idempotency-key.ts";
 import { nextPageLinkHeader } from "../api/pagination.ts";
-import { createdHeaders, errorResponses, jsonReply } from "../api/responses.ts";
+import {
+  commonHeaders,
+  createdHeaders,
+  type DocumentedError,
+  errorResponses,
+  jsonReply,
+} from "../api/responses.ts";
 import { type ApiRoute, apiRoutes } from "../api/route-table.ts";
+import { messages } from "../errors.ts";
 import {
   ListPetsQuerySchema,
   NewPetSchema,
   PET_NOT_FOUND,
   PetIdParamsSchema,
+  PetPatchSchema,
   PetSchema,
   PetsSchema,
 } from "./pets.schemas.ts";
 
 const pets = { tags: ["pets"], stability: "stable" } satisfies Partial<ApiRoute>;
+const managing = {
+  ...pets,
+  stability: "beta",
+  invalidIdMessage: PET_NOT_FOUND,
+} satisfies Partial<ApiRoute>;
+
+const notFound: DocumentedError = [404, PET_NOT_FOUND];
+const notOwner: DocumentedError = {
+  status: 403,
+  description: "The animal belongs to another account: only that account's keys may change it.",
+};
+const unknownCategory: DocumentedError = {
+  status: 422,
+  codes: ["unknown_category"],
+  description: "`categoryId` names no category; `details` names the field.",
+};
+const orderOpen: DocumentedError = {
+  status: 409,
+  codes: ["order_open"],
+  description:
+    "A placed order owns the animal's status: it cannot move or be deleted until the order is completed or cancelled. The message names the order.",
+};
+
+const CONDITIONAL =
+  "Send its `etag` as `If-Match` to change it only if nobody changed it since it was read: otherwise 412 `precondition_failed`, and nothing changes (a list of tags or `*` works as RFC 9110 says; a weak tag never matches; a malformed header gives 400). Only the account whose key added the animal may change it: another gets 403 `not_owner`.";
 
 /** The animals' operations, keyed by operation id: the one declaration of each. */
 export const petRoutes = apiRoutes({
@@ -20,9 +54,9 @@ export const petRoutes = apiRoutes({
     scope: "pets:read",
     method: "get",
     path: "/pets",
-    summary: "List animals",
+    summary: "List and find animals",
     description:
-      'Animals in ascending id order (creation order), stable across pages. The body is the bare array; when more animals follow, `Link: <…>; rel="next"` points at the next page. Follow it rather than building the cursor.',
+      'Animals in ascending id order (creation order), stable across pages, or newest first with `direction=desc`. Finders (beta) narrow the listing and combine with each other and with paging: `status` and `categoryId` (repeatable: any of them), `id` (repeatable, at most 100: how to fetch known animals) and `q` (words that begin words of the name). The body is the bare array; when more animals may follow, `Link: <…>; rel="next"` points at the next page, keeping every filter. Follow it until it is absent rather than building the cursor: with `q` and another filter, a page may hold fewer animals than `limit`, even none, and still have a next page.',
     request: { query: ListPetsQuerySchema },
     responses: {
       200: jsonReply("A page of animals (possibly empty).", PetsSchema, {
@@ -40,35 +74,113 @@ export const petRoutes = apiRoutes({
     path: "/pets",
     summary: "Add an animal",
     description:
-      "Adds an animal; `status` defaults to `available`. Send `Content-Type: application/json` and at most 16 KiB. With an `Idempotency-Key`, a retry with the same key and body within 24 hours returns the first response again, as it was sent even if the animal has changed since (with `Idempotent-Replayed: true`), and adds nothing; concurrent requests with one key create one animal and the others replay it, so 409 is never returned. The same key with a different body, or one already used on another operation, gives 422.",
+      "Adds an animal, owned by the account of the key that sends it; `status` defaults to `available`, and `categoryId` must name a category (422 `unknown_category` otherwise). Send `Content-Type: application/json` and at most 16 KiB. With an `Idempotency-Key`, a retry with the same key and body within 24 hours returns the first response again, as it was sent even if the animal has changed since (with `Idempotent-Replayed: true`), and adds nothing; concurrent requests with one key create one animal and the others replay it, so 409 is never returned. The same key with a different body, or one already used on another operation, gives 422.",
     request: {
       headers: IdempotencyHeadersSchema,
       body: { required: true, content: { "application/json": { schema: NewPetSchema } } },
     },
     responses: {
-      201: jsonReply(
-        "The animal was added.",
-        PetSchema,
-        createdHeaders("Address of the new animal.", "/v1/pets/42"),
-      ),
-      ...errorResponses([400, 401, 413, 415, 422, 429, 500, 503]),
+      201: jsonReply("The animal was added.", PetSchema, {
+        ...createdHeaders("Address of the new animal.", "/v1/pets/42"),
+        ETag: entityTagHeader,
+      }),
+      ...errorResponses([
+        400,
+        401,
+        413,
+        415,
+        {
+          status: 422,
+          codes: ["unknown_category", "idempotency_key_reused"],
+          description:
+            "`categoryId` names no category, or the Idempotency-Key was used with a different body or on another operation.",
+        },
+        429,
+        500,
+        503,
+      ]),
     },
   },
-  /** Deprecated in favour of the listing; its dates are configuration. */
+  /** Deprecated in favour of the listing's `id` filter; its dates are configuration. */
   getPet: {
     ...pets,
     scope: "pets:read",
     method: "get",
     path: "/pets/{petId}",
-    deprecation: { successor: "/v1/pets", documentation: "/docs" },
+    deprecation: { successor: "/v1/pets?id={petId}", documentation: "/docs" },
     invalidIdMessage: PET_NOT_FOUND,
     summary: "Fetch one animal (deprecated)",
     description:
-      "Deprecated: use `GET /pets` (with the `status` filter) instead. Every reply carries `Deprecation`, `Sunset` and `Link` headers; from the sunset instant on, it answers 410 `gone`. A `petId` that is not a valid identifier gives 404, like one that does not exist.",
+      "Deprecated: use `GET /pets?id={petId}` (the listing's `id` filter) instead. Every reply carries `Deprecation`, `Sunset` and `Link` headers; from the sunset instant on, it answers 410 `gone`. A `petId` that is not a valid identifier gives 404, like one that does not exist or was deleted.",
     request: { params: PetIdParamsSchema },
     responses: {
-      200: jsonReply("The animal.", PetSchema),
-      ...errorResponses([401, [404, PET_NOT_FOUND], 410, 429, 500, 503]),
+      200: jsonReply("The animal; its `ETag` is its `etag`.", PetSchema),
+      ...errorResponses([401, notFound, 410, 429, 500, 503]),
+    },
+  },
+  updatePet: {
+    ...managing,
+    scope: "pets:write",
+    method: "patch",
+    path: "/pets/{petId}",
+    summary: "Change an animal (beta)",
+    description: `Changes the fields sent (\`name\`, \`categoryId\`, \`status\`; at least one, each with a value), as \`application/json\` or \`application/merge-patch+json\` (a \`null\` gives 400). A change that sets what the animal already has answers 200 with the same \`etag\` and writes nothing. While a placed order owns the animal's status, changing it gives 409 \`order_open\`; setting the status it has is never refused. \`categoryId\` must name a category (422). ${CONDITIONAL}`,
+    request: {
+      params: PetIdParamsSchema,
+      headers: IfMatchHeaderSchema,
+      body: {
+        required: true,
+        content: {
+          "application/json": { schema: PetPatchSchema },
+          "application/merge-patch+json": { schema: PetPatchSchema },
+        },
+      },
+    },
+    responses: {
+      200: jsonReply("The animal after the change.", PetSchema, { ETag: entityTagHeader }),
+      ...errorResponses([
+        400,
+        401,
+        notOwner,
+        notFound,
+        orderOpen,
+        { status: 412, message: messages.preconditionFailed("animal") },
+        413,
+        {
+          status: 415,
+          message: messages.unsupportedBodyType([
+            "application/json",
+            "application/merge-patch+json",
+          ]),
+        },
+        unknownCategory,
+        429,
+        500,
+        503,
+      ]),
+    },
+  },
+  deletePet: {
+    ...managing,
+    scope: "pets:write",
+    method: "delete",
+    path: "/pets/{petId}",
+    summary: "Delete an animal (beta)",
+    description: `Deletes the animal: from then on it is 404 everywhere, never listed and never ordered, and its id is never given to another; orders that name it keep its \`petId\`. While it has a placed order, 409 \`order_open\`. Deleting it again gives 404. ${CONDITIONAL}`,
+    request: { params: PetIdParamsSchema, headers: IfMatchHeaderSchema },
+    responses: {
+      204: { description: "The animal was deleted.", headers: commonHeaders },
+      ...errorResponses([
+        400,
+        401,
+        notOwner,
+        notFound,
+        orderOpen,
+        { status: 412, message: messages.preconditionFailed("animal") },
+        429,
+        500,
+        503,
+      ]),
     },
   },
 });

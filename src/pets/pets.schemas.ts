@@ -1,31 +1,70 @@
 import { z } from "@hono/zod-openapi";
+import { EntityTagSchema } from "../api/entity-tags.ts";
 import { digitsAsInteger, IdentifierSchema, MAX_ID } from "../api/identifiers.ts";
-import { statusPageQuery } from "../api/pagination.ts";
-import { nameSchema } from "../api/text.ts";
+import { pageParameters, repeatedParameter } from "../api/pagination.ts";
+import { characters, nameSchema } from "../api/text.ts";
+import { PET_STATUSES } from "../db/schema.ts";
 
-/** What a request for an animal that is not there is told, whether the id is unknown or malformed. */
+/** What a request for an animal that is not there is told, whether the id is unknown, deleted or malformed. */
 export const PET_NOT_FOUND = "No animal has this identifier.";
 
+/** The most ids, and categories, one listing may name. */
+export const MAX_LISTED_IDS = 100;
+
 export const PetStatusSchema = z
-  .enum(["available", "pending", "sold"])
+  .enum(PET_STATUSES)
   .openapi("PetStatus", { description: "Availability of the animal.", example: "available" });
 export type PetStatus = z.infer<typeof PetStatusSchema>;
 
+const petName = nameSchema(100).openapi({
+  description:
+    "The animal's name: 1–100 characters, not only white space, no control characters, well-formed Unicode (no lone surrogates); stored as sent.",
+  example: "Rex",
+});
+
+const categoryId = IdentifierSchema.openapi({
+  description:
+    "Identifier of the category the animal belongs to; one that names no category gives 422.",
+  example: 1,
+});
+
 export const NewPetSchema = z
   .strictObject({
-    name: nameSchema(100).openapi({
-      description:
-        "The animal's name: 1–100 characters, not only white space, no control characters, well-formed Unicode (no lone surrogates); stored as sent.",
-      example: "Rex",
-    }),
-    categoryId: IdentifierSchema.openapi({
-      description: "Identifier of the category the animal belongs to.",
-      example: 1,
-    }),
+    name: petName,
+    categoryId,
     status: PetStatusSchema.optional().openapi({ description: "Defaults to `available`." }),
   })
   .openapi("NewPet", { example: { name: "Rex", categoryId: 1, status: "available" } });
 export type NewPet = z.infer<typeof NewPetSchema>;
+
+export const PetPatchSchema = z
+  .strictObject({
+    name: petName.optional(),
+    categoryId: categoryId.optional(),
+    status: PetStatusSchema.optional().openapi({
+      description: "While a placed order owns the animal's status, changing it gives 409.",
+    }),
+  })
+  .refine(
+    (patch) => Object.keys(patch).length > 0,
+    "Must name at least one of name, categoryId, status",
+  )
+  .openapi("PetPatch", {
+    description:
+      "The fields to change, each with a value (a merge patch's `null` gives 400); at least one. `id`, `etag` and `photoUrls` cannot be sent.",
+    minProperties: 1,
+    example: { name: "Rex the Brave" },
+  });
+export type PetPatch = z.infer<typeof PetPatchSchema>;
+
+const examplePet = {
+  id: 42,
+  name: "Rex",
+  categoryId: 1,
+  status: "available",
+  etag: '"1"',
+  photoUrls: [],
+};
 
 export const PetSchema = z
   .object({
@@ -36,8 +75,14 @@ export const PetSchema = z
     name: z.string().openapi({ example: "Rex" }),
     categoryId: IdentifierSchema.openapi({ example: 1 }),
     status: PetStatusSchema,
+    etag: EntityTagSchema,
+    photoUrls: z.array(z.url()).openapi({
+      description:
+        "Absolute public addresses of the animal's photos, oldest first; empty when it has none.",
+      example: [],
+    }),
   })
-  .openapi("Pet", { example: { id: 42, name: "Rex", categoryId: 1, status: "available" } });
+  .openapi("Pet", { example: examplePet });
 export type Pet = z.infer<typeof PetSchema>;
 
 export const PetsSchema = z
@@ -46,12 +91,69 @@ export const PetsSchema = z
   .openapi("Pets", {
     description: "A page of animals, as a bare array.",
     example: [
-      { id: 41, name: "Rex", categoryId: 1, status: "available" },
-      { id: 42, name: "Tom", categoryId: 2, status: "sold" },
+      { ...examplePet, id: 41 },
+      { ...examplePet, name: "Tom", categoryId: 2, status: "sold", etag: '"4"' },
     ],
   });
 
-export const ListPetsQuerySchema = statusPageQuery("animals", PetStatusSchema);
+const identifierParameter = digitsAsInteger(z.int().min(1).max(MAX_ID)).openapi({
+  type: "integer",
+  format: "int64",
+  minimum: 1,
+  maximum: MAX_ID,
+});
+
+const { limit, cursor } = pageParameters("animals");
+
+export const ListPetsQuerySchema = z.object({
+  limit,
+  status: repeatedParameter(
+    "status",
+    PetStatusSchema,
+    PET_STATUSES.length,
+    "Only animals with one of these statuses (repeat the parameter for more than one; beta when repeated).",
+  ).openapi({ example: ["available"] }),
+  categoryId: repeatedParameter(
+    "categoryId",
+    identifierParameter,
+    MAX_LISTED_IDS,
+    `Only animals in one of these categories (beta; repeatable, at most ${MAX_LISTED_IDS}).`,
+  ).openapi({ example: [1] }),
+  id: repeatedParameter(
+    "id",
+    identifierParameter,
+    MAX_LISTED_IDS,
+    `Only these animals (beta; repeatable, at most ${MAX_LISTED_IDS}): those that exist, in the listing's order; ids that name no animal are left out. How to fetch known animals.`,
+  ).openapi({ example: [42] }),
+  q: z
+    .string()
+    .refine((text) => characters(text) >= 1 && characters(text) <= 100, "Must be 1–100 characters")
+    .optional()
+    .openapi({
+      param: {
+        name: "q",
+        in: "query",
+        description:
+          "Words (beta): an animal matches when every word of `q` begins a word of its name, ignoring case and accents (`bel` finds Bella and Bélla). A word is a run of letters and digits; everything else, quotes and operators included, only separates words, so no text makes the search fail (a `q` without any word matches every animal). `æ`, `ø` and `ß` are not folded. Combined with another filter, a page may hold fewer animals than `limit`, even none, with a `Link` to go on.",
+      },
+      minLength: 1,
+      maxLength: 100,
+      example: "bel",
+    }),
+  direction: z
+    .enum(["asc", "desc"])
+    .default("asc")
+    .openapi({
+      param: {
+        name: "direction",
+        in: "query",
+        description: "`asc` lists oldest first (ascending id), `desc` newest first (beta).",
+      },
+      example: "desc",
+    }),
+  cursor,
+});
+export type ListPetsQuery = z.infer<typeof ListPetsQuerySchema>;
 
 export const PetIdParamsSchema = z.object({
   petId: digitsAsInteger(z.int().min(1).max(MAX_ID)).openapi({

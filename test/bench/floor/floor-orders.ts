@@ -1,6 +1,7 @@
 import { database } from "../../../src/db/database.ts";
 import { moveOrder, placeOrder } from "../../../src/orders/orders.queries.ts";
-import { createPet, listPets } from "../../../src/pets/pets.queries.ts";
+import { createPet } from "../../../src/pets/pet-changes.queries.ts";
+import { listPets } from "../../../src/pets/pet-listing.queries.ts";
 import type { NewPet } from "../../../src/pets/pets.schemas.ts";
 import { FLOOR_KEY_HASH } from "../order-animals.ts";
 
@@ -14,12 +15,12 @@ import { FLOOR_KEY_HASH } from "../order-animals.ts";
 
 /** listPets' first page of 20. */
 export function floorRead(d1: D1Database) {
-  return listPets(database(d1), { limit: 20, status: undefined, afterId: 0 });
+  return listPets(database(d1), { limit: 20, direction: "asc", after: undefined });
 }
 
 /** createPet's batch: the animal, its event, the settlement, the events probe. */
 export function floorCreate(d1: D1Database, pet: NewPet, now: number) {
-  return createPet(database(d1), pet, now, undefined);
+  return createPet(database(d1), pet, { apiKeyHash: FLOOR_KEY_HASH, now }, undefined);
 }
 
 /** placeOrder's batch: the animal to pending, the order, their events, the animal read back, the probe. */

@@ -8,7 +8,7 @@ import {
 } from "../../../src/api/deprecation.ts";
 import { petRoutes } from "../../../src/pets/pets.routes.ts";
 
-/** getPet as it will be declared once its successor is the listing's `id` filter. */
+/** getPet as declared: its successor is the listing's `id` filter. */
 const byId: DeprecationNotice = {
   operationId: "getPet",
   method: "GET",
@@ -24,10 +24,11 @@ describe("deprecation notices", () => {
         operationId: "getPet",
         method: "GET",
         path: "/pets/{petId}",
-        successor: "/v1/pets",
+        successor: "/v1/pets?id={petId}",
         documentation: "/docs",
       },
     ]);
+    expect(deprecationsIn([petRoutes])).toEqual([byId]);
   });
 
   it("match the operation's requests, HEAD with GET, and name their path parameters", () => {

@@ -14,7 +14,7 @@ const logs = captureLogs();
 
 beforeAll(async () => {
   ({ key } = await seedKey());
-  petId = (await createPet(key, { name: "Doomed", categoryId: 5001 })).id;
+  petId = (await createPet(key, { name: "Doomed", categoryId: 3 })).id;
   await env.DB.exec("ALTER TABLE orders RENAME TO orders_aside");
   await env.DB.exec("ALTER TABLE pets RENAME TO pets_aside");
 });

@@ -9,7 +9,7 @@ let petId: number;
 
 beforeAll(async () => {
   ({ key } = await seedKey());
-  petId = (await createPet(key, { name: "Errand", categoryId: 4001 })).id;
+  petId = (await createPet(key, { name: "Errand", categoryId: 4 })).id;
 });
 
 describe("unknown routes", () => {
@@ -39,10 +39,10 @@ describe("methods a path does not serve", () => {
     ["DELETE", "/v1/pets", "GET, HEAD, POST"],
     ["PUT", "/v1/pets", "GET, HEAD, POST"],
     ["PATCH", "/v1/pets", "GET, HEAD, POST"],
-    ["PUT", "/v1/pets/1", "GET, HEAD"],
-    ["POST", "/v1/pets/1", "GET, HEAD"],
-    ["DELETE", "/v1/pets/1", "GET, HEAD"],
-    ["PATCH", "/v1/pets/1", "GET, HEAD"],
+    ["PUT", "/v1/pets/1", "GET, HEAD, PATCH, DELETE"],
+    ["POST", "/v1/pets/1", "GET, HEAD, PATCH, DELETE"],
+    ["PUT", "/v1/categories/1", "GET, HEAD, PATCH, DELETE"],
+    ["DELETE", "/v1/categories", "GET, HEAD, POST"],
   ])("answers %s %s with 405 and Allow: %s", async (method, path, allow) => {
     const res = await api(path, { method, key });
     await expectError(res, 405, "method_not_allowed");
@@ -59,7 +59,7 @@ describe("methods a path does not serve", () => {
     const res = await api(`/v1/pets/${petId}`, {
       method: "PUT",
       key,
-      json: { name: "Changed", categoryId: 4001 },
+      json: { name: "Changed", categoryId: 4 },
     });
     await expectError(res, 405, "method_not_allowed");
     const after = await api(`/v1/pets/${petId}`, { key });

@@ -20,6 +20,8 @@ import { receiverUrl, registerWebhook, uniqueName } from "../support/webhooks.ts
  */
 
 const TAG = /^"[A-Za-z0-9_-]{22}"$/;
+/** The tag of one animal or category: its version, which its `etag` gives too. */
+const RECORD_TAG = /^"[1-9][0-9]*"$/;
 /** Every response header the API documents: what a page may read. */
 const EXPOSED = [
   "Link",
@@ -46,15 +48,17 @@ const PAGE = "https://elsewhere.test";
 const logs = captureLogs();
 
 let key: string;
+let otherKey: string;
 let petId: number;
 let soldPetId: number;
 let webhookId: number;
 
 beforeAll(async () => {
   ({ key } = await seedKey());
-  petId = (await createPet(key, { name: "Headers", categoryId: 6001 })).id;
-  soldPetId = (await createPet(key, { name: "Sold", categoryId: 6001, status: "sold" })).id;
-  await createPet(key, { name: "Second", categoryId: 6001 });
+  ({ key: otherKey } = await seedKey());
+  petId = (await createPet(key, { name: "Headers", categoryId: 2 })).id;
+  soldPetId = (await createPet(key, { name: "Sold", categoryId: 2, status: "sold" })).id;
+  await createPet(key, { name: "Second", categoryId: 2 });
   webhookId = (await registerWebhook(key, receiverUrl("ok", uniqueName("chain")), ["order.*"])).id;
 });
 
@@ -68,6 +72,8 @@ interface Case {
   /** Whether the limiter answered, so its headers are on the reply. */
   limited: boolean;
   body: "json" | "html" | "none";
+  /** Whether the reply carries one animal, whose `etag` is its ETag. */
+  record?: true;
 }
 
 const json = { "Content-Type": "application/json" };
@@ -90,7 +96,7 @@ async function revalidation([path, init]: Request): Promise<Request> {
 
 /** An order whose animal was changed outside the API: moving it is a defect's 500. */
 async function brokenOrder(): Promise<Request> {
-  const animal = (await createPet(key, { name: "Broken", categoryId: 6001 })).id;
+  const animal = (await createPet(key, { name: "Broken", categoryId: 2 })).id;
   const placed = await api("/v1/store/orders", { method: "POST", key, json: { petId: animal } });
   const { id } = (await placed.json()) as { id: number };
   await env.DB.prepare("UPDATE pets SET status = 'available' WHERE id = ?").bind(animal).run();
@@ -134,13 +140,16 @@ function kind(
   name: string,
   status: number,
   request: Case["request"],
-  traits: Partial<Pick<Case, "limited" | "body">> = {},
+  traits: Partial<Pick<Case, "limited" | "body" | "record">> = {},
 ): Case {
   return { name, status, request, limited: true, body: "json", ...traits };
 }
 
 const unlimited = { limited: false };
 const noBody = { body: "none" } as const;
+const record = { record: true } as const;
+const patch = (json: unknown, headers: Record<string, string> = {}) =>
+  ({ method: "PATCH", key, json, headers }) satisfies ApiRequestInit;
 
 /** One request of every kind of reply, /v1 or not, success or error. */
 const REPLIES: Case[] = [
@@ -153,23 +162,33 @@ const REPLIES: Case[] = [
   kind("operator without a token", 401, () => ["/admin/keys", {}], unlimited),
   kind("list", 200, () => ["/v1/pets?limit=2", { key }]),
   kind("list, HEAD", 200, () => ["/v1/pets?limit=2", { method: "HEAD", key }], noBody),
-  kind("get", 200, () => [`/v1/pets/${petId}`, { key }]),
+  kind("get", 200, () => [`/v1/pets/${petId}`, { key }], record),
   kind("document", 200, () => ["/v1/openapi.json", {}]),
   kind("list revalidated", 304, () => revalidation(["/v1/pets?limit=1", { key }]), noBody),
-  kind("get revalidated", 304, () => revalidation([`/v1/pets/${petId}`, { key }]), noBody),
+  kind("get revalidated", 304, () => revalidation([`/v1/pets/${petId}`, { key }]), {
+    ...noBody,
+    ...record,
+  }),
   kind("document revalidated", 304, () => revalidation(["/v1/openapi.json", {}]), noBody),
   kind("document at the root", 200, () => ["/openapi.json", {}]),
   kind("document at the root revalidated", 304, () => revalidation(["/openapi.json", {}]), noBody),
-  kind("create", 201, () => [
-    "/v1/pets",
-    { method: "POST", key, json: { name: "H", categoryId: 6002 } },
-  ]),
+  kind(
+    "create",
+    201,
+    () => ["/v1/pets", { method: "POST", key, json: { name: "H", categoryId: 3 } }],
+    record,
+  ),
+  kind("update", 200, () => [`/v1/pets/${petId}`, patch({ status: "available" })], record),
   kind("test delivery", 202, () => [`/v1/webhooks/${webhookId}/test`, { method: "POST", key }]),
   kind("delete", 204, freshWebhook, noBody),
   kind("preflight", 204, () => ["/v1/pets", preflight("POST")], { limited: false, body: "none" }),
   kind("validation error", 400, () => ["/v1/pets?limit=abc", { key }]),
   kind("malformed JSON", 400, () => ["/v1/pets", post("{")]),
   kind("no key", 401, () => ["/v1/pets", { headers: { "CF-Connecting-IP": freshIp() } }]),
+  kind("not the owner", 403, () => [
+    `/v1/pets/${petId}`,
+    { ...patch({ name: "Mine now" }), key: otherKey },
+  ]),
   kind("unknown animal", 404, () => ["/v1/pets/999999", { key }]),
   kind("unknown /v1 route", 404, () => ["/v1/nope", { key }]),
   kind("bare /v1", 404, () => ["/v1", { key }]),
@@ -181,9 +200,14 @@ const REPLIES: Case[] = [
     { method: "POST", key, json: { petId: soldPetId } },
   ]),
   kind("after the sunset", 410, () => [`/v1/pets/${petId}`, { key, bindings: removed }]),
+  kind("stale If-Match", 412, () => [
+    `/v1/pets/${petId}`,
+    patch({ name: "Headers" }, { "If-Match": '"999999"' }),
+  ]),
   kind("413", 413, () => ["/v1/pets", post("x".repeat(20_000))]),
   kind("415", 415, () => ["/v1/pets", post("{}", { "Content-Type": "text/plain" })]),
   kind("Idempotency-Key reused", 422, reusedIdempotencyKey),
+  kind("unknown category", 422, () => [`/v1/pets/${petId}`, patch({ categoryId: 999_999 })]),
   kind("over the limit", 429, spentKey),
   kind("a defect", 500, brokenOrder),
   kind(
@@ -287,15 +311,19 @@ describe("headers on every reply", () => {
   );
 
   it.each(REPLIES)(
-    "$name: an ETag on a read's 200 or 304 under the API, and nothing else",
-    async ({ request, status, body }) => {
+    "$name: an ETag on a read's 200 or 304 under the API and on a reply of one animal (its etag), and nothing else",
+    async ({ request, status, body, record }) => {
       const [path, init] = await request();
       const res = await api(path, init);
       const text = await res.text();
       expect(res.status).toBe(status);
       const tagged = isApi(path) && isRead(init) && (status === 200 || status === 304);
-      if (tagged) expect(res.headers.get("ETag")).toMatch(TAG);
+      if (record) expect(res.headers.get("ETag")).toMatch(RECORD_TAG);
+      else if (tagged) expect(res.headers.get("ETag")).toMatch(TAG);
       else expect(res.headers.get("ETag")).toBeNull();
+      if (record && status !== 304) {
+        expect(res.headers.get("ETag")).toBe((JSON.parse(text) as { etag: string }).etag);
+      }
       if (status === 304) {
         expect(text).toBe("");
         expect(res.headers.get("Content-Type")).toBeNull();
@@ -361,11 +389,11 @@ describe("conditional reads", () => {
   );
 
   it("tags a listing's body and Link together: a page that gains a next page has another tag", async () => {
-    const first = await createPet(key, { name: "Alone", categoryId: 6003, status: "pending" });
+    const first = await createPet(key, { name: "Alone", categoryId: 4, status: "pending" });
     const page = `/v1/pets?limit=1&status=pending&cursor=${encodeCursor(first.id - 1)}`;
     const before = await reply(page, { key });
     expect(before.res.headers.get("Link")).toBeNull();
-    await createPet(key, { name: "Next", categoryId: 6003, status: "pending" });
+    await createPet(key, { name: "Next", categoryId: 4, status: "pending" });
     const after = await reply(page, {
       key,
       headers: { "If-None-Match": before.res.headers.get("ETag") ?? "" },
@@ -377,15 +405,15 @@ describe("conditional reads", () => {
     expect(after.res.headers.get("ETag")).not.toBe(before.res.headers.get("ETag"));
   });
 
-  it("gives a page with an animal changed another tag", async () => {
+  it("gives an animal changed another tag", async () => {
     const path = `/v1/pets/${petId}`;
     const before = await reply(path, { key });
-    await env.DB.prepare("UPDATE pets SET name = 'Renamed' WHERE id = ?").bind(petId).run();
+    expect((await reply(path, patch({ name: "Renamed" }))).res.status).toBe(200);
     const after = await reply(path, {
       key,
       headers: { "If-None-Match": before.res.headers.get("ETag") ?? "" },
     });
-    await env.DB.prepare("UPDATE pets SET name = 'Headers' WHERE id = ?").bind(petId).run();
+    expect((await reply(path, patch({ name: "Headers" }))).res.status).toBe(200);
     expect(after.res.status).toBe(200);
     expect(JSON.parse(after.text)).toMatchObject({ name: "Renamed" });
     expect(after.res.headers.get("ETag")).not.toBe(before.res.headers.get("ETag"));
@@ -446,11 +474,14 @@ describe("conditional reads", () => {
     const created = await reply("/v1/pets", {
       method: "POST",
       key,
-      json: { name: "Written", categoryId: 6004 },
+      json: { name: "Written", categoryId: 5 },
       headers: { "If-None-Match": "*" },
     });
     expect(created.res.status).toBe(201);
-    expect(created.res.headers.get("ETag")).toBeNull();
+    // Its tag is the animal's own, not one the chain made of the reply.
+    expect(created.res.headers.get("ETag")).toBe(
+      (JSON.parse(created.text) as { etag: string }).etag,
+    );
   });
 
   it("keeps a tag the reply set itself", async () => {
@@ -470,7 +501,8 @@ describe("conditional reads", () => {
 describe("CORS preflights", () => {
   it.each<[string, string, string[]]>([
     ["/v1/pets", "POST", ["GET", "HEAD", "POST"]],
-    ["/v1/pets/1", "GET", ["GET", "HEAD"]],
+    ["/v1/pets/1", "GET", ["DELETE", "GET", "HEAD", "PATCH"]],
+    ["/v1/categories/1", "PATCH", ["DELETE", "GET", "HEAD", "PATCH"]],
     ["/v1/store/orders/1/complete", "POST", ["POST"]],
     ["/v1/webhooks/1", "PATCH", ["DELETE", "PATCH"]],
     ["/v1/openapi.json", "GET", ["GET", "HEAD"]],
@@ -522,7 +554,7 @@ describe("CORS preflights", () => {
       headers: { Origin: PAGE },
     });
     expect(res.status).toBe(405);
-    expect(res.headers.get("Allow")).toBe("GET, HEAD");
+    expect(res.headers.get("Allow")).toBe("GET, HEAD, PATCH, DELETE");
     expect(res.headers.get("Access-Control-Allow-Origin")).toBe("*");
     expect(res.headers.get("Access-Control-Allow-Methods")).toBeNull();
   });

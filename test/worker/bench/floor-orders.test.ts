@@ -87,7 +87,14 @@ describe("the order floor", () => {
       .bind(madeId)
       .all<{ type: string; data: string }>();
     expect(created.results.map((row) => JSON.parse(row.data))).toEqual([
-      { id: madeId, name: "Floor", categoryId: 1, status: "available" },
+      {
+        id: madeId,
+        name: "Floor",
+        categoryId: 1,
+        status: "available",
+        etag: '"1"',
+        photoUrls: [],
+      },
     ]);
     // The floor's statements write the Worker's events: each batch its two changes.
     const { results } = await env.DB.prepare(
@@ -109,7 +116,14 @@ describe("the order floor", () => {
     expect(pets.slice(0, SEEDED).map((pet) => pet.id)).toEqual(
       Array.from({ length: SEEDED }, (_, i) => i + 1),
     );
-    expect(pets[1]).toEqual({ id: 2, name: "Bench adoptee 2", categoryId: 1, status: "available" });
+    expect(pets[1]).toEqual({
+      id: 2,
+      name: "Bench adoptee 2",
+      categoryId: 1,
+      status: "available",
+      etag: '"1"',
+      photoUrls: [],
+    });
   });
 });
 

@@ -5,7 +5,8 @@ import { change } from "../../../src/changes/change.ts";
 import type { Claim } from "../../../src/changes/outcomes.ts";
 import { type Drizzle, database, onSession } from "../../../src/db/database.ts";
 import { pets } from "../../../src/db/schema.ts";
-import { createPet, findPet, petShape } from "../../../src/pets/pets.queries.ts";
+import { createPet } from "../../../src/pets/pet-changes.queries.ts";
+import { findPet, petShape } from "../../../src/pets/pets.queries.ts";
 import { seedKey } from "../support/keys.ts";
 import { recordingD1 } from "../support/recording-d1.ts";
 import { api } from "../support/request.ts";
@@ -17,7 +18,7 @@ import { api } from "../support/request.ts";
  */
 
 describe("a keyed create's batch", () => {
-  it("is the claim, the insert, the give-back and the reply, its event, settlement, probe and stored reply, in that order", async () => {
+  it("is the claim, the insert and its words, the give-back and the reply, its event, settlement, read, probe and stored reply, in that order", async () => {
     const { key } = await seedKey();
     const batches: string[][] = [];
     const res = await api("/v1/pets", {
@@ -33,6 +34,7 @@ describe("a keyed create's batch", () => {
       ["forgetExpired", /^delete from "idempotency_records" where .*"created_at" <= \?/],
       ["claim", /^insert into "idempotency_records"/],
       ["pet", /^insert into "pets" .* returning/],
+      ["indexed", /^insert into "pet_search" .*changes\(\) = 1/],
       ["giveBack", /^delete from "idempotency_records" where .*changes\(\) = 0/],
       [
         "store",
@@ -40,6 +42,7 @@ describe("a keyed create's batch", () => {
       ],
       ["pet.created", /^insert into "events" .*changes\(\) = 1/],
       ["settled", /^update "events" set "dispatched_at"/],
+      ["category", /^select "id" from "categories" where/],
       ["eventsWaiting", /^select 1 from "events" where "events"."dispatched_at" is null/],
       ["stored", /^select "response_status", "response_body" from "idempotency_records"/],
     ];
@@ -101,23 +104,24 @@ describe("a change and a read on a D1 session", () => {
     // A binding of its own, so its Drizzle instance prepares its statements afresh, here.
     const binding = counting(env.DB);
     const db = database(binding.target);
+    const { hash: apiKeyHash } = await seedKey();
     let request = 0;
     /** One request's work, through a session of its own that starts at the primary. */
     const throughSession = async () => {
       request++;
       const session = counting(env.DB.withSession("first-primary"));
       const onPrimary = onSession(db, session.target);
-      const pet = { name: `Session ${request}`, categoryId: 11 };
-      const made = await createPet(onPrimary, pet, Date.now(), undefined);
+      const pet = { name: `Session ${request}`, categoryId: 5 };
+      const made = await createPet(onPrimary, pet, { apiKeyHash, now: Date.now() }, undefined);
       const claim: Claim = {
-        apiKeyHash: "session-test",
+        apiKeyHash,
         idempotencyKey: `session-${request}`,
         operation: "createPet",
         requestHash: "same body",
         now: Date.now(),
       };
-      const stored = await createPet(onPrimary, pet, claim.now, claim);
-      const replayed = await createPet(onPrimary, pet, claim.now, claim);
+      const stored = await createPet(onPrimary, pet, { apiKeyHash, now: claim.now }, claim);
+      const replayed = await createPet(onPrimary, pet, { apiKeyHash, now: claim.now }, claim);
       const found = made.kind === "made" ? await findPet(onPrimary, made.body.id) : undefined;
       return { made, stored, replayed, found, session };
     };
@@ -135,8 +139,10 @@ describe("a change and a read on a D1 session", () => {
     const expected = {
       id: expect.any(Number),
       name: "Session 2",
-      categoryId: 11,
+      categoryId: 5,
       status: "available",
+      etag: '"1"',
+      photoUrls: [],
     };
     expect(made).toEqual({ kind: "made", body: expected, eventsWaiting: false });
     expect(found).toEqual(made.kind === "made" ? made.body : undefined);

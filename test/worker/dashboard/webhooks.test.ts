@@ -48,7 +48,7 @@ describe("webhook endpoints on the account page", () => {
     const gone = await registerWebhook(key, receiverUrl("gone", uniqueName("gone")), [
       "pet.created",
     ]);
-    await createPet(key, { name: "Dashboard", categoryId: 26 });
+    await createPet(key, { name: "Dashboard", categoryId: 5 });
     await settledDeliveries(key, healthy.id, 1);
     await settledDeliveries(key, gone.id, 1);
     await eventually(`a first attempt at endpoint ${failing.id}`, async () =>

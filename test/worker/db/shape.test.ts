@@ -4,8 +4,9 @@ import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_ID } from "../../../src/api/identifiers.ts";
+import { categoryShape } from "../../../src/categories/categories.queries.ts";
 import { database, runOne } from "../../../src/db/database.ts";
-import { EVENT_TYPES, events, orders, pets, webhooks } from "../../../src/db/schema.ts";
+import { categories, EVENT_TYPES, events, orders, pets, webhooks } from "../../../src/db/schema.ts";
 import type { Definition, Shape } from "../../../src/db/shape.ts";
 import { eventShape } from "../../../src/events/event-records.ts";
 import { orderShape } from "../../../src/orders/orders.queries.ts";
@@ -25,7 +26,7 @@ const ACCOUNT_ID = 81;
 const TIMEOUT_MS = 180_000;
 
 /** Tables whose ids the rows here choose, up to the largest the API allows. */
-const CHOSEN_IDS = ["orders", "pets", "webhooks"];
+const CHOSEN_IDS = ["categories", "orders", "pets", "webhooks"];
 let sequences: { name: string; seq: number }[] = [];
 
 beforeAll(async () => {
@@ -91,14 +92,47 @@ describe(`SQL renders each shape as the API does (seed ${seed}, ${numRuns} runs 
     "Pet",
     async () => {
       await check(
-        fc.asyncProperty(id, text, id, petStatus, async (petId, name, categoryId, status) => {
-          await db.drizzle.delete(pets).where(eq(pets.id, petId));
+        fc.asyncProperty(
+          id,
+          text,
+          id,
+          petStatus,
+          id,
+          async (petId, name, categoryId, status, version) => {
+            await db.drizzle.delete(pets).where(eq(pets.id, petId));
+            await db.drizzle
+              .insert(pets)
+              .values({ id: petId, name, categoryId, status, version, createdAt: new Date(0) });
+            const { typescript, sql } = await bothRenderings(petShape, eq(pets.id, petId));
+            expect(sql).toEqual(typescript);
+            expect(typescript).toEqual({
+              id: petId,
+              name,
+              categoryId,
+              status,
+              etag: `"${version}"`,
+              photoUrls: [],
+            });
+          },
+        ),
+      );
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    "Category",
+    async () => {
+      await check(
+        fc.asyncProperty(id, text, id, async (categoryId, name, version) => {
+          await db.drizzle.delete(categories).where(eq(categories.id, categoryId));
           await db.drizzle
-            .insert(pets)
-            .values({ id: petId, name, categoryId, status, createdAt: new Date(0) });
-          const { typescript, sql } = await bothRenderings(petShape, eq(pets.id, petId));
+            .insert(categories)
+            .values({ id: categoryId, name, version, createdAt: new Date(0) });
+          const where = eq(categories.id, categoryId);
+          const { typescript, sql } = await bothRenderings(categoryShape, where);
           expect(sql).toEqual(typescript);
-          expect(typescript).toEqual({ id: petId, name, categoryId, status });
+          expect(typescript).toEqual({ id: categoryId, name, etag: `"${version}"` });
         }),
       );
     },

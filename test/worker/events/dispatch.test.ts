@@ -49,7 +49,7 @@ async function createWhileQueueDown(name: string): Promise<number> {
   const res = await api("/v1/pets", {
     method: "POST",
     key,
-    json: { name, categoryId: 30 },
+    json: { name, categoryId: 2 },
     bindings: { EVENTS: failingQueue() },
   });
   expect(res.status).toBe(201);
@@ -91,7 +91,7 @@ describe("when the queue is down", () => {
     const first = await createWhileQueueDown("First");
     const second = await createWhileQueueDown("Second");
     expect(await waiting()).toBe(2);
-    const third = await createPet(key, { name: "Third", categoryId: 30 });
+    const third = await createPet(key, { name: "Third", categoryId: 2 });
     const ids = (await receivedAtLeast(name, 3)).map(
       (request) => (JSON.parse(request.body) as { data: { id: number } }).data.id,
     );
@@ -110,7 +110,7 @@ describe("when D1 fails after the change", () => {
     const res = await api("/v1/pets", {
       method: "POST",
       key,
-      json: { name: "Written", categoryId: 31 },
+      json: { name: "Written", categoryId: 3 },
       bindings: { DB: d1FailingStatements(/^update "events" set "claim_token" = \?/) },
     });
     expect(res.status).toBe(201);

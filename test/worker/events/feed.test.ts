@@ -25,10 +25,14 @@ afterEach(() => {
 
 const EVENT_KEYS = ["createdAt", "data", "id", "type"];
 
-/** An Event as the contract promises it: these keys exactly, `previousStatus` only on status changes. */
+/** An Event as the contract promises it: these keys exactly, `previousStatus` and `changes` only on their kinds. */
 function expectEventShape(event: EventBody): void {
-  const keys =
-    event.type === "pet.status_changed" ? [...EVENT_KEYS, "previousStatus"].sort() : EVENT_KEYS;
+  const extra: Record<string, string> = {
+    "pet.status_changed": "previousStatus",
+    "pet.updated": "changes",
+  };
+  const added = extra[event.type];
+  const keys = added ? [...EVENT_KEYS, added].sort() : EVENT_KEYS;
   expect(Object.keys(event).sort()).toEqual(keys);
   expect(event.id).toMatch(/^evt_[0-9a-hjkmnp-tv-z]{26}$/);
   expect(new Date(event.createdAt).toISOString()).toBe(event.createdAt);
@@ -78,7 +82,7 @@ describe("who sees what", () => {
 
 describe("paging and the type filter", () => {
   it("pages with limit and the Link header's cursor, in the same order as one long page", async () => {
-    for (let i = 0; i < 5; i++) await createPet(bob, { name: `Page ${i}`, categoryId: 8 });
+    for (let i = 0; i < 5; i++) await createPet(bob, { name: `Page ${i}`, categoryId: 1 });
     const whole = await feed(bob);
     const first = await api("/v1/events?limit=2&type=pet.created", { key: bob });
     expect(first.headers.get("Link")).toMatch(
@@ -103,13 +107,36 @@ describe("paging and the type filter", () => {
   });
 
   it("narrows to one kind or to a family", async () => {
-    const pet = await createPet(alice, { name: "Filtered", categoryId: 9 });
+    const pet = await createPet(alice, { name: "Filtered", categoryId: 2 });
     const order = await placeOrder(alice, pet.id);
     await (await move(alice, order.id, "cancel")).json();
+    const change = (path: string, init: RequestInit & { json?: unknown }) =>
+      send(path, { key: alice, ...init });
+    expect(
+      (
+        await change(`/v1/pets/${pet.id}`, {
+          method: "PATCH",
+          json: { name: "Refiled", status: "sold" },
+        })
+      ).status,
+    ).toBe(200);
+    const category = await change("/v1/categories", { method: "POST", json: { name: "Filtered" } });
+    const categoryPath = `/v1/categories/${category.body.id}`;
+    expect(
+      (await change(categoryPath, { method: "PATCH", json: { name: "Refiled" } })).status,
+    ).toBe(200);
+    expect((await change(categoryPath, { method: "DELETE" })).status).toBe(204);
+    expect((await change(`/v1/pets/${pet.id}`, { method: "DELETE" })).status).toBe(204);
     const everything = await feed(alice);
+    for (const event of everything) expectEventShape(event);
     for (const type of [
       "pet.created",
+      "pet.updated",
       "pet.status_changed",
+      "pet.deleted",
+      "category.created",
+      "category.updated",
+      "category.deleted",
       "order.placed",
       "order.completed",
       "order.cancelled",
@@ -124,6 +151,14 @@ describe("paging and the type filter", () => {
     expect(await feed(alice, "order.*")).toEqual(
       everything.filter((event) => event.type.startsWith("order.")),
     );
+    const categories = await feed(alice, "category.*");
+    expect(categories.map((event) => event.type).slice(-3)).toEqual([
+      "category.created",
+      "category.updated",
+      "category.deleted",
+    ]);
+    // Catalogue events are everyone's.
+    expect((await feed(bob, "category.*")).slice(-3)).toEqual(categories.slice(-3));
     expect((await feed(alice, "order.cancelled")).at(-1)?.data).toMatchObject({
       id: order.id,
       status: "cancelled",
@@ -155,7 +190,7 @@ describe("the feed's order is the order of the commits", () => {
     MANY_REQUESTS,
     async () => {
       const pets = await Promise.all(
-        Array.from({ length: 16 }, (_, i) => createPet(bob, { name: `Rush ${i}`, categoryId: 10 })),
+        Array.from({ length: 16 }, (_, i) => createPet(bob, { name: `Rush ${i}`, categoryId: 3 })),
       );
       const keys = [alice, aliceToo, bob];
       const placed = await Promise.all(
@@ -220,7 +255,7 @@ describe("the feed's order is the order of the commits", () => {
 
 describe("retention", () => {
   it("lists only the last 30 days, and the scheduled job removes what is older", async () => {
-    const pet = await createPet(alice, { name: "Old news", categoryId: 11 });
+    const pet = await createPet(alice, { name: "Old news", categoryId: 4 });
     const [created] = (await feed(alice, "pet.created")).filter(
       (event) => event.data.id === pet.id,
     );

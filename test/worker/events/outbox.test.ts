@@ -82,7 +82,7 @@ describe("every change writes its event, once", () => {
       {
         id: expect.any(String),
         type: "pet.status_changed",
-        data: { ...pet, status: "pending" },
+        data: { ...pet, status: "pending", etag: '"2"' },
         previousStatus: "available",
         accountId: null,
       },
@@ -114,7 +114,7 @@ describe("every change writes its event, once", () => {
         {
           id: expect.any(String),
           type: "pet.status_changed",
-          data: { ...pet, status: petStatus },
+          data: { ...pet, status: petStatus, etag: '"3"' },
           previousStatus: "pending",
           accountId: null,
         },
@@ -131,6 +131,134 @@ describe("every change writes its event, once", () => {
     const ids = results.map((event) => event.id);
     expect(ids.length).toBeGreaterThanOrEqual(3);
     expect(new Set(ids).size).toBe(ids.length);
+  });
+});
+
+describe("every change of the catalogue writes its events, once", () => {
+  /** The events written since `seq`, with what each says changed. */
+  async function writtenWithChanges(change: () => Promise<unknown>) {
+    const before = await lastSeq();
+    await change();
+    const { results } = await env.DB.prepare(
+      "SELECT type, data, previous_status AS previousStatus, changes, account_id AS accountId FROM events WHERE seq > ? ORDER BY seq",
+    )
+      .bind(before)
+      .all<{
+        type: string;
+        data: string;
+        previousStatus: string | null;
+        changes: string | null;
+        accountId: number | null;
+      }>();
+    return results.map((row) => ({
+      ...row,
+      data: JSON.parse(row.data) as unknown,
+      changes: row.changes === null ? null : (JSON.parse(row.changes) as unknown),
+    }));
+  }
+
+  it("updatePet: pet.updated with the fields that changed, and pet.status_changed when the status did", async () => {
+    const pet = await createPet(key, { name: "Edited", categoryId: 3 });
+    let after: unknown;
+    const written = await writtenWithChanges(async () => {
+      const res = await api(`/v1/pets/${pet.id}`, {
+        method: "PATCH",
+        key,
+        json: { name: "Edited", categoryId: 4, status: "pending" },
+      });
+      after = await res.json();
+    });
+    expect(written).toEqual([
+      {
+        type: "pet.updated",
+        data: after,
+        previousStatus: null,
+        changes: ["categoryId", "status"],
+        accountId: null,
+      },
+      {
+        type: "pet.status_changed",
+        data: after,
+        previousStatus: "available",
+        changes: null,
+        accountId: null,
+      },
+    ]);
+    // A patch that changes nothing writes nothing.
+    const unchanged = await writtenWithChanges(async () => {
+      const res = await api(`/v1/pets/${pet.id}`, {
+        method: "PATCH",
+        key,
+        json: { categoryId: 4 },
+      });
+      await res.json();
+    });
+    expect(unchanged).toEqual([]);
+  });
+
+  it("deletePet: pet.deleted; categories: category.created, .updated and .deleted, for everyone", async () => {
+    const pet = await createPet(key, { name: "Deleted", categoryId: 3 });
+    const deleted = await writtenWithChanges(async () => {
+      expect((await api(`/v1/pets/${pet.id}`, { method: "DELETE", key })).status).toBe(204);
+    });
+    expect(deleted).toEqual([
+      {
+        type: "pet.deleted",
+        data: { ...pet, etag: '"2"' },
+        previousStatus: null,
+        changes: null,
+        accountId: null,
+      },
+    ]);
+    const kinds: string[] = [];
+    const made = await writtenWithChanges(async () => {
+      const res = await api("/v1/categories", { method: "POST", key, json: { name: "Outboxed" } });
+      const { id } = (await res.json()) as { id: number };
+      await (
+        await api(`/v1/categories/${id}`, { method: "PATCH", key, json: { name: "Renamed" } })
+      ).json();
+      expect((await api(`/v1/categories/${id}`, { method: "DELETE", key })).status).toBe(204);
+    });
+    for (const event of made) kinds.push(event.type);
+    expect(kinds).toEqual(["category.created", "category.updated", "category.deleted"]);
+    expect(made.every((event) => event.accountId === null && event.changes === null)).toBe(true);
+  });
+
+  it("writes none for a refused change: 403, 404, 409, 412, 422", async () => {
+    const { key: other } = await seedUnlimitedKey();
+    const pet = await createPet(key, { name: "Refused", categoryId: 3 });
+    await placeOrder(key, pet.id);
+    const written = await writtenWithChanges(async () => {
+      const patch = (json: unknown, init = {}) =>
+        api(`/v1/pets/${pet.id}`, { method: "PATCH", key, json, ...init });
+      await expectError(await patch({ name: "X" }, { key: other }), 403, "not_owner");
+      await expectError(await patch({ status: "sold" }), 409, "order_open");
+      await expectError(
+        await patch({ name: "X" }, { headers: { "If-Match": '"1"' } }),
+        412,
+        "precondition_failed",
+      );
+      await expectError(await patch({ categoryId: 999_999 }), 422, "unknown_category", {
+        paths: ["categoryId"],
+      });
+      await expectError(
+        await api(`/v1/pets/${pet.id}`, { method: "DELETE", key }),
+        409,
+        "order_open",
+      );
+      await expectError(
+        await api("/v1/pets/9007199254740991", { method: "DELETE", key }),
+        404,
+        "not_found",
+      );
+      await expectError(
+        await api("/v1/categories", { method: "POST", key, json: { name: "Dogs" } }),
+        409,
+        "category_exists",
+      );
+      await expectError(await api("/v1/categories/3", { method: "DELETE", key }), 403, "not_owner");
+    });
+    expect(written).toEqual([]);
   });
 });
 

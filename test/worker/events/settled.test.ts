@@ -30,7 +30,7 @@ interface Settlement {
 
 /** Creates an animal and reports how its event was left: settled means marked dispatched as it was written. */
 async function petCreated(key: string): Promise<Settlement[]> {
-  const pet = await createPet(key, { name: "Settled", categoryId: 61 });
+  const pet = await createPet(key, { name: "Settled", categoryId: 5 });
   const { results } = await env.DB.prepare(
     `SELECT type, dispatched_at IS NOT NULL AND dispatched_at = created_at AS settled FROM events
      WHERE type = 'pet.created' AND json_extract(data, '$.id') = ?`,
@@ -63,7 +63,7 @@ describe("with no endpoint listening", () => {
     const res = await api("/v1/pets", {
       method: "POST",
       key: other.key,
-      json: { name: "Unheard", categoryId: 62 },
+      json: { name: "Unheard", categoryId: 6 },
       bindings: { DB: recordingD1(batches) },
     });
     expect(res.status).toBe(201);
@@ -83,8 +83,8 @@ describe("with an endpoint for one account's orders", () => {
   it("that account's order events wait for dispatch; animals' and other accounts' are settled", async () => {
     expect(await petCreated(listener.key)).toEqual([{ type: "pet.created", settled: true }]);
 
-    const heard = await createPet(listener.key, { name: "Heard", categoryId: 63 });
-    const unheard = await createPet(other.key, { name: "Unheard", categoryId: 63 });
+    const heard = await createPet(listener.key, { name: "Heard", categoryId: 7 });
+    const unheard = await createPet(other.key, { name: "Unheard", categoryId: 7 });
     // The queue refuses, so the dispatch after the listener's reply leaves its event waiting.
     const [listenersOrder, othersOrder] = await Promise.all(
       [
@@ -113,7 +113,7 @@ describe("with an endpoint for one account's orders", () => {
   it("a change of that account asks for a dispatch after its reply; another account's does not", async () => {
     // With bindings of its own, a request is awaited with the work it left after its reply.
     const claimsAfterOrdering = async (key: string) => {
-      const pet = await createPet(key, { name: "Asked", categoryId: 64 });
+      const pet = await createPet(key, { name: "Asked", categoryId: 1 });
       const batches: string[][] = [];
       const res = await api("/v1/store/orders", {
         method: "POST",

@@ -14,7 +14,7 @@ let firstMessage: string | undefined;
 
 beforeAll(async () => {
   ({ key } = await seedKey());
-  petId = (await createPet(key, { name: "Guarded", categoryId: 3001 })).id;
+  petId = (await createPet(key, { name: "Guarded", categoryId: 5 })).id;
 });
 
 const OPERATIONS: [string, (authorization?: string) => Promise<Response>][] = [
@@ -25,7 +25,7 @@ const OPERATIONS: [string, (authorization?: string) => Promise<Response>][] = [
       send("/v1/pets", authorization, {
         method: "POST",
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ name: "Nope", categoryId: 3002 }),
+        body: JSON.stringify({ name: "Nope", categoryId: 6 }),
       }),
   ],
   ["getPet", (authorization) => send(`/v1/pets/${petId}`, authorization)],

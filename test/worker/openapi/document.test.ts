@@ -86,7 +86,11 @@ describe("GET /v1/openapi.json", () => {
       .sort();
     expect(documented).toEqual(servedRoutes);
     expect(documented).toEqual([
+      "DELETE /categories/{categoryId}",
+      "DELETE /pets/{petId}",
       "DELETE /webhooks/{webhookId}",
+      "GET /categories",
+      "GET /categories/{categoryId}",
       "GET /events",
       "GET /pets",
       "GET /pets/{petId}",
@@ -94,7 +98,10 @@ describe("GET /v1/openapi.json", () => {
       "GET /store/orders/{orderId}",
       "GET /webhooks",
       "GET /webhooks/{webhookId}/deliveries",
+      "PATCH /categories/{categoryId}",
+      "PATCH /pets/{petId}",
       "PATCH /webhooks/{webhookId}",
+      "POST /categories",
       "POST /pets",
       "POST /store/orders",
       "POST /store/orders/{orderId}/cancel",
@@ -107,7 +114,7 @@ describe("GET /v1/openapi.json", () => {
     ]);
   });
 
-  it("marks the events and webhooks operations beta, each under its tag", async () => {
+  it("marks managing animals, categories, events and webhooks beta, each under its tag", async () => {
     const document = (await served()) as OpenApiDocument & { tags: { name: string }[] };
     const beta = operations(document).filter(
       ([, operation]) => operation["x-stability"] === "beta",
@@ -115,6 +122,13 @@ describe("GET /v1/openapi.json", () => {
     expect(
       beta.map(([, operation]) => [operation.operationId, (operation as { tags?: string[] }).tags]),
     ).toEqual([
+      ["updatePet", ["pets"]],
+      ["deletePet", ["pets"]],
+      ["listCategories", ["categories"]],
+      ["createCategory", ["categories"]],
+      ["getCategory", ["categories"]],
+      ["updateCategory", ["categories"]],
+      ["deleteCategory", ["categories"]],
       ["listEvents", ["events"]],
       ["createWebhook", ["webhooks"]],
       ["listWebhooks", ["webhooks"]],
@@ -126,7 +140,13 @@ describe("GET /v1/openapi.json", () => {
       ["recoverWebhook", ["webhooks"]],
       ["rotateWebhookSecret", ["webhooks"]],
     ]);
-    expect(document.tags.map((tag) => tag.name)).toEqual(["pets", "store", "events", "webhooks"]);
+    expect(document.tags.map((tag) => tag.name)).toEqual([
+      "pets",
+      "categories",
+      "store",
+      "events",
+      "webhooks",
+    ]);
     const create = operations(document).find(([name]) => name === "POST /webhooks")?.[1];
     expect(Object.keys(create?.responses ?? {}).sort()).toEqual([
       "201",
@@ -148,7 +168,12 @@ describe("GET /v1/openapi.json", () => {
     };
     const kinds = [
       "pet.created",
+      "pet.updated",
       "pet.status_changed",
+      "pet.deleted",
+      "category.created",
+      "category.updated",
+      "category.deleted",
       "order.placed",
       "order.completed",
       "order.cancelled",
@@ -157,7 +182,12 @@ describe("GET /v1/openapi.json", () => {
     expect(Object.keys(document.webhooks)).toEqual(kinds);
     const schemas = [
       "PetCreatedEvent",
+      "PetUpdatedEvent",
       "PetStatusChangedEvent",
+      "PetDeletedEvent",
+      "CategoryCreatedEvent",
+      "CategoryUpdatedEvent",
+      "CategoryDeletedEvent",
       "OrderPlacedEvent",
       "OrderCompletedEvent",
       "OrderCancelledEvent",

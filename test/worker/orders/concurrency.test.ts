@@ -27,7 +27,7 @@ describe("orders under concurrency", () => {
     "20 parallel orders for one animal: exactly one 201 and 19 × 409; the animal is pending once",
     MANY_REQUESTS,
     async () => {
-      const pet = await createPet(keys[0] ?? "", { name: "Popular", categoryId: 40 });
+      const pet = await createPet(keys[0] ?? "", { name: "Popular", categoryId: 5 });
       const replies = await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
           send("/v1/store/orders", {
@@ -57,7 +57,7 @@ describe("orders under concurrency", () => {
     MANY_REQUESTS,
     async () => {
       for (let round = 0; round < 10; round++) {
-        const pet = await createPet(keys[0] ?? "", { name: `Race ${round}`, categoryId: 41 });
+        const pet = await createPet(keys[0] ?? "", { name: `Race ${round}`, categoryId: 6 });
         const order = await placeOrder(keys[round % 2] ?? "", pet.id);
         const [complete, cancel] = await Promise.all(
           (["complete", "cancel"] as const).map((action) =>
@@ -87,7 +87,7 @@ describe("orders under concurrency", () => {
     MANY_REQUESTS,
     async () => {
       const pets = await Promise.all(
-        [0, 1, 2].map((i) => createPet(keys[0] ?? "", { name: `Busy ${i}`, categoryId: 42 })),
+        [0, 1, 2].map((i) => createPet(keys[0] ?? "", { name: `Busy ${i}`, categoryId: 7 })),
       );
       const placed = await Promise.all(pets.map((pet) => placeOrder(keys[2] ?? "", pet.id)));
       const replies = await Promise.all(

@@ -46,7 +46,7 @@ const broken = (index: number): ApiRequestInit => ({
 
 describe("a storage fault in the middle of a move", () => {
   it("placing: 503 at every statement, and the animal stays available with no order", async () => {
-    const pet = await createPet(key, { name: "Fragile", categoryId: 50 });
+    const pet = await createPet(key, { name: "Fragile", categoryId: 1 });
     for (let index = 0; index < PLACE_STATEMENTS; index++) {
       await expectUnavailable(
         await api("/v1/store/orders", {
@@ -62,7 +62,7 @@ describe("a storage fault in the middle of a move", () => {
   });
 
   it("placing with an Idempotency-Key: 503 at every statement, no order, and the key still free", async () => {
-    const pet = await createPet(key, { name: "Keyed fragile", categoryId: 51 });
+    const pet = await createPet(key, { name: "Keyed fragile", categoryId: 2 });
     const headers = { "Idempotency-Key": "fault-place" };
     for (let index = 0; index < KEYED_PLACE_STATEMENTS; index++) {
       await expectUnavailable(
@@ -87,7 +87,7 @@ describe("a storage fault in the middle of a move", () => {
   it.each(["complete", "cancel"] as const)(
     "%s: 503 at every statement, and the order stays placed, the animal pending",
     async (action) => {
-      const pet = await createPet(key, { name: `Fragile ${action}`, categoryId: 52 });
+      const pet = await createPet(key, { name: `Fragile ${action}`, categoryId: 3 });
       const order = await placeOrder(key, pet.id);
       for (let index = 0; index < MOVE_STATEMENTS; index++) {
         await expectUnavailable(
@@ -104,7 +104,7 @@ describe("a storage fault in the middle of a move", () => {
 
   it("a keyed create: 503 at every statement, no animal, and the key still free", async () => {
     const headers = { "Content-Type": "application/json", "Idempotency-Key": "fault-create" };
-    const body = JSON.stringify({ name: "Never", categoryId: 53 });
+    const body = JSON.stringify({ name: "Never", categoryId: 4 });
     const count = async () =>
       (
         await env.DB.prepare("SELECT count(*) AS n FROM pets WHERE category_id = 53").first<{
@@ -127,7 +127,7 @@ describe("a storage fault in the middle of a move", () => {
 
 describe("a D1 that fails outright", () => {
   it("answers 503 on every store operation and changes nothing", async () => {
-    const pet = await createPet(key, { name: "Outage", categoryId: 54 });
+    const pet = await createPet(key, { name: "Outage", categoryId: 5 });
     const order = await placeOrder(key, pet.id);
     const down = { key, bindings: { DB: failingD1() } };
     for (const res of [

@@ -13,11 +13,11 @@ let completed: OrderBody;
 beforeAll(async () => {
   ({ key } = await seedKey());
   for (let i = 0; i < 4; i++) {
-    available.push((await createPet(key, { name: `Headers ${i}`, categoryId: 70 })).id);
+    available.push((await createPet(key, { name: `Headers ${i}`, categoryId: 7 })).id);
   }
-  const pending = (await createPet(key, { name: "Placed", categoryId: 70 })).id;
+  const pending = (await createPet(key, { name: "Placed", categoryId: 7 })).id;
   placed = await placeOrder(key, pending);
-  const sold = (await createPet(key, { name: "Completed", categoryId: 70 })).id;
+  const sold = (await createPet(key, { name: "Completed", categoryId: 7 })).id;
   const order = await placeOrder(key, sold);
   const res = await api(`/v1/store/orders/${order.id}/complete`, { method: "POST", key });
   completed = (await res.json()) as OrderBody;

@@ -1,7 +1,7 @@
 import { createScheduledController, env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import worker from "../../../src/index.ts";
-import { createPet, expectError } from "../support/assertions.ts";
+import { createCategory, createPet, expectError } from "../support/assertions.ts";
 import { seedKey, seedUnlimitedKey } from "../support/keys.ts";
 import {
   expectAnimalsMatchOrders,
@@ -31,7 +31,7 @@ function createKeyed(idempotencyKey: string, json: unknown, as = key): Promise<R
 
 describe("Idempotency-Key on POST /v1/store/orders", () => {
   it("replays the first response, as it was sent, after the order has moved on", async () => {
-    const pet = await createPet(key, { name: "Once", categoryId: 30 });
+    const pet = await createPet(key, { name: "Once", categoryId: 2 });
     const first = await place(key, pet.id, keyed("place-1"));
     const firstText = await first.text();
     expect(first.status).toBe(201);
@@ -51,7 +51,7 @@ describe("Idempotency-Key on POST /v1/store/orders", () => {
   });
 
   it("places exactly one order from 20 concurrent requests with one key; the others replay it", async () => {
-    const pet = await createPet(key, { name: "Crowd", categoryId: 31 });
+    const pet = await createPet(key, { name: "Crowd", categoryId: 3 });
     const replies = await Promise.all(
       Array.from({ length: 20 }, () => place(key, pet.id, keyed("place-race"))),
     );
@@ -66,8 +66,8 @@ describe("Idempotency-Key on POST /v1/store/orders", () => {
 
   it("refuses the same key with another animal with 422, and places nothing", async () => {
     const [a, b] = [
-      await createPet(key, { name: "A", categoryId: 32 }),
-      await createPet(key, { name: "B", categoryId: 32 }),
+      await createPet(key, { name: "A", categoryId: 4 }),
+      await createPet(key, { name: "B", categoryId: 4 }),
     ];
     await (await place(key, a.id, keyed("place-reuse"))).json();
     await expectError(await place(key, b.id, keyed("place-reuse")), 422, "idempotency_key_reused");
@@ -76,7 +76,8 @@ describe("Idempotency-Key on POST /v1/store/orders", () => {
   });
 
   it("refuses one key used on createPet and then on placeOrder with 422, and the reverse", async () => {
-    const created = await createKeyed("shared-op-1", { name: "Made", categoryId: 33 });
+    const { id: categoryId } = await createCategory(key, "Shared operations");
+    const created = await createKeyed("shared-op-1", { name: "Made", categoryId });
     const pet = (await created.json()) as { id: number };
     expect(created.status).toBe(201);
     await expectError(
@@ -88,21 +89,21 @@ describe("Idempotency-Key on POST /v1/store/orders", () => {
 
     await (await place(key, pet.id, keyed("shared-op-2"))).json();
     await expectError(
-      await createKeyed("shared-op-2", { name: "Made", categoryId: 33 }),
+      await createKeyed("shared-op-2", { name: "Made", categoryId }),
       422,
       "idempotency_key_reused",
     );
-    const count = await env.DB.prepare(
-      "SELECT count(*) AS n FROM pets WHERE category_id = 33",
-    ).first<{ n: number }>();
+    const count = await env.DB.prepare("SELECT count(*) AS n FROM pets WHERE category_id = ?")
+      .bind(categoryId)
+      .first<{ n: number }>();
     expect(count?.n).toBe(1);
   });
 
   it("scopes keys to the API key that sent them", async () => {
     const other = await seedKey();
     const [a, b] = [
-      await createPet(key, { name: "Mine", categoryId: 34 }),
-      await createPet(key, { name: "Yours", categoryId: 34 }),
+      await createPet(key, { name: "Mine", categoryId: 6 }),
+      await createPet(key, { name: "Yours", categoryId: 6 }),
     ];
     const mine = (await (await place(key, a.id, keyed("scoped"))).json()) as OrderBody;
     const res = await place(other.key, b.id, keyed("scoped"));
@@ -113,7 +114,7 @@ describe("Idempotency-Key on POST /v1/store/orders", () => {
   });
 
   it("does not remember a refused placement: the same key tries again", async () => {
-    const pet = await createPet(key, { name: "Later", categoryId: 35 });
+    const pet = await createPet(key, { name: "Later", categoryId: 7 });
     const blocking = (await (await place(key, pet.id)).json()) as OrderBody;
     await expectError(await place(key, pet.id, keyed("after-409")), 409, "pet_not_available");
     await expectError(
@@ -132,7 +133,7 @@ describe("Idempotency-Key on POST /v1/store/orders", () => {
   it("forgets a key after 24 hours, and the scheduled job removes its record", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(new Date("2031-05-01T10:00:00Z"));
-    const pet = await createPet(key, { name: "Expiring", categoryId: 36 });
+    const pet = await createPet(key, { name: "Expiring", categoryId: 1 });
     const first = (await (await place(key, pet.id, keyed("expiring"))).json()) as OrderBody;
     await (await move(key, first.id, "cancel")).json();
 
@@ -158,18 +159,18 @@ describe("Idempotency-Key on POST /v1/store/orders", () => {
 
 describe("Idempotency-Key on POST /v1/pets once animals can be ordered", () => {
   it("replays the first response of a create after its animal was ordered and sold", async () => {
-    const created = await createKeyed("create-then-order", { name: "Rex", categoryId: 37 });
+    const created = await createKeyed("create-then-order", { name: "Rex", categoryId: 2 });
     const firstText = await created.text();
     const pet = JSON.parse(firstText) as { id: number; status: string };
     expect(pet.status).toBe("available");
 
     const order = (await (await place(key, pet.id)).json()) as OrderBody;
-    const pending = await createKeyed("create-then-order", { name: "Rex", categoryId: 37 });
+    const pending = await createKeyed("create-then-order", { name: "Rex", categoryId: 2 });
     expect(await pending.text()).toBe(firstText);
     expect(pending.headers.get("Idempotent-Replayed")).toBe("true");
 
     await (await move(key, order.id, "complete")).json();
-    const sold = await createKeyed("create-then-order", { categoryId: 37, name: "Rex" });
+    const sold = await createKeyed("create-then-order", { categoryId: 2, name: "Rex" });
     expect(sold.status).toBe(201);
     expect(await sold.text()).toBe(firstText);
     expect(sold.headers.get("Location")).toBe(`/v1/pets/${pet.id}`);

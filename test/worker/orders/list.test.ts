@@ -19,12 +19,12 @@ beforeAll(async () => {
   otherKey = (await seedKey()).key;
   // 25 orders: statuses interleaved, so a filtered page must skip over the others.
   for (let i = 0; i < 25; i++) {
-    const pet = await createPet(key, { name: `Ordered ${i}`, categoryId: 20 });
+    const pet = await createPet(key, { name: `Ordered ${i}`, categoryId: 6 });
     let order = await placeOrder(key, pet.id);
     const action = (["complete", "cancel", undefined] as const)[i % 3];
     if (action) order = (await (await move(key, order.id, action)).json()) as OrderBody;
     orders.push(order);
-    const theirs = await createPet(otherKey, { name: `Theirs ${i}`, categoryId: 21 });
+    const theirs = await createPet(otherKey, { name: `Theirs ${i}`, categoryId: 7 });
     otherOrders.push(await placeOrder(otherKey, theirs.id));
   }
 });

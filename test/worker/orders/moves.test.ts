@@ -23,7 +23,7 @@ beforeAll(async () => {
 
 /** A fresh animal with an order in the given status, reached through the API. */
 async function orderIn(status: OrderStatus): Promise<OrderBody> {
-  const pet = await createPet(key, { name: `For ${status}`, categoryId: 10 });
+  const pet = await createPet(key, { name: `For ${status}`, categoryId: 3 });
   const order = await placeOrder(key, pet.id);
   if (status === "placed") return order;
   const res = await move(key, order.id, status === "completed" ? "complete" : "cancel");

@@ -44,7 +44,7 @@ describe("POST /v1/store/orders", () => {
     await (await place(key, pet.id)).json();
     const res = await api("/v1/pets?status=pending&limit=100", { key });
     const pending = (await res.json()) as { id: number; status: string }[];
-    expect(pending).toContainEqual({ ...pet, status: "pending" });
+    expect(pending).toContainEqual({ ...pet, status: "pending", etag: '"2"' });
     const available = (await (
       await api("/v1/pets?status=available&limit=100", { key })
     ).json()) as {

@@ -1,7 +1,13 @@
 import { env } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createPet, expectError, expectPet, freshIp } from "../support/assertions.ts";
+import {
+  createCategory,
+  createPet,
+  expectError,
+  expectPet,
+  freshIp,
+} from "../support/assertions.ts";
 import { seedKey } from "../support/keys.ts";
 import { api, jsonOf, ORIGIN } from "../support/request.ts";
 
@@ -26,7 +32,7 @@ function postRaw(body: BodyInit | null, headers: Record<string, string> = {}): P
 
 /** A valid animal padded with JSON white space to exactly `size` bytes. */
 function validBodyOfSize(size: number): string {
-  const json = JSON.stringify({ name: "Padded", categoryId: 4242 });
+  const json = JSON.stringify({ name: "Padded", categoryId: 7 });
   return json + " ".repeat(size - json.length);
 }
 
@@ -58,16 +64,24 @@ function postStream(text: string): Promise<Response> {
 }
 
 describe("POST /v1/pets — happy path", () => {
-  it("answers 201 with all four keys and a Location that serves the same animal", async () => {
+  it("answers 201 with all six keys, its etag as ETag, and a Location that serves the same animal", async () => {
     const res = await api("/v1/pets", {
       method: "POST",
       key,
-      json: { name: "Rex", categoryId: 1001, status: "pending" },
+      json: { name: "Rex", categoryId: 7, status: "pending" },
     });
     expect(res.status).toBe(201);
     const pet = await jsonOf<{ id: number }>(res);
     expectPet(pet);
-    expect(pet).toEqual({ id: pet.id, name: "Rex", categoryId: 1001, status: "pending" });
+    expect(pet).toEqual({
+      id: pet.id,
+      name: "Rex",
+      categoryId: 7,
+      status: "pending",
+      etag: '"1"',
+      photoUrls: [],
+    });
+    expect(res.headers.get("ETag")).toBe('"1"');
     expect(res.headers.get("Location")).toBe(`/v1/pets/${pet.id}`);
     expect(res.headers.get("Content-Type")).toMatch(/^application\/json\b/);
 
@@ -77,48 +91,49 @@ describe("POST /v1/pets — happy path", () => {
   });
 
   it("assigns a new, increasing id to every animal", async () => {
-    const first = await createPet(key, { name: "One", categoryId: 1002 });
-    const second = await createPet(key, { name: "Two", categoryId: 1002 });
+    const first = await createPet(key, { name: "One", categoryId: 1 });
+    const second = await createPet(key, { name: "Two", categoryId: 1 });
     expect(second.id).toBeGreaterThan(first.id);
   });
 
   it("defaults status to available", async () => {
-    const pet = await createPet(key, { name: "Fido", categoryId: 1003 });
+    const pet = await createPet(key, { name: "Fido", categoryId: 2 });
     expect(pet.status).toBe("available");
     const fetched = await api(`/v1/pets/${pet.id}`, { key });
     expect(await fetched.json()).toMatchObject({ status: "available" });
   });
 
   it.each(["available", "pending", "sold"] as const)("accepts status %s", async (status) => {
-    const pet = await createPet(key, { name: "Stat", categoryId: 1004, status });
+    const pet = await createPet(key, { name: "Stat", categoryId: 3, status });
     expect(pet.status).toBe(status);
   });
 
   it("accepts a name of exactly 100 characters, and a 1-character name", async () => {
     const long = "n".repeat(100);
-    expect((await createPet(key, { name: long, categoryId: 1005 })).name).toBe(long);
-    expect((await createPet(key, { name: "x", categoryId: 1005 })).name).toBe("x");
+    expect((await createPet(key, { name: long, categoryId: 4 })).name).toBe(long);
+    expect((await createPet(key, { name: "x", categoryId: 4 })).name).toBe("x");
   });
 
   it("counts characters, not bytes: 100 emoji-free non-ASCII characters fit", async () => {
     const name = "é".repeat(100);
-    expect((await createPet(key, { name, categoryId: 1006 })).name).toBe(name);
+    expect((await createPet(key, { name, categoryId: 5 })).name).toBe(name);
   });
 
   it("stores the name as sent, surrounding white space included", async () => {
-    const pet = await createPet(key, { name: "  Rex ", categoryId: 1007 });
+    const pet = await createPet(key, { name: "  Rex ", categoryId: 6 });
     expect(pet.name).toBe("  Rex ");
     const fetched = await api(`/v1/pets/${pet.id}`, { key });
     expect(await fetched.json()).toMatchObject({ name: "  Rex " });
   });
 
-  it("accepts categoryId 1 and 2^53−1 and returns them exactly", async () => {
+  it("accepts categoryId 1 and a category made since, and returns them exactly", async () => {
     expect((await createPet(key, { name: "Min", categoryId: 1 })).categoryId).toBe(1);
-    expect((await createPet(key, { name: "Max", categoryId: MAX_ID })).categoryId).toBe(MAX_ID);
+    const { id } = await createCategory(key, "Made since");
+    expect((await createPet(key, { name: "Newer", categoryId: id })).categoryId).toBe(id);
   });
 
   it("accepts application/json with parameters, in any letter case", async () => {
-    const body = JSON.stringify({ name: "Charset", categoryId: 1008 });
+    const body = JSON.stringify({ name: "Charset", categoryId: 7 });
     for (const type of ["application/json; charset=utf-8", "Application/JSON"]) {
       const res = await postRaw(body, { "Content-Type": type });
       expect(res.status, type).toBe(201);
@@ -170,6 +185,31 @@ describe("POST /v1/pets — bad input", () => {
     // The message names the field too, for people reading logs rather than details.
     for (const path of paths) expect(error.message).toContain(path);
     expect(await petCount()).toBe(before);
+  });
+
+  it.each([
+    ["one no category has had", 999_999],
+    ["2^53−1", MAX_ID],
+  ])(
+    "refuses a categoryId naming no category (%s) with 422 unknown_category, adding nothing",
+    async (_, categoryId) => {
+      const before = await petCount();
+      const res = await api("/v1/pets", { method: "POST", key, json: { name: "Rex", categoryId } });
+      await expectError(res, 422, "unknown_category", { paths: ["categoryId"] });
+      expect(await petCount()).toBe(before);
+    },
+  );
+
+  it("refuses a deleted category with 422 unknown_category", async () => {
+    const { id } = await createCategory(key, "Soon gone");
+    const gone = await api(`/v1/categories/${id}`, { method: "DELETE", key });
+    expect(gone.status).toBe(204);
+    const res = await api("/v1/pets", {
+      method: "POST",
+      key,
+      json: { name: "Rex", categoryId: id },
+    });
+    await expectError(res, 422, "unknown_category", { paths: ["categoryId"] });
   });
 
   it("reports every invalid field at once", async () => {

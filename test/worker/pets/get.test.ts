@@ -11,14 +11,16 @@ import { seedKey } from "../support/keys.ts";
 import { api } from "../support/request.ts";
 
 const SUNSET = "Thu, 05 Dec 2030 00:00:00 GMT";
-const LINK = '</v1/pets>; rel="successor-version", </docs>; rel="deprecation"';
+/** The successor is the listing's `id` filter, for the id the request named, as it named it. */
+const link = (id: string | number) =>
+  `</v1/pets?id=${id}>; rel="successor-version", </docs>; rel="deprecation"`;
 
 let key: string;
 let pet: CreatedPet;
 
 beforeAll(async () => {
   ({ key } = await seedKey());
-  pet = await createPet(key, { name: "Bella", categoryId: 2001, status: "sold" });
+  pet = await createPet(key, { name: "Bella", categoryId: 6, status: "sold" });
 });
 
 afterEach(() => {
@@ -26,12 +28,12 @@ afterEach(() => {
 });
 
 /** The three marks of the deprecated operation, on whatever reply it gives. */
-function expectDeprecationHeaders(res: Response): void {
+function expectDeprecationHeaders(res: Response, id: string | number): void {
   const deprecatedAt = Math.floor(Date.parse(env.GET_PET_DEPRECATED_AT) / 1000);
   expect(Number.isSafeInteger(deprecatedAt)).toBe(true);
   expect(res.headers.get("Deprecation")).toBe(`@${deprecatedAt}`);
   expect(res.headers.get("Sunset")).toBe(SUNSET);
-  expect(res.headers.get("Link")).toBe(LINK);
+  expect(res.headers.get("Link")).toBe(link(id));
 }
 
 function anonymous(): { headers: Record<string, string> } {
@@ -39,19 +41,20 @@ function anonymous(): { headers: Record<string, string> } {
 }
 
 describe("GET /v1/pets/{petId} — happy path", () => {
-  it("returns the animal with all four keys", async () => {
+  it("returns the animal with all six keys, its etag as ETag", async () => {
     const res = await api(`/v1/pets/${pet.id}`, { key });
     expect(res.status).toBe(200);
     const body = await res.json();
     expectPet(body);
     expect(body).toEqual(pet);
+    expect(res.headers.get("ETag")).toBe(pet.etag);
   });
 
   it("marks a success as deprecated, with sunset and successor", async () => {
     const res = await api(`/v1/pets/${pet.id}`, { key });
     await res.json();
     expect(res.status).toBe(200);
-    expectDeprecationHeaders(res);
+    expectDeprecationHeaders(res, pet.id);
   });
 
   it("still answers an instant before the sunset", async () => {
@@ -60,7 +63,7 @@ describe("GET /v1/pets/{petId} — happy path", () => {
     const res = await api(`/v1/pets/${pet.id}`, { key });
     expect(await res.json()).toEqual(pet);
     expect(res.status).toBe(200);
-    expectDeprecationHeaders(res);
+    expectDeprecationHeaders(res, pet.id);
   });
 });
 
@@ -74,19 +77,17 @@ describe("GET /v1/pets/{petId} — after the sunset", () => {
     const res = await api(`/v1/pets/${pet.id}`, { key });
     const error = await expectError(res, 410, "gone");
     expect(error.message).toContain("/v1/pets");
-    expectDeprecationHeaders(res);
+    expectDeprecationHeaders(res, pet.id);
   });
 
   it("answers 410 for unknown and malformed ids too, with the caller's budget", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(new Date("2030-12-06T00:00:00Z"));
-    for (const res of [
-      await api("/v1/pets/999999999", { key }),
-      await api("/v1/pets/abc", { key }),
-    ]) {
+    for (const id of ["999999999", "abc"]) {
+      const res = await api(`/v1/pets/${id}`, { key });
       expect(res.headers.get("X-RateLimit-Remaining")).toMatch(/^[0-9]+$/);
       await expectError(res, 410, "gone");
-      expectDeprecationHeaders(res);
+      expectDeprecationHeaders(res, id);
     }
   });
 
@@ -95,7 +96,7 @@ describe("GET /v1/pets/{petId} — after the sunset", () => {
     vi.setSystemTime(new Date("2030-12-06T00:00:00Z"));
     const res = await api(`/v1/pets/${pet.id}`, anonymous());
     await expectError(res, 401, "unauthorized");
-    expectDeprecationHeaders(res);
+    expectDeprecationHeaders(res, pet.id);
   });
 
   it("leaves the list operation alone", async () => {
@@ -119,7 +120,7 @@ describe("GET /v1/pets/{petId} — bad input", () => {
   it("answers 404 not_found, still marked, for an id that does not exist", async () => {
     const res = await api("/v1/pets/9007199254740991", { key });
     await expectError(res, 404, "not_found");
-    expectDeprecationHeaders(res);
+    expectDeprecationHeaders(res, "9007199254740991");
   });
 
   it.each(["abc", "0", "-1", "1.5", "9007199254740992", "1e400", "%20", "NaN", "Infinity"])(
@@ -128,7 +129,7 @@ describe("GET /v1/pets/{petId} — bad input", () => {
       const res = await api(`/v1/pets/${id}`, { key });
       const error = await expectError(res, 404, "not_found");
       expect(error).not.toHaveProperty("details");
-      expectDeprecationHeaders(res);
+      expectDeprecationHeaders(res, id);
     },
   );
 
@@ -161,13 +162,13 @@ describe("GET /v1/pets/{petId} — auth", () => {
   it("refuses a keyless request with 401, still marked", async () => {
     const res = await api(`/v1/pets/${pet.id}`, anonymous());
     await expectError(res, 401, "unauthorized");
-    expectDeprecationHeaders(res);
+    expectDeprecationHeaders(res, pet.id);
   });
 
   it("refuses an invalid key with 401, still marked", async () => {
     const res = await api(`/v1/pets/${pet.id}`, { ...anonymous(), key: "ps_test_nope" });
     await expectError(res, 401, "unauthorized");
-    expectDeprecationHeaders(res);
+    expectDeprecationHeaders(res, pet.id);
   });
 
   it("does not tell a keyless caller whether an id exists", async () => {

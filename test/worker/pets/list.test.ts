@@ -21,7 +21,7 @@ beforeAll(async () => {
   // 45 animals, statuses interleaved so a filtered page must skip over the others.
   for (let i = 0; i < 45; i++) {
     const status = STATUSES[i % 3] as Status;
-    seeded.push(await createPet(key, { name: `Pet ${i}`, categoryId: 500 + i, status }));
+    seeded.push(await createPet(key, { name: `Pet ${i}`, categoryId: 1 + (i % 7), status }));
   }
 });
 
@@ -135,7 +135,7 @@ describe("GET /v1/pets — happy path", () => {
 
   it("shows an animal added mid-walk on a later page, not twice", async () => {
     const first = await list("?status=available&limit=10");
-    const added = await createPet(key, { name: "Late", categoryId: 999, status: "available" });
+    const added = await createPet(key, { name: "Late", categoryId: 5, status: "available" });
     const rest = await walk((nextLink(first.res) ?? "").slice(`${ORIGIN}/v1/pets`.length));
     const all = [...first.pets, ...rest.pages.flat()];
     expect(all.at(-1)).toEqual(added);

@@ -1,7 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { categoryQueries } from "../../../src/categories/categories.queries.ts";
 import { orderQueries } from "../../../src/orders/orders.queries.ts";
-import { petQueries } from "../../../src/pets/pets.queries.ts";
+import { petFinders } from "../../../src/pets/pet-listing.queries.ts";
 import { testServices } from "../support/keys.ts";
 
 /**
@@ -18,19 +19,68 @@ async function planOf(query: { getQuery(): { sql: string; params: unknown[] } })
   return results.map((row) => row.detail).join("\n");
 }
 
+/** A plan that reads a table of animals row by row, rather than searching an index. */
+const SCANS_ANIMALS = /SCAN (pets|candidate|chosen)\b/;
+
 describe("the listings' query plans", () => {
   const { db } = testServices();
+  const finders = petFinders(db);
 
-  it("walks the primary key from the cursor for animals", async () => {
-    expect(await planOf(petQueries(db).page)).toMatch(
-      /SEARCH pets USING INTEGER PRIMARY KEY \(rowid>\?\)/,
+  it("walk the index of live animals from the cursor, either way", async () => {
+    expect(await planOf(finders.asc.all)).toMatch(
+      /SEARCH pets USING (COVERING )?INDEX pets_live_id_idx \(id>\?\)/,
     );
+    expect(await planOf(finders.desc.all)).toMatch(
+      /SEARCH pets USING (COVERING )?INDEX pets_live_id_idx \(id<\?\)/,
+    );
+    for (const plan of [await planOf(finders.asc.all), await planOf(finders.desc.all)]) {
+      expect(plan).not.toMatch(/SCAN|TEMP B-TREE/);
+    }
   });
 
-  it("walks the (status, id) index from the cursor for animals of one status", async () => {
-    const plan = await planOf(petQueries(db).pageByStatus);
+  it.each([
+    ["status", "byStatus", "pets_status_id_idx \\(status=\\? AND id[<>]\\?\\)"],
+    ["category", "byCategory", "pets_category_id_idx \\(category_id=\\? AND id[<>]\\?\\)"],
+    [
+      "status and category",
+      "byStatusAndCategory",
+      "pets_category_status_id_idx \\(category_id=\\? AND status=\\? AND id[<>]\\?\\)",
+    ],
+  ] as const)(
+    "walk the %s index from the cursor for each value, then fetch only those by primary key",
+    async (_, finder, index) => {
+      for (const direction of ["asc", "desc"] as const) {
+        const plan = await planOf(finders[direction][finder]);
+        expect(plan).toMatch(new RegExp(`SEARCH candidate USING (COVERING )?INDEX ${index}`));
+        expect(plan).toMatch(/SEARCH (pets|chosen) USING INTEGER PRIMARY KEY \(rowid=\?\)/);
+        expect(plan).not.toMatch(SCANS_ANIMALS);
+      }
+    },
+  );
+
+  it("fetch the ids asked for by primary key, whatever else narrows them", async () => {
+    for (const finder of ["byIds", "byIdsAndWords"] as const) {
+      const plan = await planOf(finders.asc[finder]);
+      expect(plan).toMatch(/SEARCH pets USING INTEGER PRIMARY KEY \(rowid=\?\)/);
+      expect(plan).not.toMatch(SCANS_ANIMALS);
+    }
+  });
+
+  it("walk the search index from the cursor for q, alone or in a window", async () => {
+    for (const direction of ["asc", "desc"] as const) {
+      for (const finder of ["byWords", "inWindow"] as const) {
+        const plan = await planOf(finders[direction][finder]);
+        expect(plan).toMatch(/SCAN pet_search VIRTUAL TABLE INDEX/);
+        expect(plan).toMatch(/SEARCH pets USING INTEGER PRIMARY KEY \(rowid=\?\)/);
+        expect(plan).not.toMatch(SCANS_ANIMALS);
+      }
+    }
+  });
+
+  it("walk the index of live categories from the cursor", async () => {
+    const plan = await planOf(categoryQueries(db).page);
     expect(plan).toMatch(
-      /SEARCH pets USING (COVERING )?INDEX pets_status_id_idx \(status=\? AND id>\?\)/,
+      /SEARCH categories USING (COVERING )?INDEX categories_live_id_idx \(id>\?\)/,
     );
     expect(plan).not.toMatch(/SCAN|TEMP B-TREE/);
   });

@@ -16,7 +16,7 @@ describe("a read refused while its query ran", () => {
       const created = await api("/v1/pets", {
         method: "POST",
         key: writer.key,
-        json: { name, categoryId: 9 },
+        json: { name, categoryId: 2 },
       });
       await created.json();
     }
@@ -38,7 +38,7 @@ describe("a read refused while its query ran", () => {
     const created = await api("/v1/pets", {
       method: "POST",
       key,
-      json: { name: "Rex", categoryId: 9 },
+      json: { name: "Rex", categoryId: 2 },
     });
     const { id } = (await created.json()) as { id: number };
     await rateLimitClient(env.RATE_LIMITER).applyPolicy(hash, {

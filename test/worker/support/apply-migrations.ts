@@ -1,13 +1,36 @@
 import { applyD1Migrations, env } from "cloudflare:test";
 
 // Runs before each test file. Files share one runtime per Vitest worker
-// (isolate: false), so each starts from empty tables, as on a fresh D1; id
-// sequences run on, so no id names an object an earlier file left behind.
+// (isolate: false), so each starts from the tables a fresh D1 has after its
+// migrations: empty, but for the rows a migration seeds (the catalogue's
+// first categories), which are made again. Id sequences run on, so no id
+// names an object an earlier file left behind.
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
+
+/** The migrations that write rows rather than schema: run again after the tables are emptied. */
+const SEEDING_MIGRATIONS = ["0002_seed_categories.sql"];
+
 const { results } = await env.DB.prepare(
-  "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' AND name <> 'd1_migrations'",
-).all<{ name: string }>();
+  "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' AND name <> 'd1_migrations'",
+).all<{ name: string; sql: string }>();
+const virtual = results
+  .filter(({ sql }) => /^CREATE VIRTUAL TABLE/i.test(sql))
+  .map(({ name }) => name);
+// An FTS5 table keeps its index in shadow tables that refuse writes ("may not be
+// modified"): the table's own 'delete-all' command empties them.
+const shadow = (name: string) => virtual.some((table) => name.startsWith(`${table}_`));
+const plain = results
+  .map(({ name }) => name)
+  .filter((name) => !virtual.includes(name) && !shadow(name));
+const seeds = env.TEST_MIGRATIONS.filter(({ name }) => SEEDING_MIGRATIONS.includes(name));
+if (seeds.length !== SEEDING_MIGRATIONS.length) {
+  throw new Error(`the seeding migrations ${SEEDING_MIGRATIONS.join(", ")} are not all there`);
+}
 await env.DB.batch([
   env.DB.prepare("PRAGMA defer_foreign_keys = on"),
-  ...results.map(({ name }) => env.DB.prepare(`DELETE FROM "${name}"`)),
+  ...plain.map((name) => env.DB.prepare(`DELETE FROM "${name}"`)),
+  ...virtual.map((name) =>
+    env.DB.prepare(`INSERT INTO "${name}"("${name}") VALUES ('delete-all')`),
+  ),
+  ...seeds.flatMap(({ queries }) => queries.map((query) => env.DB.prepare(query))),
 ]);

@@ -90,9 +90,9 @@ export async function expectError(
   return body;
 }
 
-export const PET_KEYS = ["categoryId", "id", "name", "status"];
+export const PET_KEYS = ["categoryId", "etag", "id", "name", "photoUrls", "status"];
 
-/** A Pet as the contract promises it: all four keys, nothing else, well-typed. */
+/** A Pet as the contract promises it: all six keys, nothing else, well-typed. */
 export function expectPet(value: unknown): void {
   expect(value).toBeTypeOf("object");
   const pet = value as Record<string, unknown>;
@@ -101,6 +101,8 @@ export function expectPet(value: unknown): void {
   expect(typeof pet.name).toBe("string");
   expect(Number.isSafeInteger(pet.categoryId) && (pet.categoryId as number) >= 1).toBe(true);
   expect(["available", "pending", "sold"]).toContain(pet.status);
+  expect(pet.etag).toMatch(/^"[1-9][0-9]*"$/);
+  expect(pet.photoUrls).toEqual([]);
 }
 
 export interface CreatedPet {
@@ -108,6 +110,8 @@ export interface CreatedPet {
   name: string;
   categoryId: number;
   status: "available" | "pending" | "sold";
+  etag: string;
+  photoUrls: string[];
 }
 
 /** Adds an animal through the API and insists it worked, so arrange steps fail loudly. */
@@ -130,4 +134,18 @@ export function freshIp(): string {
   // Budgets count an IPv6 client by its /64, so the random part is the network's.
   const groups = crypto.getRandomValues(new Uint16Array(2));
   return `2001:db8:${Array.from(groups, (group) => group.toString(16)).join(":")}::1`;
+}
+
+export interface CreatedCategory {
+  id: number;
+  name: string;
+  etag: string;
+}
+
+/** Adds a category through the API and insists it worked, so arrange steps fail loudly. */
+export async function createCategory(key: string, name: string): Promise<CreatedCategory> {
+  const res = await api("/v1/categories", { method: "POST", key, json: { name } });
+  const body = (await res.json()) as CreatedCategory;
+  expect(res.status, JSON.stringify(body)).toBe(201);
+  return body;
 }

@@ -35,6 +35,17 @@ export interface OpenApiDocument {
   };
 }
 
+/** The operations that manage the catalogue, swept by contract-catalogue.test.ts rather than contract.test.ts. */
+export const CATALOGUE_OPERATIONS = [
+  "updatePet",
+  "deletePet",
+  "listCategories",
+  "getCategory",
+  "createCategory",
+  "updateCategory",
+  "deleteCategory",
+];
+
 const SHARED_PART = /^#\/components\/(responses|headers|parameters)\/([^/]+)$/;
 
 /**

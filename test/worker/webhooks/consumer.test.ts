@@ -30,7 +30,7 @@ let eventId: string;
 
 beforeAll(async () => {
   ({ key } = await seedUnlimitedKey());
-  const pet = await createPet(key, { name: "Consumed", categoryId: 27 });
+  const pet = await createPet(key, { name: "Consumed", categoryId: 6 });
   eventId = (await feed(key, "pet.created")).find((event) => event.data.id === pet.id)?.id ?? "";
 });
 

@@ -75,7 +75,7 @@ describe("updateWebhook", () => {
       createdAt: endpoint.createdAt,
     });
     expect(await listed(key)).toEqual([changed]);
-    const pet = await createPet(key, { name: "Redirected", categoryId: 30 });
+    const pet = await createPet(key, { name: "Redirected", categoryId: 2 });
     const [request] = await receivedAtLeast(after, 1);
     expect((JSON.parse(request?.body ?? "{}") as EventBody).data.id).toBe(pet.id);
     expect(await received(before)).toEqual([]);
@@ -110,13 +110,13 @@ describe("pausing", () => {
     const paused = await updateWebhook(key, endpoint.id, { enabled: false });
     expect(paused.status).toBe("disabled");
     expect(paused.disabledReason).toBeUndefined();
-    const missed = await createPet(key, { name: "Missed", categoryId: 31 });
+    const missed = await createPet(key, { name: "Missed", categoryId: 3 });
     const [skipped] = await settledDeliveries(key, endpoint.id, 1);
     expect(skipped).toMatchObject({ status: "skipped", attempts: [], nextAttemptAt: null });
     expect(await received(name)).toEqual([]);
 
     await updateWebhook(key, endpoint.id, { enabled: true });
-    const seen = await createPet(key, { name: "Seen", categoryId: 31 });
+    const seen = await createPet(key, { name: "Seen", categoryId: 3 });
     const [first] = await receivedAtLeast(name, 1);
     expect((JSON.parse(first?.body ?? "{}") as EventBody).data.id).toBe(seen.id);
 
@@ -152,7 +152,7 @@ describe("health", () => {
     const endpoint = await registerWebhook(key, receiverUrl("gone", uniqueName("gone")), [
       "pet.created",
     ]);
-    await createPet(key, { name: "Gone", categoryId: 32 });
+    await createPet(key, { name: "Gone", categoryId: 4 });
     const off = await disabled(key, endpoint.id);
     expect(off.disabledReason).toBe("The endpoint answered 410 Gone.");
     const [delivery] = await settledDeliveries(key, endpoint.id, 1);
@@ -169,7 +169,7 @@ describe("health", () => {
     const endpoint = await registerWebhook(key, receiverUrl("fail", uniqueName("failing")), [
       "pet.created",
     ]);
-    await createPet(key, { name: "First failure", categoryId: 33 });
+    await createPet(key, { name: "First failure", categoryId: 5 });
     await settledDeliveries(key, endpoint.id, 1);
     expect((await listed(key))[0]?.status).toBe("enabled");
     // The first failure, moved back to just past the threshold rather than waited for.
@@ -179,14 +179,14 @@ describe("health", () => {
       expect(state.storage.kv.get("firstFailureAt")).toEqual(expect.any(Number));
       state.storage.kv.put("firstFailureAt", firstFailure);
     });
-    await createPet(key, { name: "Still failing", categoryId: 33 });
+    await createPet(key, { name: "Still failing", categoryId: 5 });
     const off = await disabled(key, endpoint.id);
     expect(off.disabledReason).toBe(
       `No successful delivery since a failure at ${new Date(firstFailure).toISOString()}.`,
     );
     // Enabled again, its health starts afresh: the next failure does not disable it.
     await updateWebhook(key, endpoint.id, { enabled: true });
-    await createPet(key, { name: "Failing again", categoryId: 33 });
+    await createPet(key, { name: "Failing again", categoryId: 5 });
     await settledDeliveries(key, endpoint.id, 3);
     expect((await listed(key))[0]?.status).toBe("enabled");
   });
@@ -196,7 +196,7 @@ describe("health", () => {
     const endpoint = await registerWebhook(key, receiverUrl("throttle-1", uniqueName("busy")), [
       "pet.created",
     ]);
-    await createPet(key, { name: "Throttled", categoryId: 34 });
+    await createPet(key, { name: "Throttled", categoryId: 6 });
     const [delivery] = await settledDeliveries(key, endpoint.id, 1, 5000);
     expect(delivery?.status).toBe("succeeded");
     const [first, second] = delivery?.attempts ?? [];
@@ -248,7 +248,7 @@ describe("retryDelivery", () => {
     const key = await freshKey();
     const name = uniqueName("retried");
     const endpoint = await registerWebhook(key, receiverUrl("ok", name), ["pet.created"]);
-    await createPet(key, { name: "Again", categoryId: 35 });
+    await createPet(key, { name: "Again", categoryId: 7 });
     const [delivered] = await settledDeliveries(key, endpoint.id, 1);
     if (!delivered) throw new Error("unreachable");
     const retried = await post<DeliveryBody>(
@@ -281,7 +281,7 @@ describe("listDeliveries", () => {
     const endpoint = await registerWebhook(key, receiverUrl("ok", uniqueName("paged")), [
       "pet.created",
     ]);
-    for (const name of ["One", "Two", "Three"]) await createPet(key, { name, categoryId: 36 });
+    for (const name of ["One", "Two", "Three"]) await createPet(key, { name, categoryId: 1 });
     const deliveries = await settledDeliveries(key, endpoint.id, 3);
     const ids = deliveries.map((delivery) => delivery.id);
     expect(ids).toEqual([...ids].sort((a, b) => b - a));

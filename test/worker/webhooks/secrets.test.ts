@@ -49,7 +49,7 @@ function verifies(secret: string, request: ReceivedRequest): boolean {
 
 /** The next delivery the endpoint receives, after one more change. */
 async function nextDelivery(key: string, name: string, seen: number): Promise<ReceivedRequest> {
-  await createPet(key, { name: "Signed", categoryId: 40 });
+  await createPet(key, { name: "Signed", categoryId: 5 });
   const requests = await receivedAtLeast(name, seen + 1);
   const request = requests[seen];
   if (!request) throw new Error("unreachable");

@@ -34,6 +34,17 @@ CREATE TABLE `api_keys` (
 --> statement-breakpoint
 CREATE INDEX `api_keys_account_created_idx` ON `api_keys` (`account_id`,`created_at`);--> statement-breakpoint
 CREATE INDEX `api_keys_unsynced_idx` ON `api_keys` (`hash`) WHERE "api_keys"."synced_version" < "api_keys"."version";--> statement-breakpoint
+CREATE TABLE `categories` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`name` text NOT NULL,
+	`account_id` integer,
+	`version` integer DEFAULT 1 NOT NULL,
+	`created_at` integer NOT NULL,
+	`deleted_at` integer,
+	FOREIGN KEY (`account_id`) REFERENCES `accounts`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `categories_live_id_idx` ON `categories` (`id`) WHERE "categories"."deleted_at" IS NULL;--> statement-breakpoint
 CREATE TABLE `dashboard_sessions` (
 	`token_hash` text PRIMARY KEY NOT NULL,
 	`account_id` integer NOT NULL,
@@ -50,6 +61,7 @@ CREATE TABLE `events` (
 	`account_id` integer,
 	`data` text NOT NULL,
 	`previous_status` text,
+	`changes` text,
 	`created_at` integer NOT NULL,
 	`dispatched_at` integer,
 	`claim_token` text,
@@ -92,10 +104,17 @@ CREATE TABLE `pets` (
 	`name` text NOT NULL,
 	`category_id` integer NOT NULL,
 	`status` text DEFAULT 'available' NOT NULL,
-	`created_at` integer NOT NULL
+	`account_id` integer,
+	`version` integer DEFAULT 1 NOT NULL,
+	`created_at` integer NOT NULL,
+	`deleted_at` integer,
+	FOREIGN KEY (`account_id`) REFERENCES `accounts`(`id`) ON UPDATE no action ON DELETE no action
 );
 --> statement-breakpoint
-CREATE INDEX `pets_status_id_idx` ON `pets` (`status`,`id`);--> statement-breakpoint
+CREATE INDEX `pets_live_id_idx` ON `pets` (`id`) WHERE "pets"."deleted_at" IS NULL;--> statement-breakpoint
+CREATE INDEX `pets_status_id_idx` ON `pets` (`status`,`id`) WHERE "pets"."deleted_at" IS NULL;--> statement-breakpoint
+CREATE INDEX `pets_category_id_idx` ON `pets` (`category_id`,`id`) WHERE "pets"."deleted_at" IS NULL;--> statement-breakpoint
+CREATE INDEX `pets_category_status_id_idx` ON `pets` (`category_id`,`status`,`id`) WHERE "pets"."deleted_at" IS NULL;--> statement-breakpoint
 CREATE TABLE `session_notices` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`session_hash` text NOT NULL,

@@ -1,0 +1,85 @@
+import { decodeCursor } from "../api/cursor.ts";
+import { acceptedVersions } from "../api/entity-tags.ts";
+import { nextPageLink } from "../api/pagination.ts";
+import type { RouteHandlers } from "../api/route-router.ts";
+import { changerOf } from "../catalogue/ownership.ts";
+import { ApiError, messages } from "../errors.ts";
+import { dispatchAfterChange } from "../events/event-dispatch.ts";
+import { createCategory, findCategory, listCategories } from "./categories.queries.ts";
+import type { categoryRoutes } from "./categories.routes.ts";
+import { CATEGORY_NOT_FOUND } from "./categories.schemas.ts";
+import { type CategoryRefusal, editCategory, removeCategory } from "./category-edits.ts";
+
+/** The error that says why a category was not changed. */
+function refusalError(refusal: CategoryRefusal): ApiError {
+  switch (refusal.kind) {
+    case "notFound":
+      return new ApiError("not_found", CATEGORY_NOT_FOUND);
+    case "notOwner":
+      return new ApiError("not_owner", messages.notOwner("category"));
+    case "preconditionFailed":
+      return new ApiError("precondition_failed", messages.preconditionFailed("category"));
+    case "nameTaken":
+      return new ApiError("category_exists", messages.categoryExists(refusal.takenBy));
+    case "inUse":
+      return new ApiError("category_in_use", messages.categoryInUse);
+  }
+}
+
+/** The categories' handlers, one per route of the table. */
+export const categoryHandlers = {
+  listCategories: async (c) => {
+    const { limit, cursor } = c.req.valid("query");
+    const afterId = cursor === undefined ? 0 : decodeCursor(cursor);
+    const page = await listCategories(c.var.services.db, { limit, afterId });
+    const last = page.categories.at(-1);
+    if (page.hasMore && last) c.header("Link", nextPageLink(c.req.url, { limit }, last.id));
+    return c.json(page.categories, 200);
+  },
+
+  getCategory: async (c) => {
+    const category = await findCategory(c.var.services.db, c.req.valid("param").categoryId);
+    if (!category) throw new ApiError("not_found", CATEGORY_NOT_FOUND);
+    c.header("ETag", category.etag);
+    return c.json(category, 200);
+  },
+
+  createCategory: async (c) => {
+    const { name } = c.req.valid("json");
+    const made = await createCategory(c.var.services.db, {
+      name,
+      apiKeyHash: c.var.apiKey.hash,
+      now: Date.now(),
+    });
+    dispatchAfterChange(c.var.services, c.executionCtx, made);
+    if (made.kind !== "made") throw refusalError(made);
+    c.header("Location", `/v1/categories/${made.category.id}`);
+    c.header("ETag", made.category.etag);
+    return c.json(made.category, 201);
+  },
+
+  updateCategory: async (c) => {
+    const request = {
+      id: c.req.valid("param").categoryId,
+      changer: changerOf(c.var.apiKey, c.var.services.config),
+      accepted: acceptedVersions(c.req.valid("header")["If-Match"]),
+    };
+    const outcome = await editCategory(c.var.services.db, request, c.req.valid("json").name);
+    if (outcome.kind === "renamed") dispatchAfterChange(c.var.services, c.executionCtx, outcome);
+    if (outcome.kind !== "renamed" && outcome.kind !== "unchanged") throw refusalError(outcome);
+    c.header("ETag", outcome.category.etag);
+    return c.json(outcome.category, 200);
+  },
+
+  deleteCategory: async (c) => {
+    const request = {
+      id: c.req.valid("param").categoryId,
+      changer: changerOf(c.var.apiKey, c.var.services.config),
+      accepted: acceptedVersions(c.req.valid("header")["If-Match"]),
+    };
+    const outcome = await removeCategory(c.var.services.db, request, Date.now());
+    if (outcome.kind !== "deleted") throw refusalError(outcome);
+    dispatchAfterChange(c.var.services, c.executionCtx, outcome);
+    return c.body(null, 204);
+  },
+} satisfies RouteHandlers<typeof categoryRoutes>;

@@ -1,0 +1,169 @@
+import { entityTagHeader, IfMatchHeaderSchema } from "../api/entity-tags.ts";
+import { nextPageLinkHeader } from "../api/pagination.ts";
+import {
+  commonHeaders,
+  type DocumentedError,
+  errorResponses,
+  jsonReply,
+  stringHeader,
+} from "../api/responses.ts";
+import { type ApiRoute, apiRoutes } from "../api/route-table.ts";
+import { messages } from "../errors.ts";
+import {
+  CATEGORY_NOT_FOUND,
+  CategoriesSchema,
+  CategoryIdParamsSchema,
+  CategoryPatchSchema,
+  CategorySchema,
+  ListCategoriesQuerySchema,
+  NewCategorySchema,
+} from "./categories.schemas.ts";
+
+/** The `categories` tag of the document. */
+export const categoriesTag = {
+  name: "categories",
+  description:
+    "The kinds animals are sorted into (beta). The catalogue starts with seven (ids 1–7: Dogs, Cats, Rabbits, Birds, Small mammals, Reptiles, Fish), which the operator's account owns; any key may add more. Names are unique ignoring case and accents. Only the account whose key made a category may rename or delete it.",
+};
+
+const tagged = { tags: [categoriesTag.name], stability: "beta" } satisfies Partial<ApiRoute>;
+const managing = { ...tagged, invalidIdMessage: CATEGORY_NOT_FOUND } satisfies Partial<ApiRoute>;
+
+const notFound: DocumentedError = [404, CATEGORY_NOT_FOUND];
+const notOwner: DocumentedError = {
+  status: 403,
+  description: "The category belongs to another account: only that account's keys may change it.",
+  message: messages.notOwner("category"),
+};
+const stale: DocumentedError = { status: 412, message: messages.preconditionFailed("category") };
+const nameTaken: DocumentedError = {
+  status: 409,
+  codes: ["category_exists"],
+  description: "Another category has this name, ignoring case and accents; the message names it.",
+};
+
+const CONDITIONAL =
+  "Send its `etag` as `If-Match` to change it only if nobody changed it since it was read: otherwise 412 `precondition_failed`, and nothing changes (a list of tags or `*` works as RFC 9110 says; a weak tag never matches; a malformed header gives 400). Only the account whose key made the category may change it (the seven it starts with: the operator's): another gets 403 `not_owner`.";
+
+/** The categories' operations, keyed by operation id: the one declaration of each. */
+export const categoryRoutes = apiRoutes({
+  listCategories: {
+    ...tagged,
+    scope: "pets:read",
+    method: "get",
+    path: "/categories",
+    summary: "List categories (beta)",
+    description:
+      'Categories in ascending id order, stable across pages. The body is the bare array; when more follow, `Link: <…>; rel="next"` points at the next page. Follow it rather than building the cursor.',
+    request: { query: ListCategoriesQuerySchema },
+    responses: {
+      200: jsonReply("A page of categories (possibly empty).", CategoriesSchema, {
+        Link: nextPageLinkHeader(
+          '<https://api.petstore.example.com/v1/categories?limit=20&cursor=cDE6Nw>; rel="next"',
+        ),
+      }),
+      ...errorResponses([400, 401, 429, 500, 503]),
+    },
+  },
+  getCategory: {
+    ...managing,
+    scope: "pets:read",
+    method: "get",
+    path: "/categories/{categoryId}",
+    summary: "Fetch one category (beta)",
+    description:
+      "One category; its `ETag` is its `etag`. A `categoryId` that is not a valid identifier gives 404, like one that does not exist or was deleted.",
+    request: { params: CategoryIdParamsSchema },
+    responses: {
+      200: jsonReply("The category.", CategorySchema),
+      ...errorResponses([401, notFound, 429, 500, 503]),
+    },
+  },
+  createCategory: {
+    ...tagged,
+    scope: "pets:write",
+    method: "post",
+    path: "/categories",
+    summary: "Add a category (beta)",
+    description:
+      "Adds a category, owned by the account of the key that sends it. A name another category has, ignoring case and accents, gives 409 `category_exists`. Send `Content-Type: application/json` and at most 16 KiB.",
+    request: {
+      body: { required: true, content: { "application/json": { schema: NewCategorySchema } } },
+    },
+    responses: {
+      201: jsonReply("The category was added.", CategorySchema, {
+        Location: stringHeader("Address of the new category.", "/v1/categories/8"),
+        ETag: entityTagHeader,
+      }),
+      ...errorResponses([400, 401, nameTaken, 413, 415, 429, 500, 503]),
+    },
+  },
+  updateCategory: {
+    ...managing,
+    scope: "pets:write",
+    method: "patch",
+    path: "/categories/{categoryId}",
+    summary: "Rename a category (beta)",
+    description: `Gives the category a new name, as \`application/json\` or \`application/merge-patch+json\`. Its own name again answers 200 with the same \`etag\` and writes nothing; a name another category has, ignoring case and accents, gives 409 \`category_exists\`. ${CONDITIONAL}`,
+    request: {
+      params: CategoryIdParamsSchema,
+      headers: IfMatchHeaderSchema,
+      body: {
+        required: true,
+        content: {
+          "application/json": { schema: CategoryPatchSchema },
+          "application/merge-patch+json": { schema: CategoryPatchSchema },
+        },
+      },
+    },
+    responses: {
+      200: jsonReply("The category after the change.", CategorySchema, { ETag: entityTagHeader }),
+      ...errorResponses([
+        400,
+        401,
+        notOwner,
+        notFound,
+        nameTaken,
+        stale,
+        413,
+        {
+          status: 415,
+          message: messages.unsupportedBodyType([
+            "application/json",
+            "application/merge-patch+json",
+          ]),
+        },
+        429,
+        500,
+        503,
+      ]),
+    },
+  },
+  deleteCategory: {
+    ...managing,
+    scope: "pets:write",
+    method: "delete",
+    path: "/categories/{categoryId}",
+    summary: "Delete a category (beta)",
+    description: `Deletes the category: from then on it is 404, never listed, and no animal can be put in it; its name is free again and its id never given to another. While an animal that is not deleted belongs to it, 409 \`category_in_use\`. ${CONDITIONAL}`,
+    request: { params: CategoryIdParamsSchema, headers: IfMatchHeaderSchema },
+    responses: {
+      204: { description: "The category was deleted.", headers: commonHeaders },
+      ...errorResponses([
+        400,
+        401,
+        notOwner,
+        notFound,
+        {
+          status: 409,
+          codes: ["category_in_use"],
+          description: "An animal that is not deleted belongs to the category.",
+        },
+        stale,
+        429,
+        500,
+        503,
+      ]),
+    },
+  },
+});

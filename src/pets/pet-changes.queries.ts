@@ -1,0 +1,244 @@
+import { and, eq, notExists, type SQL, sql } from "drizzle-orm";
+import { callersAccount } from "../catalogue/ownership.ts";
+import { change } from "../changes/change.ts";
+import type { ChangeEvents, Claim, Outcome } from "../changes/outcomes.ts";
+import { type Database, type Drizzle, millis } from "../db/database.ts";
+import { categories, orders, pets } from "../db/schema.ts";
+import { petSearch } from "../db/search-tables.ts";
+import { categoryKnownOrKept, knownCategory, live, petShape } from "./pets.queries.ts";
+import type { NewPet, Pet, PetStatus } from "./pets.schemas.ts";
+
+/**
+ * The changes of an animal, each one D1 batch: its row, the words of its
+ * name in the search index, and its events, together or not at all. Each
+ * change of an animal adds one to its version (its etag).
+ */
+
+const petId = sql.placeholder("id");
+const thisPet = eq(pets.id, petId);
+/** The animal the batch just inserted (the search index's insert leaves its rowid, the same id). */
+const inserted = eq(pets.id, sql`last_insert_rowid()`);
+/** Only while the animal is at the version the change was decided on. */
+const atVersion = eq(pets.version, sql.placeholder("version"));
+const nextVersion = sql`${pets.version} + 1`;
+const placedOrder = (db: Drizzle) =>
+  db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(and(eq(orders.petId, pets.id), eq(orders.status, "placed")));
+
+/** The words of the animal's name into the search index, if the statement before changed it. */
+const indexName = (db: Drizzle, which: SQL) =>
+  db
+    .insert(petSearch)
+    .select(
+      db
+        .select({ rowid: pets.id, name: pets.name })
+        .from(pets)
+        .where(and(which, sql`changes() = 1`)),
+    )
+    .prepare();
+
+/** Its old words out of the index, if the statement before changed the animal. */
+const unindexName = (db: Drizzle) =>
+  db
+    .delete(petSearch)
+    .where(and(eq(petSearch.rowid, petId), sql`changes() = 1`))
+    .prepare();
+
+/**
+ * Adding an animal: the insert, only into a category that exists and for a
+ * key whose account D1 holds; its name's words; its event; then whether
+ * the category exists, to say why nothing was added. A keyed create stores
+ * the animal as its reply.
+ */
+const creation = change()
+  .step("pet", (db) =>
+    db
+      .insert(pets)
+      .select(
+        db
+          .select({
+            id: sql<null>`NULL`.as("id"),
+            name: sql<string>`${sql.placeholder("name")}`.as("name"),
+            categoryId: categories.id,
+            status: sql<PetStatus>`${sql.placeholder("status")}`.as("status"),
+            accountId: sql<number | null>`${callersAccount}`.as("account_id"),
+            version: sql<number>`1`.as("version"),
+            createdAt: millis("now").as("created_at"),
+            deletedAt: sql<null>`NULL`.as("deleted_at"),
+          })
+          .from(categories)
+          .where(and(knownCategory, sql`${callersAccount} IS NOT NULL`)),
+      )
+      .returning(petShape.columns)
+      .prepare(),
+  )
+  .step("indexed", (db) => indexName(db, inserted))
+  .event({ type: "pet.created", data: petShape, where: inserted })
+  .read("category", (db) =>
+    db.select({ id: categories.id }).from(categories).where(knownCategory).prepare(),
+  )
+  .reply(201, petShape, inserted);
+
+/** Nothing was added: the category names none. */
+export interface UnknownCategory {
+  kind: "unknownCategory";
+}
+
+/**
+ * Adds the animal, owned by the caller's account, and its `pet.created`
+ * event in one batch, or nothing when its category does not exist. With a
+ * claim, the response is stored with the Idempotency-Key in the same batch:
+ * exactly one animal per key, and a replay answers as the first reply did
+ * even after the animal has changed.
+ */
+export function createPet(
+  db: Database,
+  newPet: NewPet,
+  { apiKeyHash, now }: { apiKeyHash: string; now: number },
+  claim: Claim | undefined,
+): Promise<Outcome<Pet, UnknownCategory>> {
+  const values = {
+    name: newPet.name,
+    categoryId: newPet.categoryId,
+    status: newPet.status ?? "available",
+    apiKeyHash,
+    now,
+  };
+  return creation.answer(db, {
+    values,
+    claim,
+    made: ({ pet: [row] }) => row && petShape.render(row),
+    refused: ({ category: [category] }) => {
+      // Every authenticated key has an account row; reaching this means the data is broken.
+      if (category) throw new Error("no account owns the API key, so the animal was not added");
+      return { kind: "unknownCategory" };
+    },
+  });
+}
+
+/**
+ * Changing an animal's fields: the update, only at the version the change
+ * was decided on, into a category that exists, and (when its status moves)
+ * while no order is placed for it; the words of a new name; `pet.updated`,
+ * and `pet.status_changed` when its status moved.
+ */
+function updating({ renames, movesStatus }: { renames: boolean; movesStatus: boolean }) {
+  const updated = change().step("updated", (db) =>
+    db
+      .update(pets)
+      .set({
+        name: sql`coalesce(${sql.placeholder("name")}, ${pets.name})`,
+        categoryId: sql`coalesce(${sql.placeholder("categoryId")}, ${pets.categoryId})`,
+        status: sql`coalesce(${sql.placeholder("status")}, ${pets.status})`,
+        version: nextVersion,
+      })
+      .where(
+        and(
+          thisPet,
+          atVersion,
+          live,
+          categoryKnownOrKept,
+          movesStatus ? notExists(placedOrder(db)) : undefined,
+        ),
+      )
+      .returning(petShape.columns)
+      .prepare(),
+  );
+  const named = renames
+    ? updated.step("unindexed", unindexName).step("indexed", (db) => indexName(db, thisPet))
+    : updated;
+  const told = named.event({
+    type: "pet.updated",
+    data: petShape,
+    where: thisPet,
+    changes: sql<string>`${sql.placeholder("changes")}`,
+  });
+  return movesStatus
+    ? told.event({
+        type: "pet.status_changed",
+        data: petShape,
+        where: thisPet,
+        previousStatus: sql.placeholder("previousStatus"),
+      })
+    : told;
+}
+
+/** The four ways a change of fields can be made, each declared once. */
+const updates = {
+  fields: updating({ renames: false, movesStatus: false }),
+  renaming: updating({ renames: true, movesStatus: false }),
+  moving: updating({ renames: false, movesStatus: true }),
+  renamingAndMoving: updating({ renames: true, movesStatus: true }),
+};
+
+/** What an animal's change sets, beside the version it was decided on. */
+export interface PetUpdate {
+  id: number;
+  version: number;
+  name?: string | undefined;
+  categoryId?: number | undefined;
+  status?: PetStatus | undefined;
+  /** The status before, when `status` moves it. */
+  previousStatus?: PetStatus | undefined;
+  /** The names of the fields that change, as `pet.updated` lists them. */
+  changes: readonly string[];
+}
+
+/**
+ * Writes the change, if the animal is still at `version` (and its new
+ * category exists, and no order has been placed if its status moves): the
+ * animal after it, or undefined when it changed nothing.
+ */
+export async function updatePet(
+  db: Database,
+  update: PetUpdate,
+): Promise<{ pet: Pet | undefined } & ChangeEvents> {
+  const renames = update.name !== undefined;
+  const movesStatus = update.status !== undefined;
+  const declared = renames
+    ? movesStatus
+      ? updates.renamingAndMoving
+      : updates.renaming
+    : movesStatus
+      ? updates.moving
+      : updates.fields;
+  const { results, eventsWaiting } = await declared.run(db, {
+    id: update.id,
+    version: update.version,
+    name: update.name ?? null,
+    categoryId: update.categoryId ?? null,
+    status: update.status ?? null,
+    previousStatus: update.previousStatus ?? null,
+    changes: JSON.stringify(update.changes),
+  });
+  const [row] = results.updated;
+  return { pet: row && petShape.render(row), eventsWaiting };
+}
+
+/**
+ * Deleting an animal: its row becomes a tombstone, only at the version the
+ * deletion was decided on and while no order is placed for it; its words
+ * leave the index; `pet.deleted`.
+ */
+const deletion = change()
+  .step("deleted", (db) =>
+    db
+      .update(pets)
+      .set({ deletedAt: millis("now"), version: nextVersion })
+      .where(and(thisPet, atVersion, live, notExists(placedOrder(db))))
+      .returning({ id: pets.id })
+      .prepare(),
+  )
+  .step("unindexed", unindexName)
+  .event({ type: "pet.deleted", data: petShape, where: thisPet });
+
+/** Deletes the animal if it is still at `version`: whether it did. */
+export async function deletePet(
+  db: Database,
+  { id, version, now }: { id: number; version: number; now: number },
+): Promise<{ deleted: boolean } & ChangeEvents> {
+  const { results, eventsWaiting } = await deletion.run(db, { id, version, now });
+  return { deleted: results.deleted.length > 0, eventsWaiting };
+}

@@ -1,0 +1,125 @@
+import { meetsIfMatch } from "../api/entity-tags.ts";
+import type { Changer } from "../catalogue/ownership.ts";
+import type { Database } from "../db/database.ts";
+import { deletePet, type PetUpdate, updatePet } from "./pet-changes.queries.ts";
+import { type PetForChange, readForChange } from "./pets.queries.ts";
+import type { Pet, PetPatch } from "./pets.schemas.ts";
+
+/**
+ * Editing and deleting an animal: each decided from the animal as read
+ * where changes are made, then written in one batch that holds only while
+ * the animal is still at the version read. When another change came
+ * between (the batch changed nothing), the animal is read again and the
+ * decision made afresh: with an `If-Match` that named the old version, that
+ * is a 412.
+ */
+
+/** Why nothing changed, in the order the checks are made (RFC 9110 puts 404 and 403 before 412). */
+export type PetRefusal =
+  | { kind: "notFound" }
+  | { kind: "notOwner" }
+  | { kind: "preconditionFailed" }
+  | { kind: "unknownCategory" }
+  | { kind: "orderOpen"; orderId: number };
+
+export type EditOutcome =
+  | PetRefusal
+  | { kind: "edited"; pet: Pet; eventsWaiting: boolean }
+  /** The patch sets what the animal already has: nothing is written. */
+  | { kind: "unchanged"; pet: Pet };
+
+export type DeleteOutcome = PetRefusal | { kind: "deleted"; eventsWaiting: boolean };
+
+export interface PetChangeRequest {
+  id: number;
+  changer: Changer;
+  /** The versions `If-Match` accepts; undefined for any. */
+  accepted: readonly number[] | undefined;
+}
+
+/**
+ * How many times a change is decided afresh after another change won the
+ * race: each loss means another change of the same animal committed, so
+ * this is reached only under a flood of changes to one animal.
+ */
+const MAX_ATTEMPTS = 20;
+
+/** The animal, or the refusal every change shares: no such animal, another account's, or a stale `If-Match`. */
+function checked(
+  current: PetForChange | undefined,
+  accepted: readonly number[] | undefined,
+): PetForChange | PetRefusal {
+  if (!current) return { kind: "notFound" };
+  if (!current.owned) return { kind: "notOwner" };
+  if (!meetsIfMatch(accepted, current.version)) return { kind: "preconditionFailed" };
+  return current;
+}
+
+/** What the patch changes on the animal as it is: the fields that differ, in the API's order. */
+function changeOf(current: PetForChange, patch: PetPatch): PetUpdate {
+  const { pet } = current;
+  const name = patch.name !== undefined && patch.name !== pet.name ? patch.name : undefined;
+  const categoryId =
+    patch.categoryId !== undefined && patch.categoryId !== pet.categoryId
+      ? patch.categoryId
+      : undefined;
+  const status =
+    patch.status !== undefined && patch.status !== pet.status ? patch.status : undefined;
+  const changed = { name, categoryId, status };
+  return {
+    id: pet.id,
+    version: current.version,
+    ...changed,
+    previousStatus: status === undefined ? undefined : pet.status,
+    changes: Object.entries(changed)
+      .filter(([, value]) => value !== undefined)
+      .map(([field]) => field),
+  };
+}
+
+/** Applies the patch to the animal, as the caller may and `If-Match` allows. */
+export async function editPet(
+  db: Database,
+  request: PetChangeRequest,
+  patch: PetPatch,
+): Promise<EditOutcome> {
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+    const current = checked(
+      await readForChange(db, { ...request, categoryId: patch.categoryId }),
+      request.accepted,
+    );
+    if ("kind" in current) return current;
+    if (!current.categoryKnown) return { kind: "unknownCategory" };
+    const update = changeOf(current, patch);
+    if (update.status !== undefined && current.placedOrder !== null) {
+      return { kind: "orderOpen", orderId: current.placedOrder };
+    }
+    if (update.changes.length === 0) return { kind: "unchanged", pet: current.pet };
+    const { pet, eventsWaiting } = await updatePet(db, update);
+    if (pet) return { kind: "edited", pet, eventsWaiting };
+  }
+  throw new Error(`animal ${request.id} changed under ${MAX_ATTEMPTS} edits in a row`);
+}
+
+/** Deletes the animal, as the caller may, `If-Match` allows and no placed order forbids. */
+export async function removePet(
+  db: Database,
+  request: PetChangeRequest,
+  now: number,
+): Promise<DeleteOutcome> {
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+    const current = checked(
+      await readForChange(db, { ...request, categoryId: undefined }),
+      request.accepted,
+    );
+    if ("kind" in current) return current;
+    if (current.placedOrder !== null) return { kind: "orderOpen", orderId: current.placedOrder };
+    const { deleted, eventsWaiting } = await deletePet(db, {
+      id: request.id,
+      version: current.version,
+      now,
+    });
+    if (deleted) return { kind: "deleted", eventsWaiting };
+  }
+  throw new Error(`animal ${request.id} changed under ${MAX_ATTEMPTS} deletions in a row`);
+}

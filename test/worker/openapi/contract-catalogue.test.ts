@@ -1,0 +1,241 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { failingD1, failingLimiter } from "../support/faulty-bindings.ts";
+import { seedKey } from "../support/keys.ts";
+import { captureLogs, storageFailure } from "../support/logs.ts";
+import { CATALOGUE_OPERATIONS, Contract } from "../support/openapi-contract.ts";
+import { placeOrder } from "../support/orders.ts";
+import { type ApiRequestInit, api } from "../support/request.ts";
+
+/**
+ * The contract sweep of the operations that manage the catalogue (animals'
+ * changes, categories): each driven into every status it can reach here,
+ * each reply checked against the document the Worker serves.
+ */
+
+const NOT_PRODUCIBLE = Object.fromEntries(
+  CATALOGUE_OPERATIONS.map((operation) => [
+    `${operation} 500`,
+    "only a defect produces it; storage faults are 503",
+  ]),
+);
+
+let contract: Contract;
+let key: string;
+let otherKey: string;
+
+beforeAll(async () => {
+  contract = await Contract.load();
+  ({ key } = await seedKey());
+  ({ key: otherKey } = await seedKey());
+});
+
+afterAll(() => {
+  const covered = new Set(contract.validated);
+  const missing = contract
+    .documentedReplies()
+    .filter((reply) => CATALOGUE_OPERATIONS.some((operation) => reply.startsWith(`${operation} `)))
+    .filter((reply) => !covered.has(reply) && !(reply in NOT_PRODUCIBLE));
+  expect(missing, "documented replies the sweep never produced").toEqual([]);
+});
+
+const json = (method: string, body: unknown, init: ApiRequestInit = {}): ApiRequestInit => ({
+  method,
+  key,
+  json: body,
+  ...init,
+});
+const raw = (method: string, body: string, type: string): ApiRequestInit => ({
+  method,
+  key,
+  body,
+  headers: { "Content-Type": type },
+});
+
+async function animal(): Promise<{ id: number; etag: string }> {
+  const res = await api("/v1/pets", json("POST", { name: "Catalogued", categoryId: 1 }));
+  return (await contract.check("createPet", res)) as { id: number; etag: string };
+}
+
+async function category(name: string): Promise<{ id: number; etag: string }> {
+  const res = await api("/v1/categories", json("POST", { name }));
+  return (await contract.check("createCategory", res)) as { id: number; etag: string };
+}
+
+/** Sends each request and checks its reply against the operation, insisting on the status. */
+async function expectReplies(
+  operationId: string,
+  status: number,
+  requests: [string, ApiRequestInit][],
+): Promise<void> {
+  for (const [path, init] of requests) {
+    const reply = await api(path, init);
+    expect(reply.status, `${init.method ?? "GET"} ${path}`).toBe(status);
+    await contract.check(operationId, reply);
+  }
+}
+
+describe("updatePet and deletePet", () => {
+  it("200 and 204, with the ETag of the animal", async () => {
+    const pet = await animal();
+    const changed = await api(`/v1/pets/${pet.id}`, json("PATCH", { name: "Changed" }));
+    expect(changed.headers.get("ETag")).toBe('"2"');
+    await contract.check("updatePet", changed);
+    const merged = await api(
+      `/v1/pets/${pet.id}`,
+      raw("PATCH", '{"status":"sold"}', "application/merge-patch+json"),
+    );
+    await contract.check("updatePet", merged);
+    await expectReplies("deletePet", 204, [[`/v1/pets/${pet.id}`, { method: "DELETE", key }]]);
+  });
+
+  it("400, 401, 403, 404, 409, 412, 413, 415 and 422", async () => {
+    const pet = await animal();
+    const path = `/v1/pets/${pet.id}`;
+    const stale = { headers: { "If-Match": '"9"' } };
+    await expectReplies("updatePet", 400, [
+      [path, json("PATCH", {})],
+      [path, json("PATCH", { name: null })],
+      [path, json("PATCH", { name: "X" }, { headers: { "If-Match": "9" } })],
+      [path, raw("PATCH", "{", "application/json")],
+    ]);
+    await expectReplies("deletePet", 400, [
+      [path, { method: "DELETE", key, headers: { "If-Match": "9" } }],
+    ]);
+    await expectReplies("updatePet", 401, [
+      [path, { ...json("PATCH", { name: "X" }), key: undefined }],
+    ]);
+    await expectReplies("deletePet", 401, [[path, { method: "DELETE" }]]);
+    await expectReplies("updatePet", 403, [
+      [path, json("PATCH", { name: "X" }, { key: otherKey })],
+    ]);
+    await expectReplies("deletePet", 403, [[path, { method: "DELETE", key: otherKey }]]);
+    await expectReplies("updatePet", 404, [
+      ["/v1/pets/9007199254740991", json("PATCH", { name: "X" })],
+    ]);
+    await expectReplies("deletePet", 404, [["/v1/pets/abc", { method: "DELETE", key }]]);
+    await expectReplies("updatePet", 412, [[path, json("PATCH", { name: "X" }, stale)]]);
+    await expectReplies("deletePet", 412, [[path, { method: "DELETE", key, ...stale }]]);
+    await expectReplies("updatePet", 413, [[path, json("PATCH", { name: "x".repeat(17_000) })]]);
+    await expectReplies("updatePet", 415, [[path, raw("PATCH", '{"name":"X"}', "text/plain")]]);
+    await expectReplies("updatePet", 422, [[path, json("PATCH", { categoryId: 999_999 })]]);
+    await placeOrder(key, pet.id);
+    await expectReplies("updatePet", 409, [[path, json("PATCH", { status: "sold" })]]);
+    await expectReplies("deletePet", 409, [[path, { method: "DELETE", key }]]);
+  });
+});
+
+describe("categories", () => {
+  it("200, 201, 204 and 304, paged, with the ETag of each category", async () => {
+    let path: string | undefined = "/v1/categories?limit=3";
+    while (path) {
+      const reply = await api(path, { key });
+      const link = reply.headers.get("Link");
+      await contract.check("listCategories", reply);
+      const next = link ? /<([^>]+)>; rel="next"/.exec(link)?.[1] : undefined;
+      path = next ? new URL(next).pathname + new URL(next).search : undefined;
+    }
+    const made = await category("Contracted");
+    const one = `/v1/categories/${made.id}`;
+    await expectReplies("getCategory", 200, [[one, { key }]]);
+    await expectReplies("updateCategory", 200, [
+      [one, json("PATCH", { name: "Contracted again" })],
+      [one, raw("PATCH", '{"name":"Contracted anew"}', "application/merge-patch+json")],
+    ]);
+    for (const [operationId, read] of [
+      ["listCategories", "/v1/categories"],
+      ["getCategory", one],
+    ] as const) {
+      const first = await api(read, { key });
+      const tag = first.headers.get("ETag") ?? "";
+      await contract.check(operationId, first);
+      await expectReplies(operationId, 304, [[read, { key, headers: { "If-None-Match": tag } }]]);
+    }
+    await expectReplies("deleteCategory", 204, [[one, { method: "DELETE", key }]]);
+  });
+
+  it("400, 401, 403, 404, 409, 412, 413 and 415", async () => {
+    const made = await category("Refusing");
+    const one = `/v1/categories/${made.id}`;
+    const stale = { headers: { "If-Match": '"9"' } };
+    await expectReplies("listCategories", 400, [["/v1/categories?limit=0", { key }]]);
+    await expectReplies("createCategory", 400, [["/v1/categories", json("POST", { name: "" })]]);
+    await expectReplies("updateCategory", 400, [[one, json("PATCH", { name: null })]]);
+    await expectReplies("deleteCategory", 400, [
+      [one, { method: "DELETE", key, headers: { "If-Match": "x" } }],
+    ]);
+    await expectReplies("listCategories", 401, [["/v1/categories", {}]]);
+    await expectReplies("getCategory", 401, [[one, {}]]);
+    await expectReplies("createCategory", 401, [
+      ["/v1/categories", { ...json("POST", { name: "X" }), key: undefined }],
+    ]);
+    await expectReplies("updateCategory", 401, [
+      [one, { ...json("PATCH", { name: "X" }), key: undefined }],
+    ]);
+    await expectReplies("deleteCategory", 401, [[one, { method: "DELETE" }]]);
+    await expectReplies("updateCategory", 403, [
+      [one, json("PATCH", { name: "X" }, { key: otherKey })],
+    ]);
+    await expectReplies("deleteCategory", 403, [["/v1/categories/1", { method: "DELETE", key }]]);
+    await expectReplies("getCategory", 404, [["/v1/categories/0", { key }]]);
+    await expectReplies("updateCategory", 404, [
+      ["/v1/categories/9007199254740991", json("PATCH", { name: "X" })],
+    ]);
+    await expectReplies("deleteCategory", 404, [["/v1/categories/abc", { method: "DELETE", key }]]);
+    await expectReplies("createCategory", 409, [
+      ["/v1/categories", json("POST", { name: "cats" })],
+    ]);
+    await expectReplies("updateCategory", 409, [[one, json("PATCH", { name: "DOGS" })]]);
+    await expectReplies("updateCategory", 412, [[one, json("PATCH", { name: "X" }, stale)]]);
+    await expectReplies("deleteCategory", 412, [[one, { method: "DELETE", key, ...stale }]]);
+    await expectReplies("createCategory", 413, [
+      ["/v1/categories", json("POST", { name: "x".repeat(17_000) })],
+    ]);
+    await expectReplies("updateCategory", 413, [
+      [one, json("PATCH", { name: "x".repeat(17_000) })],
+    ]);
+    await expectReplies("createCategory", 415, [
+      ["/v1/categories", raw("POST", '{"name":"X"}', "text/plain")],
+    ]);
+    await expectReplies("updateCategory", 415, [[one, raw("PATCH", '{"name":"X"}', "text/plain")]]);
+    const pet = await api("/v1/pets", json("POST", { name: "Member", categoryId: made.id }));
+    await contract.check("createPet", pet);
+    await expectReplies("deleteCategory", 409, [[one, { method: "DELETE", key }]]);
+  });
+});
+
+describe("429 and 503 for every catalogue operation", () => {
+  const cases: [string, string, ApiRequestInit][] = [
+    ["updatePet", "/v1/pets/1", { method: "PATCH", json: { name: "X" } }],
+    ["deletePet", "/v1/pets/1", { method: "DELETE" }],
+    ["listCategories", "/v1/categories", {}],
+    ["getCategory", "/v1/categories/1", {}],
+    ["createCategory", "/v1/categories", { method: "POST", json: { name: "Limited" } }],
+    ["updateCategory", "/v1/categories/1", { method: "PATCH", json: { name: "X" } }],
+    ["deleteCategory", "/v1/categories/1", { method: "DELETE" }],
+  ];
+
+  it("answers 429 once a tiny Enterprise budget is spent", async () => {
+    for (const [operationId, path, init] of cases) {
+      const { key: tiny } = await seedKey({
+        plan: "enterprise",
+        limits: { perMinute: 1, perDay: 1000 },
+      });
+      await contract.check(operationId, await api(path, { ...init, key: tiny }));
+      await expectReplies(operationId, 429, [[path, { ...init, key: tiny }]]);
+    }
+  });
+
+  describe("when storage fails", () => {
+    const logs = captureLogs();
+
+    it("answers 503 for a failing D1 and a failing rate limiter", async () => {
+      for (const [operationId, path, init] of cases) {
+        for (const bindings of [{ DB: failingD1() }, { RATE_LIMITER: failingLimiter() }]) {
+          await expectReplies(operationId, 503, [[path, { ...init, key, bindings }]]);
+        }
+      }
+      expect(logs.lines).toContainEqual(storageFailure("D1"));
+      expect(logs.lines).toContainEqual(storageFailure("Durable Object"));
+    });
+  });
+});
