@@ -1,8 +1,7 @@
 import { decodeCursor } from "../api/cursor.ts";
-import { acceptedVersions } from "../api/entity-tags.ts";
 import { nextPageLink } from "../api/pagination.ts";
 import type { RouteHandlers } from "../api/route-router.ts";
-import { changerOf } from "../catalogue/ownership.ts";
+import { changeRequestOf } from "../catalogue/changes.ts";
 import { ApiError, messages } from "../errors.ts";
 import { dispatchAfterChange } from "../events/event-dispatch.ts";
 import { createCategory, findCategory, listCategories } from "./categories.queries.ts";
@@ -59,11 +58,7 @@ export const categoryHandlers = {
   },
 
   updateCategory: async (c) => {
-    const request = {
-      id: c.req.valid("param").categoryId,
-      changer: changerOf(c.var.apiKey, c.var.services.config),
-      accepted: acceptedVersions(c.req.valid("header")["If-Match"]),
-    };
+    const request = changeRequestOf(c, c.req.valid("param").categoryId);
     const outcome = await editCategory(c.var.services.db, request, c.req.valid("json").name);
     if (outcome.kind === "renamed") dispatchAfterChange(c.var.services, c.executionCtx, outcome);
     if (outcome.kind !== "renamed" && outcome.kind !== "unchanged") throw refusalError(outcome);
@@ -72,11 +67,7 @@ export const categoryHandlers = {
   },
 
   deleteCategory: async (c) => {
-    const request = {
-      id: c.req.valid("param").categoryId,
-      changer: changerOf(c.var.apiKey, c.var.services.config),
-      accepted: acceptedVersions(c.req.valid("header")["If-Match"]),
-    };
+    const request = changeRequestOf(c, c.req.valid("param").categoryId);
     const outcome = await removeCategory(c.var.services.db, request, Date.now());
     if (outcome.kind !== "deleted") throw refusalError(outcome);
     dispatchAfterChange(c.var.services, c.executionCtx, outcome);

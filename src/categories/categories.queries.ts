@@ -10,7 +10,7 @@ import { change } from "../changes/change.ts";
 import type { ChangeEvents } from "../changes/outcomes.ts";
 import { type Database, type Drizzle, millis, preparedQueries, runOne } from "../db/database.ts";
 import { categories, pets } from "../db/schema.ts";
-import { categoryNames } from "../db/search-tables.ts";
+import { categoryNames, indexName, unindexName } from "../db/search-tables.ts";
 import { entityTag, shape } from "../db/shape.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
 import type { Category } from "./categories.schemas.ts";
@@ -98,6 +98,9 @@ export async function readForChange(
   return { category: categoryShape.render(columns), version: columns.etag, owned, inUse };
 }
 
+/** The categories' index of names. */
+const names = { index: categoryNames, of: categories };
+
 /** The other live categories, seen from a statement about the categories table itself. */
 const other = alias(categories, "other");
 
@@ -136,17 +139,7 @@ const creation = change()
       .returning(categoryShape.columns)
       .prepare(),
   )
-  .step("indexed", (db) =>
-    db
-      .insert(categoryNames)
-      .select(
-        db
-          .select({ rowid: categories.id, name: categories.name })
-          .from(categories)
-          .where(and(inserted, sql`changes() = 1`)),
-      )
-      .prepare(),
-  )
+  .step("indexed", (db) => indexName(db, names, inserted))
   .event({ type: "category.created", data: categoryShape, where: inserted })
   .read("taken", (db) => takenBy(db, sql`0`));
 
@@ -195,23 +188,8 @@ const renaming = change()
       .returning(categoryShape.columns)
       .prepare(),
   )
-  .step("unindexed", (db) =>
-    db
-      .delete(categoryNames)
-      .where(and(eq(categoryNames.rowid, categoryId), sql`changes() = 1`))
-      .prepare(),
-  )
-  .step("indexed", (db) =>
-    db
-      .insert(categoryNames)
-      .select(
-        db
-          .select({ rowid: categories.id, name: categories.name })
-          .from(categories)
-          .where(and(thisCategory, sql`changes() = 1`)),
-      )
-      .prepare(),
-  )
+  .step("unindexed", (db) => unindexName(db, names, categoryId))
+  .step("indexed", (db) => indexName(db, names, thisCategory))
   .event({ type: "category.updated", data: categoryShape, where: thisCategory })
   .read("taken", (db) => takenBy(db, categoryId));
 
@@ -244,12 +222,7 @@ const deletion = change()
       .returning({ id: categories.id })
       .prepare(),
   )
-  .step("unindexed", (db) =>
-    db
-      .delete(categoryNames)
-      .where(and(eq(categoryNames.rowid, categoryId), sql`changes() = 1`))
-      .prepare(),
-  )
+  .step("unindexed", (db) => unindexName(db, names, categoryId))
   .event({ type: "category.deleted", data: categoryShape, where: thisCategory });
 
 /** Deletes the category if it is still at `version` and no live animal names it: whether it did. */

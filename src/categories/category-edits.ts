@@ -1,53 +1,25 @@
-import { meetsIfMatch } from "../api/entity-tags.ts";
-import type { Changer } from "../catalogue/ownership.ts";
+import {
+  type ChangeRequest,
+  type CommonRefusal,
+  checked,
+  MAX_ATTEMPTS,
+} from "../catalogue/changes.ts";
 import type { ChangeEvents } from "../changes/outcomes.ts";
 import type { Database } from "../db/database.ts";
-import {
-  type CategoryForChange,
-  deleteCategory,
-  readForChange,
-  renameCategory,
-} from "./categories.queries.ts";
+import { deleteCategory, readForChange, renameCategory } from "./categories.queries.ts";
 import type { Category } from "./categories.schemas.ts";
 
-/**
- * Renaming and deleting a category, as animals are edited: decided from the
- * category as read where changes are made, written in one batch that holds
- * only while it is still at the version read, decided afresh when another
- * change came between.
- */
+/** Renaming and deleting a category, as every change of the catalogue is made (`catalogue/changes.ts`). */
 
 export type CategoryRefusal =
-  | { kind: "notFound" }
-  | { kind: "notOwner" }
-  | { kind: "preconditionFailed" }
+  | CommonRefusal
   | { kind: "nameTaken"; takenBy: number }
   | { kind: "inUse" };
-
-export interface CategoryChangeRequest {
-  id: number;
-  changer: Changer;
-  /** The versions `If-Match` accepts; undefined for any. */
-  accepted: readonly number[] | undefined;
-}
-
-/** As for animals: reached only under a flood of changes to one category. */
-const MAX_ATTEMPTS = 20;
-
-function checked(
-  current: CategoryForChange | undefined,
-  accepted: readonly number[] | undefined,
-): CategoryForChange | CategoryRefusal {
-  if (!current) return { kind: "notFound" };
-  if (!current.owned) return { kind: "notOwner" };
-  if (!meetsIfMatch(accepted, current.version)) return { kind: "preconditionFailed" };
-  return current;
-}
 
 /** Gives the category the name; the same name as it has already writes nothing. */
 export async function editCategory(
   db: Database,
-  request: CategoryChangeRequest,
+  request: ChangeRequest,
   name: string,
 ): Promise<
   | CategoryRefusal
@@ -67,7 +39,7 @@ export async function editCategory(
 /** Deletes the category, as the caller may, `If-Match` allows and no live animal forbids. */
 export async function removeCategory(
   db: Database,
-  request: CategoryChangeRequest,
+  request: ChangeRequest,
   now: number,
 ): Promise<CategoryRefusal | ({ kind: "deleted" } & ChangeEvents)> {
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {

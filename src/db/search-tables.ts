@@ -1,5 +1,7 @@
-import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { and, eq, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { integer, type SQLiteColumn, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import type { Drizzle } from "./database.ts";
+import type { categories, pets } from "./schema.ts";
 
 /**
  * The FTS5 tables of names (`migrations/0001_search_indexes.sql`), declared
@@ -30,4 +32,30 @@ export const categoryNames = sqliteTable("category_names", {
 export function matches(table: { name: SQLiteColumn }, query: SQLWrapper): SQL<boolean> {
   // The column stands for its table: FTS5 searches every column it names, and these have one.
   return sql<boolean>`${table.name} MATCH ${query}`;
+}
+
+/** An index of names, with the table whose names it holds. */
+type IndexOf =
+  | { index: typeof petSearch; of: typeof pets }
+  | { index: typeof categoryNames; of: typeof categories };
+
+/**
+ * A change's step that writes the words of the name of the row `which`
+ * finds into its index, if the statement before it changed one row.
+ */
+export function indexName(db: Drizzle, { index, of }: IndexOf, which: SQL) {
+  return db
+    .insert(index)
+    .select(
+      db.select({ rowid: of.id, name: of.name }).from(of).where(and(which, sql`changes() = 1`)),
+    )
+    .prepare();
+}
+
+/** A change's step that takes the words of the row with this id out of its index, if the statement before changed one row. */
+export function unindexName(db: Drizzle, { index }: IndexOf, id: SQLWrapper) {
+  return db
+    .delete(index)
+    .where(and(eq(index.rowid, id), sql`changes() = 1`))
+    .prepare();
 }

@@ -1,10 +1,10 @@
-import { and, eq, notExists, type SQL, sql } from "drizzle-orm";
+import { and, eq, notExists, sql } from "drizzle-orm";
 import { callersAccount } from "../catalogue/ownership.ts";
 import { change } from "../changes/change.ts";
 import type { ChangeEvents, Claim, Outcome } from "../changes/outcomes.ts";
 import { type Database, type Drizzle, millis } from "../db/database.ts";
 import { categories, orders, pets } from "../db/schema.ts";
-import { petSearch } from "../db/search-tables.ts";
+import { indexName, petSearch, unindexName } from "../db/search-tables.ts";
 import { categoryKnownOrKept, knownCategory, live, petShape } from "./pets.queries.ts";
 import type { NewPet, Pet, PetStatus } from "./pets.schemas.ts";
 
@@ -27,24 +27,8 @@ const placedOrder = (db: Drizzle) =>
     .from(orders)
     .where(and(eq(orders.petId, pets.id), eq(orders.status, "placed")));
 
-/** The words of the animal's name into the search index, if the statement before changed it. */
-const indexName = (db: Drizzle, which: SQL) =>
-  db
-    .insert(petSearch)
-    .select(
-      db
-        .select({ rowid: pets.id, name: pets.name })
-        .from(pets)
-        .where(and(which, sql`changes() = 1`)),
-    )
-    .prepare();
-
-/** Its old words out of the index, if the statement before changed the animal. */
-const unindexName = (db: Drizzle) =>
-  db
-    .delete(petSearch)
-    .where(and(eq(petSearch.rowid, petId), sql`changes() = 1`))
-    .prepare();
+/** The animals' index of names. */
+const search = { index: petSearch, of: pets };
 
 /**
  * Adding an animal: the insert, only into a category that exists and for a
@@ -74,7 +58,7 @@ const creation = change()
       .returning(petShape.columns)
       .prepare(),
   )
-  .step("indexed", (db) => indexName(db, inserted))
+  .step("indexed", (db) => indexName(db, search, inserted))
   .event({ type: "pet.created", data: petShape, where: inserted })
   .read("category", (db) =>
     db.select({ id: categories.id }).from(categories).where(knownCategory).prepare(),
@@ -147,7 +131,9 @@ function updating({ renames, movesStatus }: { renames: boolean; movesStatus: boo
       .prepare(),
   );
   const named = renames
-    ? updated.step("unindexed", unindexName).step("indexed", (db) => indexName(db, thisPet))
+    ? updated
+        .step("unindexed", (db) => unindexName(db, search, petId))
+        .step("indexed", (db) => indexName(db, search, thisPet))
     : updated;
   const told = named.event({
     type: "pet.updated",
@@ -231,7 +217,7 @@ const deletion = change()
       .returning({ id: pets.id })
       .prepare(),
   )
-  .step("unindexed", unindexName)
+  .step("unindexed", (db) => unindexName(db, search, petId))
   .event({ type: "pet.deleted", data: petShape, where: thisPet });
 
 /** Deletes the animal if it is still at `version`: whether it did. */

@@ -1,24 +1,19 @@
-import { meetsIfMatch } from "../api/entity-tags.ts";
-import type { Changer } from "../catalogue/ownership.ts";
+import {
+  type ChangeRequest,
+  type CommonRefusal,
+  checked,
+  MAX_ATTEMPTS,
+} from "../catalogue/changes.ts";
 import type { Database } from "../db/database.ts";
 import { deletePet, type PetUpdate, updatePet } from "./pet-changes.queries.ts";
 import { type PetForChange, readForChange } from "./pets.queries.ts";
 import type { Pet, PetPatch } from "./pets.schemas.ts";
 
-/**
- * Editing and deleting an animal: each decided from the animal as read
- * where changes are made, then written in one batch that holds only while
- * the animal is still at the version read. When another change came
- * between (the batch changed nothing), the animal is read again and the
- * decision made afresh: with an `If-Match` that named the old version, that
- * is a 412.
- */
+/** Editing and deleting an animal, as every change of the catalogue is made (`catalogue/changes.ts`). */
 
-/** Why nothing changed, in the order the checks are made (RFC 9110 puts 404 and 403 before 412). */
+/** Why nothing changed, in the order the checks are made. */
 export type PetRefusal =
-  | { kind: "notFound" }
-  | { kind: "notOwner" }
-  | { kind: "preconditionFailed" }
+  | CommonRefusal
   | { kind: "unknownCategory" }
   | { kind: "orderOpen"; orderId: number };
 
@@ -29,31 +24,6 @@ export type EditOutcome =
   | { kind: "unchanged"; pet: Pet };
 
 export type DeleteOutcome = PetRefusal | { kind: "deleted"; eventsWaiting: boolean };
-
-export interface PetChangeRequest {
-  id: number;
-  changer: Changer;
-  /** The versions `If-Match` accepts; undefined for any. */
-  accepted: readonly number[] | undefined;
-}
-
-/**
- * How many times a change is decided afresh after another change won the
- * race: each loss means another change of the same animal committed, so
- * this is reached only under a flood of changes to one animal.
- */
-const MAX_ATTEMPTS = 20;
-
-/** The animal, or the refusal every change shares: no such animal, another account's, or a stale `If-Match`. */
-function checked(
-  current: PetForChange | undefined,
-  accepted: readonly number[] | undefined,
-): PetForChange | PetRefusal {
-  if (!current) return { kind: "notFound" };
-  if (!current.owned) return { kind: "notOwner" };
-  if (!meetsIfMatch(accepted, current.version)) return { kind: "preconditionFailed" };
-  return current;
-}
 
 /** What the patch changes on the animal as it is: the fields that differ, in the API's order. */
 function changeOf(current: PetForChange, patch: PetPatch): PetUpdate {
@@ -80,7 +50,7 @@ function changeOf(current: PetForChange, patch: PetPatch): PetUpdate {
 /** Applies the patch to the animal, as the caller may and `If-Match` allows. */
 export async function editPet(
   db: Database,
-  request: PetChangeRequest,
+  request: ChangeRequest,
   patch: PetPatch,
 ): Promise<EditOutcome> {
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
@@ -104,7 +74,7 @@ export async function editPet(
 /** Deletes the animal, as the caller may, `If-Match` allows and no placed order forbids. */
 export async function removePet(
   db: Database,
-  request: PetChangeRequest,
+  request: ChangeRequest,
   now: number,
 ): Promise<DeleteOutcome> {
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {

@@ -1,8 +1,7 @@
 import { positionIn } from "../api/cursor.ts";
-import { acceptedVersions } from "../api/entity-tags.ts";
 import { nextPageLink } from "../api/pagination.ts";
 import type { RouteHandlers } from "../api/route-router.ts";
-import { changerOf } from "../catalogue/ownership.ts";
+import { changeRequestOf } from "../catalogue/changes.ts";
 import { ApiError, messages } from "../errors.ts";
 import { dispatchAfterChange } from "../events/event-dispatch.ts";
 import { claimOf, replyOf } from "../idempotency/idempotent-request.ts";
@@ -93,11 +92,7 @@ export const petHandlers = {
   },
 
   updatePet: async (c) => {
-    const request = {
-      id: c.req.valid("param").petId,
-      changer: changerOf(c.var.apiKey, c.var.services.config),
-      accepted: acceptedVersions(c.req.valid("header")["If-Match"]),
-    };
+    const request = changeRequestOf(c, c.req.valid("param").petId);
     const outcome = await editPet(c.var.services.db, request, c.req.valid("json"));
     if (outcome.kind === "edited") dispatchAfterChange(c.var.services, c.executionCtx, outcome);
     if (outcome.kind !== "edited" && outcome.kind !== "unchanged") throw refusalError(outcome);
@@ -106,11 +101,7 @@ export const petHandlers = {
   },
 
   deletePet: async (c) => {
-    const request = {
-      id: c.req.valid("param").petId,
-      changer: changerOf(c.var.apiKey, c.var.services.config),
-      accepted: acceptedVersions(c.req.valid("header")["If-Match"]),
-    };
+    const request = changeRequestOf(c, c.req.valid("param").petId);
     const outcome = await removePet(c.var.services.db, request, Date.now());
     if (outcome.kind !== "deleted") throw refusalError(outcome);
     dispatchAfterChange(c.var.services, c.executionCtx, outcome);

@@ -1,0 +1,53 @@
+import type { Context } from "hono";
+import { acceptedVersions, meetsIfMatch } from "../api/entity-tags.ts";
+import type { AppEnv } from "../env.ts";
+import { type Changer, changerOf } from "./ownership.ts";
+
+/**
+ * What every change of a record of the catalogue (an animal, a category)
+ * shares: it is decided from the record as read where changes are made,
+ * then written in one batch that holds only while the record is still at
+ * the version read; when another change came between (the batch changed
+ * nothing), the record is read again and the decision made afresh, so an
+ * `If-Match` that named the old version then gives 412.
+ */
+
+/** A change asked for: which record, by whom, and the versions `If-Match` accepts (undefined for any). */
+export interface ChangeRequest {
+  id: number;
+  changer: Changer;
+  accepted: readonly number[] | undefined;
+}
+
+/** The change a request asks for on the record with this id (a malformed If-Match is a 400). */
+export function changeRequestOf(c: Context<AppEnv>, id: number): ChangeRequest {
+  return {
+    id,
+    changer: changerOf(c.var.apiKey, c.var.services.config),
+    accepted: acceptedVersions(c.req.header("If-Match")),
+  };
+}
+
+/** Why a change refused, first: no such record, another account's, or a stale `If-Match` (RFC 9110 puts 404 and 403 before 412). */
+export type CommonRefusal =
+  | { kind: "notFound" }
+  | { kind: "notOwner" }
+  | { kind: "preconditionFailed" };
+
+/** The record as read, or the refusal every change shares. */
+export function checked<R extends { owned: boolean; version: number }>(
+  current: R | undefined,
+  accepted: readonly number[] | undefined,
+): R | CommonRefusal {
+  if (!current) return { kind: "notFound" };
+  if (!current.owned) return { kind: "notOwner" };
+  if (!meetsIfMatch(accepted, current.version)) return { kind: "preconditionFailed" };
+  return current;
+}
+
+/**
+ * How many times a change is decided afresh after another change of the
+ * same record won the race: each loss means another change committed, so
+ * this is reached only under a flood of changes to one record.
+ */
+export const MAX_ATTEMPTS = 20;
