@@ -44,10 +44,7 @@ describe("growing the pets table with SQL", () => {
     const size = 1_000;
     const afterId = lastPageAfterId(size, 20, "available");
     // One command: the tables as the migration makes them, the growth, the checks.
-    const createPets = await readFile(
-      path.join(ROOT, "migrations/0000_initial_schema.sql"),
-      "utf8",
-    );
+    const createPets = await readFile(path.join(ROOT, "migrations/0000_initial.sql"), "utf8");
     const sql = [
       createPets,
       growPetsSql(0, size),
