@@ -54,7 +54,7 @@ export const petRoutes = apiRoutes({
     scope: "pets:read",
     method: "get",
     path: "/pets",
-    summary: "List and find animals",
+    summary: "List animals",
     description:
       'Animals in ascending id order (creation order), stable across pages, or newest first with `direction=desc`. Finders (beta) narrow the listing and combine with each other and with paging: `status` and `categoryId` (repeatable: any of them), `id` (repeatable, at most 100: how to fetch known animals) and `q` (words that begin words of the name). The body is the bare array; when more animals may follow, `Link: <…>; rel="next"` points at the next page, keeping every filter. Follow it until it is absent rather than building the cursor: with `q` and another filter, a page may hold fewer animals than `limit`, even none, and still have a next page.',
     request: { query: ListPetsQuerySchema },
