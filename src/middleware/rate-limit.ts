@@ -18,14 +18,10 @@ async function charge(
   services: Services,
   caller: Caller,
   clientIp: string,
-  keepAlive: (decision: Promise<unknown>) => void,
 ): Promise<{ caller: Caller; result: HitResult }> {
   if (caller.kind === "key") {
     const { hash, record } = caller.key;
-    const decision = services.limiter.hitKey(hash, policyOf(record));
-    // Requests of a busy key share calls; each stays alive until its own is decided.
-    keepAlive(decision.catch(() => {}));
-    const result = await decision;
+    const result = await services.limiter.hitKey(hash, policyOf(record));
     if (result.outcome !== "revoked") return { caller, result };
     services.keys.rememberDead(hash, record);
     caller = { kind: "dead", key: caller.key };
@@ -42,8 +38,7 @@ async function charge(
 export function rateLimit(): MiddlewareHandler<AppEnv> {
   return async function rateLimit(c, next) {
     const clientIp = clientAddress(c);
-    const keepAlive = (decision: Promise<unknown>) => c.executionCtx.waitUntil(decision);
-    const { caller, result } = await charge(c.var.services, c.get("caller"), clientIp, keepAlive);
+    const { caller, result } = await charge(c.var.services, c.get("caller"), clientIp);
     c.set("caller", caller);
     const headers = rateLimitHeaders(result);
     c.set("rateLimitHeaders", headers);

@@ -1,5 +1,4 @@
 import { guardStorage, STORAGE_TIMEOUT_MS } from "../storage/storage-guard.ts";
-import { type DecideHits, keyHitBatches, newestPolicy } from "./key-hit-batches.ts";
 import { KeyShares } from "./key-shares.ts";
 import type { Limits } from "./plans.ts";
 import { keylessLimits } from "./plans.ts";
@@ -18,8 +17,7 @@ import type { HourCount } from "./usage-history.ts";
 export interface RateLimitClient {
   /**
    * Decides one request of a key: from this isolate's share of the key's
-   * budget when it holds one (see KeyShares), else by the key's object, in a
-   * call concurrent requests of the key share (see keyHitBatches).
+   * budget when it holds one (see KeyShares), else by the key's object.
    */
   hitKey(keyHash: string, policy: KeyPolicy): Promise<HitResult>;
   hitKeyless(clientIp: string): Promise<HitResult>;
@@ -53,29 +51,6 @@ export function rateLimitClient(namespace: Env["RATE_LIMITER"]): RateLimitClient
     guardStorage("Durable Object", () => method(stub(name)));
   const shares = new KeyShares();
 
-  /** Covers what the share can, in order, and sends the rest to the object in one call. */
-  const decide: DecideHits = async (keyHash, policies) => {
-    const now = Date.now();
-    const fromShare: HitResult[] = [];
-    for (const policy of policies) {
-      const admitted = shares.take(keyHash, policy, now);
-      if (!admitted) break;
-      fromShare.push(admitted);
-    }
-    const rest = policies.slice(fromShare.length);
-    if (rest.length === 0) return fromShare;
-    const decision = await reporting(
-      keyHash,
-      true,
-      (reports, share) =>
-        call(keyLimiterName(keyHash), (limiter) =>
-          limiter.decideKey({ policy: newestPolicy(rest), count: rest.length, reports, share }),
-        ),
-      (answer) => answer.grant,
-    );
-    return [...fromShare, ...decision.results];
-  };
-
   /** Makes a call of a key that carries its reports, and holds the share it may bring. */
   async function reporting<T>(
     keyHash: string,
@@ -102,23 +77,23 @@ export function rateLimitClient(namespace: Env["RATE_LIMITER"]): RateLimitClient
     return reporting(keyHash, false, read);
   }
 
-  const batches = sharesCallsAcrossRequests() ? keyHitBatches(decide) : undefined;
   return {
     async hitKey(keyHash, policy) {
       const admitted = shares.take(keyHash, policy, Date.now());
       if (admitted) return admitted;
-      if (!batches) {
-        if (shares.asking(keyHash)) await shareArriving(shares, keyHash);
-        return (await decide(keyHash, [policy]))[0] as HitResult;
+      if (shares.asking(keyHash)) {
+        await shareArriving(shares, keyHash);
+        const fromShare = shares.take(keyHash, policy, Date.now());
+        if (fromShare) return fromShare;
       }
-      // Each request has its own timeout, since a batch can wait on the call before it.
-      try {
-        return await guardStorage("Durable Object", () => batches.hit(keyHash, policy));
-      } catch (error) {
-        batches.abandon(keyHash);
-        shares.forget(keyHash);
-        throw error;
-      }
+      const decision = await reporting(
+        keyHash,
+        true,
+        (reports, share) =>
+          call(keyLimiterName(keyHash), (limiter) => limiter.decideKey({ policy, reports, share })),
+        (answer) => answer.grant,
+      );
+      return decision.result;
     },
     hitKeyless: (clientIp) =>
       call(ipLimiterName(clientIp), (limiter) => limiter.hitKeyless(keylessLimits)),
@@ -145,26 +120,19 @@ export function rateLimitClient(namespace: Env["RATE_LIMITER"]): RateLimitClient
 }
 
 /**
- * Where requests cannot await one another (see `sharesCallsAcrossRequests`),
- * a request of a key whose share may be on its way polls until it has come,
+ * A request of a key whose share may be on its way waits until it has come,
  * rather than calling beside it: the object would count that share as spent
- * and might refuse the request for it. Bounded by the storage timeout. (The
+ * and might refuse the request for it. It polls its own timer, which every
+ * runtime allows (Vitest's Workers runtime does not let a request resume on
+ * another request's promise), and gives up at the storage timeout. (The
  * check before it is synchronous, so the request that finds no share coming
- * begins its own call before any other request runs.)
+ * begins its own call before any other request runs.) Coalescing a key's
+ * concurrent calls into one as well earned nothing beside shares: without
+ * it, nine paired rounds (test/bench/compare-builds.ts) served 1.04
+ * (0.82–1.49) of the requests a second with it from one busy key, and 1.00
+ * (0.76–1.78) from 100 keys in turn.
  */
 async function shareArriving(shares: KeyShares, keyHash: string): Promise<void> {
   const giveUpAt = Date.now() + STORAGE_TIMEOUT_MS;
   while (shares.asking(keyHash) && Date.now() < giveUpAt) await scheduler.wait(1);
-}
-
-/**
- * Whether a request awaiting a promise that another request settles resumes
- * in its own context, which a key's requests sharing one call rely on. Every
- * deployment has it (handle_cross_request_promise_resolution, the default
- * since the 2024-10-14 compatibility date); Vitest's Workers runtime turns it
- * off for its test runner, and there each request makes its own call (see
- * `shareArriving`).
- */
-function sharesCallsAcrossRequests(): boolean {
-  return Cloudflare.compatibilityFlags.handle_cross_request_promise_resolution === true;
 }

@@ -46,12 +46,10 @@ export interface ShareReport {
   used: number;
 }
 
-/** One call to a key's Durable Object from an isolate's limiter client. */
+/** One request of a key, as an isolate's limiter client sends it to the key's Durable Object. */
 export interface KeyCall {
-  /** The newest policy any of the call's requests brings. */
+  /** The newest policy the request knows of. */
   policy: KeyPolicy;
-  /** Requests to decide, one by one in order. */
-  count: number;
   /** Shares the isolate is done with, so their unused part comes back first. */
   reports: ShareReport[];
   /** Whether a share may come back: no other call of the key is in flight from the isolate. */
@@ -74,8 +72,7 @@ export interface Grant {
 }
 
 export interface KeyDecision {
-  /** One per request of the call, in order. */
-  results: HitResult[];
+  result: HitResult;
   /** Given only while the key is neither refused nor banned and its rate calls for one. */
   grant?: Grant;
 }

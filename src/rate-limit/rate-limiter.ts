@@ -2,7 +2,6 @@ import { DurableObject } from "cloudflare:workers";
 import type { Limits } from "./plans.ts";
 import {
   type Budget,
-  type Grant,
   type HitResult,
   isDead,
   type KeyCall,
@@ -11,78 +10,45 @@ import {
   type ShareReport,
   type WindowReport,
 } from "./rate-limit-types.ts";
-import { RecentRate, shareSize } from "./share-size.ts";
+import { type Grants, grantShare, keptGrants, settleShare } from "./share-grants.ts";
+import { RecentRate } from "./share-size.ts";
 import { type HourCount, UsageHistory } from "./usage-history.ts";
 import {
-  BAN_MEMORY_MS,
-  BAN_THRESHOLD,
-  type BanState,
-  currentWindow,
-  HOUR_MS,
-  isBanForgotten,
-  nextBanDuration,
-  secondsUntil,
-  WINDOW_LENGTHS,
-  type WindowCount,
-  type WindowName,
-  windowEnd,
-  windowStart,
-} from "./windows.ts";
+  type ActiveWindow,
+  activeWindow,
+  activeWindows,
+  countOrRefuse,
+  freshWindows,
+  refusing,
+  reports,
+  staleAt,
+  type WindowState,
+} from "./window-counts.ts";
+import { HOUR_MS, windowStart } from "./windows.ts";
 
 /**
  * A key uses its minute and day windows; a throttle one minute or hour
- * window. A key also counts its current hour of usage history here.
+ * window. A key also counts its current hour of usage history here, and
+ * keeps the shares of its budget it granted until they are reported.
  */
-type LimiterState = Partial<Record<WindowName, WindowCount>> & {
-  ban?: BanState;
+type LimiterState = WindowState & {
   policy?: KeyPolicy;
   usageHour?: HourCount;
-  /** Shares granted and not yet reported, by grant id. */
-  grants?: Record<string, OutstandingGrant>;
+  grants?: Grants;
 };
-
-/** What a report needs to give a share's unused part back to where it was counted. */
-interface OutstandingGrant {
-  size: number;
-  /** The start of each window it was counted in. */
-  starts: Partial<Record<WindowName, number>>;
-  /** The hour of usage history it was counted in. */
-  hour: number;
-  /** When its life ends. */
-  until: number;
-}
-
-/**
- * Grants kept for their report, oldest dropped first: a live isolate holds
- * one at a time, so more are shares of isolates that went away, which count
- * as used.
- */
-const MAX_GRANTS = 32;
-
-const WINDOW_NAMES = Object.keys(WINDOW_LENGTHS) as WindowName[];
-
-interface ActiveWindow {
-  name: WindowName;
-  length: number;
-  limit: number;
-  count: WindowCount;
-}
 
 const STATE_KEY = "state";
 
 /**
  * One instance per API key (named by the key's hash), per client IP for
  * keyless traffic, or per throttled name (a sign-in's email and address, say).
- * Its state is one small record: the current windows, the ban and the newest
- * key policy seen. A key's object also keeps its usage history, one row per
- * hour for 30 days, so storage per key stays bounded.
+ * Its state is one small record: the current windows, the ban, the newest key
+ * policy seen and the shares outstanding. A key's object also keeps its usage
+ * history, one row per hour for 30 days, so storage per key stays bounded.
  * Every method mutates memory synchronously before persisting, so concurrent
  * requests are counted exactly; the output gate holds replies until the write
- * is durable.
- *
- * A busy key's object also grants isolates shares of its budget (see
- * `decideKey`), counted as spent when granted, so storage is written per
- * grant, report or refusal and never per request an isolate admits alone.
+ * is durable. The windows and the ban are window-counts.ts; the shares it
+ * grants busy keys' isolates, and their reports, share-grants.ts.
  */
 export class RateLimiter extends DurableObject<Env> {
   #state: LimiterState = {};
@@ -104,35 +70,26 @@ export class RateLimiter extends DurableObject<Env> {
   }
 
   /**
-   * Counts one request of an API key against its minute and day windows,
-   * with the newest policy the caller knows of; a dead key counts nothing.
-   */
-  hitKey(policy: KeyPolicy, now: number = Date.now()): HitResult {
-    const call = { policy, count: 1, reports: [], share: false };
-    return this.decideKey(call, now).results[0] as HitResult;
-  }
-
-  /**
-   * Decides a call of an isolate's limiter client: first gives back what the
-   * shares it reports did not use, then counts its `count` requests one by
-   * one in order, exactly as that many calls of `hitKey` would (an isolate
-   * sends a busy key's concurrent requests together), and, when every one
-   * was admitted and the key's rate calls for it, grants a share.
+   * Decides one request of an API key, with the newest policy its isolate
+   * knows of (a dead key counts nothing): first gives back what the shares
+   * the isolate reports did not use, then counts the request against the
+   * key's minute and day windows and, when it was admitted and the key's
+   * rate calls for it, grants the isolate a share. Written once, at the end.
    */
   decideKey(call: KeyCall, now: number = Date.now()): KeyDecision {
     this.#holdingWrites = true;
     try {
       const effective = this.#adoptPolicy(call.policy);
       this.#takeReports(call.reports, now);
-      const windows = this.#windows(effective.limits, now);
-      if (isDead(effective, now)) {
-        const revoked: HitResult = { outcome: "revoked", windows: reports(windows) };
-        return { results: Array.from({ length: call.count }, () => revoked) };
-      }
-      const results = Array.from({ length: call.count }, () => this.#hit(windows, now, true));
-      const admittedAll = results.every((result) => result.outcome === "allowed");
-      const grant = call.share && admittedAll ? this.#grant(windows, effective, now) : undefined;
-      return grant ? { results, grant } : { results };
+      const windows = activeWindows(this.#state, effective.limits, now);
+      if (isDead(effective, now))
+        return { result: { outcome: "revoked", windows: reports(windows) } };
+      const result = this.#hit(windows, now, true);
+      const grant =
+        call.share && result.outcome === "allowed"
+          ? this.#grant(windows, effective, now)
+          : undefined;
+      return grant ? { result, grant } : { result };
     } finally {
       this.#holdingWrites = false;
       if (this.#writePending) this.#persist();
@@ -141,12 +98,12 @@ export class RateLimiter extends DurableObject<Env> {
 
   /** Counts one request without a valid key against the caller's per-IP budget. */
   hitKeyless(limits: Pick<Limits, "perMinute">, now: number = Date.now()): HitResult {
-    return this.#hit(this.#windows(limits, now), now, false);
+    return this.#hit(activeWindows(this.#state, limits, now), now, false);
   }
 
   /** Counts one attempt against a throttle's budget (per minute or per hour); never bans. */
   hitBudget(budget: Budget, now: number = Date.now()): HitResult {
-    return this.#hit([this.#window(budget.per, budget.limit, now)], now, false);
+    return this.#hit([activeWindow(this.#state, budget.per, budget.limit, now)], now, false);
   }
 
   /** Records a newer key policy (a revocation or a plan change) without counting a request. */
@@ -164,7 +121,7 @@ export class RateLimiter extends DurableObject<Env> {
     now: number = Date.now(),
   ): WindowReport[] {
     this.#takeReports(shares, now);
-    return reports(this.#windows(limits, now));
+    return reports(activeWindows(this.#state, limits, now));
   }
 
   /** The key's admitted requests per UTC hour over the last 30 days, oldest first, after the reported shares. */
@@ -178,7 +135,12 @@ export class RateLimiter extends DurableObject<Env> {
     const now = Date.now();
     this.#cleanupScheduled = false;
     if (this.#state.usageHour) this.#history.add(this.#state.usageHour);
-    this.#state = withoutStale(this.#state, now);
+    const { policy, grants } = this.#state;
+    const kept: LimiterState = freshWindows(this.#state, now);
+    if (policy) kept.policy = policy;
+    const stillCounted = grants && keptGrants(grants, kept);
+    if (stillCounted) kept.grants = stillCounted;
+    this.#state = kept;
     this.#history.trim(now);
     if (Object.keys(this.#state).length === 0 && this.#history.trimAt() === undefined) {
       await this.ctx.storage.deleteAll();
@@ -209,39 +171,46 @@ export class RateLimiter extends DurableObject<Env> {
     return adopted;
   }
 
-  #windows(limits: Pick<Limits, "perMinute"> & Partial<Limits>, now: number): ActiveWindow[] {
-    const windows = [this.#window("minute", limits.perMinute, now)];
-    if (limits.perDay !== undefined) windows.push(this.#window("day", limits.perDay, now));
-    return windows;
-  }
-
-  /** The window of this name that contains `now`, started afresh when the stored one has ended. */
-  #window(name: WindowName, limit: number, now: number): ActiveWindow {
-    const length = WINDOW_LENGTHS[name];
-    const count = currentWindow(this.#state[name], now, length);
-    this.#state[name] = count;
-    return { name, length, limit, count };
-  }
-
   /** Counts or refuses one request; only a key's requests can earn a ban and enter its usage history. */
   #hit(windows: ActiveWindow[], now: number, forKey: boolean): HitResult {
-    const ban = this.#state.ban;
-    if (ban && ban.until > now) {
-      return {
-        outcome: "banned",
-        windows: reports(windows),
-        retryAfter: secondsUntil(ban.until, now),
-      };
-    }
-    const full = windows.filter((window) => window.count.count >= window.limit);
-    if (full.length > 0) return this.#refuse(windows, full, now, forKey);
-    for (const window of windows) window.count.count += 1;
-    if (forKey) {
+    const { result, changed } = countOrRefuse(this.#state, windows, now, forKey);
+    if (forKey && result.outcome === "allowed") {
       this.#countHour(now, 1);
       this.#rate.add(1, now);
     }
+    if (changed) this.#persist();
+    return result;
+  }
+
+  /** A share for the calling isolate; none while the key is being refused (see share-grants.ts). */
+  #grant(windows: ActiveWindow[], policy: KeyPolicy, now: number) {
+    if (refusing(windows)) return undefined;
+    const grants = this.#state.grants ?? {};
+    const grant = grantShare(grants, windows, policy, this.#rate.perSecond(now), now);
+    if (!grant) return undefined;
+    this.#state.grants = grants;
+    this.#countHour(now, grant.size);
     this.#persist();
-    return { outcome: "allowed", windows: reports(windows) };
+    return grant;
+  }
+
+  /** Settles the reported shares: their unused part leaves the windows and the hour they were counted in. */
+  #takeReports(shares: ShareReport[], now: number): void {
+    const grants = this.#state.grants;
+    if (!grants) return;
+    let settledAny = false;
+    for (const report of shares) {
+      const settled = settleShare(grants, this.#state, report);
+      if (!settled) continue;
+      settledAny = true;
+      this.#rate.add(settled.used, now);
+      if (settled.unused > 0) {
+        const hour = this.#state.usageHour;
+        if (hour?.hour === settled.hour) hour.count -= settled.unused;
+        else this.#history.remove({ hour: settled.hour, count: settled.unused });
+      }
+    }
+    if (settledAny) this.#persist();
   }
 
   /** Counts admissions of a key in its hour; the hour before goes to its history row. */
@@ -256,103 +225,8 @@ export class RateLimiter extends DurableObject<Env> {
     this.#state.usageHour = { hour, count: admissions };
   }
 
-  /**
-   * A share for the calling isolate, sized by `shareSize`: none while any
-   * window has refused a request (the key is being refused; a ban resets
-   * those counts, but a banned key is never admitted to get here). Counted
-   * in the windows and the hour at once, so a share never reported is used.
-   */
-  #grant(windows: ActiveWindow[], policy: KeyPolicy, now: number): Grant | undefined {
-    if (windows.some((window) => window.count.refused > 0)) return undefined;
-    const grants = this.#state.grants ?? {};
-    const live = Object.values(grants).filter((grant) => grant.until > now);
-    const share = shareSize({
-      perSecond: this.#rate.perSecond(now),
-      windows: windows.map((window) => ({
-        remaining: window.limit - window.count.count,
-        endsAt: windowEnd(window.count, window.length),
-      })),
-      outstanding: live.reduce((sum, grant) => sum + grant.size, 0),
-      expiresAt: policy.expiresAt,
-      now,
-    });
-    if (!share) return undefined;
-    for (const window of windows) window.count.count += share.size;
-    this.#countHour(now, share.size);
-    const id = crypto.randomUUID();
-    grants[id] = {
-      size: share.size,
-      starts: Object.fromEntries(windows.map((window) => [window.name, window.count.start])),
-      hour: windowStart(now, HOUR_MS),
-      until: now + share.lifeMs,
-    };
-    this.#state.grants = newestGrants(grants);
-    this.#persist();
-    return {
-      id,
-      size: share.size,
-      lifeMs: share.lifeMs,
-      policyVersion: policy.version,
-      windows: reports(windows),
-    };
-  }
-
-  #takeReports(shares: ShareReport[], now: number): void {
-    if (shares.length === 0) return;
-    const holding = this.#holdingWrites;
-    this.#holdingWrites = true;
-    for (const report of shares) this.#takeReport(report, now);
-    this.#holdingWrites = holding;
-    if (!holding && this.#writePending) this.#persist();
-  }
-
-  /**
-   * Gives a reported share's unused part back to the windows and the hour
-   * it was counted in, where they are still running. Each grant is given
-   * back once: an isolate repeats a report until a call carrying it returns.
-   */
-  #takeReport(report: ShareReport, now: number): void {
-    const grant = this.#state.grants?.[report.grant];
-    if (!grant || !this.#state.grants) return;
-    delete this.#state.grants[report.grant];
-    const used = Math.min(Math.max(report.used, 0), grant.size);
-    this.#rate.add(used, now);
-    const unused = grant.size - used;
-    if (unused > 0) {
-      for (const name of WINDOW_NAMES) {
-        const count = this.#state[name];
-        if (count && count.start === grant.starts[name]) count.count -= unused;
-      }
-      if (this.#state.usageHour?.hour === grant.hour) this.#state.usageHour.count -= unused;
-      else this.#history.remove({ hour: grant.hour, count: unused });
-    }
-    this.#persist();
-  }
-
-  #refuse(windows: ActiveWindow[], full: ActiveWindow[], now: number, forKey: boolean): HitResult {
-    for (const window of full) window.count.refused += 1;
-    const reopensAt = Math.max(...full.map((window) => windowEnd(window.count, window.length)));
-    if (forKey && full.some((window) => window.count.refused >= BAN_THRESHOLD)) {
-      const durationMs = nextBanDuration(this.#state.ban, now);
-      this.#state.ban = { until: now + durationMs, durationMs };
-      for (const window of windows) window.count.refused = 0;
-      this.#persist();
-      return {
-        outcome: "banned",
-        windows: reports(windows),
-        retryAfter: secondsUntil(now + durationMs, now),
-      };
-    }
-    this.#persist();
-    return {
-      outcome: "rate_limited",
-      windows: reports(windows),
-      retryAfter: secondsUntil(reopensAt, now),
-    };
-  }
-
   #persist(): void {
-    // A batch's requests change the record one after another; it is written once, after the last.
+    // A call changes the record several times (reports, policy, count, grant); it is written once, after the last.
     if (this.#holdingWrites) {
       this.#writePending = true;
       return;
@@ -375,39 +249,6 @@ export class RateLimiter extends DurableObject<Env> {
   }
 }
 
-/** When everything but the policy will have gone stale, if anything but the policy is kept. */
-function staleAt(state: LimiterState): number | undefined {
-  const instants = WINDOW_NAMES.map((name) => {
-    const count = state[name];
-    return count && windowEnd(count, WINDOW_LENGTHS[name]);
-  });
-  instants.push(state.ban && state.ban.until + BAN_MEMORY_MS);
-  const known = instants.filter((instant) => instant !== undefined);
-  return known.length > 0 ? Math.max(...known) : undefined;
-}
-
-/** The state without windows that have ended or a ban too old to double the next one. */
-function withoutStale(state: LimiterState, now: number): LimiterState {
-  const kept: LimiterState = {};
-  if (state.policy) kept.policy = state.policy;
-  for (const name of WINDOW_NAMES) {
-    const count = state[name];
-    if (count && now < windowEnd(count, WINDOW_LENGTHS[name])) kept[name] = count;
-  }
-  if (state.ban && !isBanForgotten(state.ban, now)) kept.ban = state.ban;
-  const grants = Object.entries(state.grants ?? {}).filter(([, grant]) =>
-    WINDOW_NAMES.some((name) => kept[name] && kept[name].start === grant.starts[name]),
-  );
-  if (grants.length > 0) kept.grants = Object.fromEntries(grants);
-  return kept;
-}
-
-/** At most MAX_GRANTS, the newest (objects keep their keys' insertion order). */
-function newestGrants(grants: Record<string, OutstandingGrant>): Record<string, OutstandingGrant> {
-  const entries = Object.entries(grants);
-  return entries.length > MAX_GRANTS ? Object.fromEntries(entries.slice(-MAX_GRANTS)) : grants;
-}
-
 function earliest(a: number | undefined, b: number | undefined): number | undefined {
   if (a === undefined) return b;
   return b === undefined ? a : Math.min(a, b);
@@ -421,14 +262,4 @@ function samePolicy(a: KeyPolicy, b: KeyPolicy): boolean {
     a.limits.perMinute === b.limits.perMinute &&
     a.limits.perDay === b.limits.perDay
   );
-}
-
-function reports(windows: ActiveWindow[]): WindowReport[] {
-  return windows.map((window) => ({
-    name: window.name,
-    limit: window.limit,
-    remaining: Math.max(0, window.limit - window.count.count),
-    reset: Math.ceil(windowEnd(window.count, window.length) / 1000),
-    lengthSeconds: window.length / 1000,
-  }));
 }

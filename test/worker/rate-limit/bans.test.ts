@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { rateLimitClient } from "../../../src/rate-limit/rate-limit-client.ts";
 import { DAY_MS, MINUTE_MS } from "../../../src/rate-limit/windows.ts";
 import { seedKey } from "../support/keys.ts";
-import { keyLimiter, setClock, testPolicy } from "../support/limiters.ts";
+import { hitKeyIn, keyLimiter, setClock, testPolicy } from "../support/limiters.ts";
 import { header, MANY_REQUESTS, send, sendInTurn, tally } from "../support/request.ts";
 
 const FREE = { perMinute: 60, perDay: 1_000 };
@@ -88,11 +88,11 @@ describe("ban escalation in the Durable Object (driven through its `now` paramet
       const seen: number[] = [];
       let now = start;
       for (let round = 0; round < 14; round++) {
-        expect(instance.hitKey(policy, now).outcome).toBe("allowed");
+        expect(hitKeyIn(instance, policy, now).outcome).toBe("allowed");
         for (let refusal = 1; refusal < 10; refusal++) {
-          expect(instance.hitKey(policy, now).outcome).toBe("rate_limited");
+          expect(hitKeyIn(instance, policy, now).outcome).toBe("rate_limited");
         }
-        const ban = instance.hitKey(policy, now);
+        const ban = hitKeyIn(instance, policy, now);
         expect(ban.outcome).toBe("banned");
         seen.push(ban.retryAfter ?? 0);
         now += (ban.retryAfter ?? 0) * 1000;
@@ -107,9 +107,9 @@ describe("ban escalation in the Durable Object (driven through its `now` paramet
     const stub = keyLimiter("forgiven");
     const durations = await runInDurableObject(stub, (instance) => {
       const banAt = (now: number) => {
-        instance.hitKey(policy, now);
-        for (let refusal = 1; refusal < 10; refusal++) instance.hitKey(policy, now);
-        return instance.hitKey(policy, now).retryAfter;
+        hitKeyIn(instance, policy, now);
+        for (let refusal = 1; refusal < 10; refusal++) hitKeyIn(instance, policy, now);
+        return hitKeyIn(instance, policy, now).retryAfter;
       };
       const first = banAt(start);
       const second = banAt(start + MINUTE_MS);

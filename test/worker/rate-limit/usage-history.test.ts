@@ -2,7 +2,7 @@ import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "c
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { RateLimiter } from "../../../src/rate-limit/rate-limiter.ts";
 import { seedKey, testServices } from "../support/keys.ts";
-import { ipLimiter, keyLimiter, setClock, testPolicy } from "../support/limiters.ts";
+import { hitKeyIn, ipLimiter, keyLimiter, setClock, testPolicy } from "../support/limiters.ts";
 import { MANY_REQUESTS, sendInTurn, tally } from "../support/request.ts";
 
 // The client of the isolate that serves the tests' requests, so its reads give back that isolate's share.
@@ -59,16 +59,16 @@ describe("hourly usage history", MANY_REQUESTS, () => {
     const policy = testPolicy(record.limits, record.version);
     const tenOClock = Date.parse("2030-06-15T10:00:00Z");
     await runInDurableObject(stub, async (instance) => {
-      for (let i = 0; i < 3; i += 1) instance.hitKey(policy);
+      for (let i = 0; i < 3; i += 1) hitKeyIn(instance, policy);
       vi.setSystemTime(new Date("2030-06-15T10:30:00Z"));
       await instance.alarm();
-      for (let i = 0; i < 2; i += 1) instance.hitKey(policy);
+      for (let i = 0; i < 2; i += 1) hitKeyIn(instance, policy);
     });
     expect(await storedHours(stub)).toEqual([{ hour: tenOClock / HOUR, count: 3 }]);
     expect(await limiter.usageHistory(hash)).toEqual([{ hour: tenOClock, count: 5 }]);
     vi.setSystemTime(new Date("2030-06-15T11:00:00Z"));
     await runInDurableObject(stub, (instance) => {
-      instance.hitKey(policy);
+      hitKeyIn(instance, policy);
     });
     expect(await storedHours(stub)).toEqual([{ hour: tenOClock / HOUR, count: 5 }]);
   });
@@ -164,7 +164,7 @@ describe("the 30-day bound", MANY_REQUESTS, () => {
       const start = Date.parse("2030-06-01T00:00:00Z");
       const before = state.storage.sql.databaseSize;
       // Every hour of 35 days, one request each, then the clean-up of the last one.
-      for (let hour = 0; hour < 35 * 24; hour += 1) instance.hitKey(policy, start + hour * HOUR);
+      for (let hour = 0; hour < 35 * 24; hour += 1) hitKeyIn(instance, policy, start + hour * HOUR);
       vi.setSystemTime(new Date(start + 35 * DAY - HOUR));
       await instance.alarm();
       const rows = state.storage.sql.exec("SELECT count(*) AS n FROM usage_hours").one().n;

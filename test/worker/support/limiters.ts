@@ -34,6 +34,11 @@ export function unixSeconds(iso: string): number {
   return Date.parse(iso) / 1000;
 }
 
+/** One request of a key decided inside its object, as a client's call without reports or share. */
+export function hitKeyIn(instance: RateLimiter, policy: KeyPolicy, now?: number) {
+  return instance.decideKey({ policy, reports: [], share: false }, now).result;
+}
+
 /** A policy as the key's Durable Object receives it. */
 export function testPolicy(
   limits: KeyPolicy["limits"],
