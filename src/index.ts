@@ -1,11 +1,11 @@
 import { createApp } from "./app.ts";
-import type { DeliveryMessage } from "./events/event-records.ts";
+import { handOverBatch } from "./deliveries/delivery-handoff.ts";
+import type { DeliveryMessage } from "./outbox/outbox.queries.ts";
 import { runScheduledTasks } from "./scheduled.ts";
 import { servicesOrReport } from "./services.ts";
-import { handOverBatch } from "./webhooks/delivery-handoff.ts";
 
+export { WebhookEndpoint } from "./deliveries/webhook-endpoint.ts";
 export { RateLimiter } from "./rate-limit/rate-limiter.ts";
-export { WebhookEndpoint } from "./webhooks/webhook-endpoint.ts";
 
 /**
  * How long a batch waits when the configuration is not valid: a fix is a

@@ -1,26 +1,24 @@
 import { type Config, ConfigurationError, parseConfig } from "./config.ts";
 import { type Database, database } from "./db/database.ts";
-import type { DeliveryMessage } from "./events/event-records.ts";
+import { type WebhookEndpointClient, webhookEndpointClient } from "./deliveries/endpoint-client.ts";
 import { type KeyStore, keyStore } from "./keys/key-store.ts";
 import { log } from "./logging.ts";
+import type { DeliveryMessage } from "./outbox/outbox.queries.ts";
 import { type RateLimitClient, rateLimitClient } from "./rate-limit/rate-limit-client.ts";
 import { oncePer } from "./utils/once-per.ts";
-import {
-  type WebhookEndpointClient,
-  webhookEndpointClient,
-} from "./webhooks/webhook-endpoint-client.ts";
 
 /**
- * What handlers and modules work with instead of the bindings: the database,
- * the key store, the limiter client, the queue of webhook deliveries, and
- * the environment's configuration.
+ * What handlers, modules and Durable Objects work with instead of the
+ * bindings: the database, the key store, the limiter client, the queue of
+ * webhook deliveries, each endpoint's delivering object, and the
+ * environment's configuration.
  */
 export interface Services {
   db: Database;
   keys: KeyStore;
   limiter: RateLimitClient;
-  /** Where the outbox's dispatchers put webhook deliveries. */
-  events: Queue<DeliveryMessage>;
+  /** The queue of webhook deliveries, (event, endpoint) pairs, where the outbox's relay puts them. */
+  deliveries: Queue<DeliveryMessage>;
   /** Each webhook endpoint's Durable Object: its deliveries. */
   webhookEndpoints: WebhookEndpointClient;
   config: Config;
@@ -40,7 +38,7 @@ export const buildServices = oncePer((env: Env): Services => {
     db,
     keys: keyStore(env.API_KEYS, db),
     limiter: rateLimitClient(env.RATE_LIMITER),
-    events: env.EVENTS,
+    deliveries: env.DELIVERIES,
     webhookEndpoints: webhookEndpointClient(env.WEBHOOK_ENDPOINT),
     config,
   };

@@ -3,8 +3,8 @@ import { findAccountByEmail, findOrCreateAccount } from "../accounts/accounts.qu
 import { INVITE_PATH, inviteAccount } from "../accounts/invites.ts";
 import type { RouteHandlers } from "../api/route-router.ts";
 import { ApiError, messages } from "../errors.ts";
-import * as outbox from "../events/event-dispatch.ts";
 import { listAccountKeys, MAX_WORKING_KEYS } from "../keys/keys.queries.ts";
+import * as outbox from "../outbox/outbox-relay.ts";
 import type { adminRoutes } from "./admin.routes.ts";
 import { accountSummary, keySummary } from "./summaries.ts";
 

@@ -2,7 +2,7 @@ import { categoryRoutes } from "../categories/categories.routes.ts";
 import { eventRoutes } from "../events/events.routes.ts";
 import { orderRoutes } from "../orders/orders.routes.ts";
 import { petRoutes } from "../pets/pets.routes.ts";
-import type { WebhookUrlPolicy } from "../webhooks/webhook-url.ts";
+import type { WebhookUrlPolicy } from "../webhook-urls/webhook-url.ts";
 import { webhookRoutes } from "../webhooks/webhooks.routes.ts";
 
 /**

@@ -3,7 +3,7 @@ import { nextPageLink } from "../api/pagination.ts";
 import type { RouteHandlers } from "../api/route-router.ts";
 import { changeRequestOf } from "../catalogue/changes.ts";
 import { ApiError, messages } from "../errors.ts";
-import { dispatchAfterChange } from "../events/event-dispatch.ts";
+import { dispatchAfterChange } from "../outbox/outbox-relay.ts";
 import { createCategory, findCategory, listCategories } from "./categories.queries.ts";
 import type { categoryRoutes } from "./categories.routes.ts";
 import { CATEGORY_NOT_FOUND } from "./categories.schemas.ts";

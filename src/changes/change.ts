@@ -7,13 +7,6 @@ import {
   type Statement,
 } from "../db/database.ts";
 import type { Definition, Shape } from "../db/shape.ts";
-import { newEventId } from "../events/event-records.ts";
-import {
-  type EventOf,
-  eventStatement,
-  eventsWaitingStatement,
-  settleUnwantedStatement,
-} from "../events/outbox.ts";
 import {
   claimValues,
   earlierRecord,
@@ -21,6 +14,13 @@ import {
   keyStatements,
   responseOf,
 } from "../idempotency/idempotency.queries.ts";
+import {
+  type EventOf,
+  eventStatement,
+  eventsWaitingStatement,
+  newEventId,
+  settleUnwantedStatement,
+} from "../outbox/outbox.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
 import { oncePer } from "../utils/once-per.ts";
 import type {

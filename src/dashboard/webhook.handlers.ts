@@ -1,5 +1,5 @@
-import { changeWebhook } from "../webhooks/webhook-lifecycle.ts";
-import { findWebhook } from "../webhooks/webhooks.queries.ts";
+import { changeWebhook } from "../webhooks/endpoint-changes.ts";
+import { findWebhook, type Owner } from "../webhooks/webhooks.queries.ts";
 import { messageResponse } from "./pages/layout.tsx";
 import type { DashboardContext } from "./session.ts";
 
@@ -11,6 +11,12 @@ function webhookId(c: DashboardContext): number | undefined {
   return Number.isSafeInteger(id) && id > 0 ? id : undefined;
 }
 
+/** The signed-in account, as the owner of its endpoints. */
+const ownerOf = (c: DashboardContext): Owner => ({
+  kind: "account",
+  accountId: c.get("account").id,
+});
+
 const notFound = (c: DashboardContext) =>
   messageResponse(c, 404, "Endpoint not found", "Your account has no such webhook endpoint.");
 
@@ -21,7 +27,7 @@ export function setWebhookEnabled(enabled: boolean) {
     const changed =
       id === undefined
         ? undefined
-        : await changeWebhook(c.var.services, c.get("account").id, id, { enabled });
+        : await changeWebhook(c.var.services, ownerOf(c), id, { enabled });
     if (!changed) return notFound(c);
     return c.redirect(ACCOUNT_PAGE, 303);
   };
@@ -31,7 +37,7 @@ export function setWebhookEnabled(enabled: boolean) {
 export async function sendWebhookTest(c: DashboardContext) {
   const id = webhookId(c);
   const { db, webhookEndpoints } = c.var.services;
-  if (id === undefined || !(await findWebhook(db, c.get("account").id, id))) return notFound(c);
+  if (id === undefined || !(await findWebhook(db, ownerOf(c), id))) return notFound(c);
   await webhookEndpoints.sendTest(id);
   return c.redirect(ACCOUNT_PAGE, 303);
 }

@@ -254,7 +254,7 @@ export const EVENT_TYPES = [
 
 /**
  * The outbox and the event feed in one table. Each change to an animal or an
- * order writes its events in its own D1 batch (see `src/events/outbox.ts`):
+ * order writes its events in its own D1 batch (see `src/outbox/outbox.ts`):
  * no change commits without its events, and no event without its change.
  * `data` is the Pet or Order as the API returns it after the change.
  */

@@ -3,8 +3,8 @@ import { instant, jsonText, optional, shape } from "../db/shape.ts";
 import type { Event } from "./events.schemas.ts";
 
 /**
- * An event as stored and as delivered, and a delivery's queue message: what
- * the feed and the webhooks share, so neither reads the other's queries.
+ * An event as stored and as delivered: what the feed and the webhook
+ * deliveries share, so neither reads the other's queries.
  */
 
 /** An event as the feed lists it and a webhook delivers it. */
@@ -23,19 +23,4 @@ export const eventColumns = { seq: events.seq, ...eventShape.columns };
 /** An event row read with `eventColumns`, as the feed lists it and a webhook delivers it. */
 export function toEvent(row: Parameters<typeof eventShape.render>[0]): Event {
   return eventShape.render(row) as Event;
-}
-
-const ID_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
-
-/** A new event id: `evt_` and 26 random lowercase Crockford base32 characters. */
-export function newEventId(): string {
-  let id = "evt_";
-  for (const byte of crypto.getRandomValues(new Uint8Array(26))) id += ID_ALPHABET[byte & 31];
-  return id;
-}
-
-/** One queue message: deliver this event to this endpoint. */
-export interface DeliveryMessage {
-  eventId: string;
-  webhookId: number;
 }

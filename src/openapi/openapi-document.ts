@@ -13,7 +13,7 @@ import type { Config } from "../config.ts";
 import { messages } from "../errors.ts";
 import { eventsTag } from "../events/events.routes.ts";
 import { storeTag } from "../orders/orders.routes.ts";
-import { deliveredWebhooks, webhooksTag } from "../webhooks/webhooks.routes.ts";
+import { deliveredWebhooks, webhooksTag } from "../webhooks/delivered-webhooks.ts";
 import { compactDocument, type OpenApiDocument } from "./compact-document.ts";
 
 /**

@@ -2,8 +2,8 @@ import { decodeCursor } from "../api/cursor.ts";
 import { nextPageLink } from "../api/pagination.ts";
 import type { RouteHandlers } from "../api/route-router.ts";
 import { ApiError, messages } from "../errors.ts";
-import { dispatchAfterChange } from "../events/event-dispatch.ts";
 import { claimOf, replyOf } from "../idempotency/idempotent-request.ts";
+import { dispatchAfterChange } from "../outbox/outbox-relay.ts";
 import { PET_NOT_FOUND } from "../pets/pets.schemas.ts";
 import {
   findOrder,

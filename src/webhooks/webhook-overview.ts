@@ -12,7 +12,7 @@ export async function listWebhooksWithLatestDelivery(
   services: Services,
   accountId: number,
 ): Promise<WebhookWithLatestDelivery[]> {
-  const webhooks = await listWebhooks(services.db, accountId);
+  const webhooks = await listWebhooks(services.db, { kind: "account", accountId });
   return Promise.all(
     webhooks.map(async (webhook) => {
       const page = await services.webhookEndpoints

@@ -1,5 +1,5 @@
 import type { Services } from "../services.ts";
-import { wantedEventsSince } from "./delivery.queries.ts";
+import { wantedEventsSince } from "./webhooks.queries.ts";
 
 /** Events read from the feed and handed to the endpoint's object at a time. */
 const RECOVERY_PAGE = 500;

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import type { WebhookUrlPolicy } from "./webhook-url.ts";
+import type { WebhookUrlPolicy } from "../webhook-urls/webhook-url.ts";
 
 /** How deliveries are made in this environment: wrangler.toml variables, which tests shorten. */
 export interface WebhookSettings {

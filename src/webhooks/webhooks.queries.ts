@@ -1,14 +1,12 @@
-import { and, asc, eq, sql } from "drizzle-orm";
-import { change } from "../changes/change.ts";
-import type { Claim, Outcome } from "../changes/outcomes.ts";
+import { and, asc, eq, gt, gte, sql } from "drizzle-orm";
 import { type Database, type Drizzle, millis, preparedQueries, runOne } from "../db/database.ts";
-import { accounts, events, webhooks } from "../db/schema.ts";
+import { events, webhooks } from "../db/schema.ts";
 import { instant, jsonText, optional, shape } from "../db/shape.ts";
 import type { EventTypeSelector } from "../events/events.schemas.ts";
 import { accountOfKey } from "../keys/keys.queries.ts";
+import { endpointWants } from "../outbox/outbox.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
-import type { CreatedWebhook, Webhook } from "./webhooks.schemas.ts";
-import { MAX_WEBHOOKS } from "./webhooks.schemas.ts";
+import type { Webhook } from "./webhooks.schemas.ts";
 
 /** An endpoint as the API returns it: never its secrets. */
 export const webhookShape = shape(webhooks, {
@@ -20,156 +18,53 @@ export const webhookShape = shape(webhooks, {
   createdAt: instant(webhooks.createdAt),
 });
 
-/** An endpoint as the reply that made it or rotated its secret shows it, once: with its secret. */
-const createdWebhookShape = shape(webhooks, {
-  ...webhookShape.definition,
-  secret: webhooks.secret,
-});
-
-/** Who asks: the API key (its hash) whose account it is, or the account itself (the dashboard). */
-export type Owner = string | number;
-
-/** Binds the owner: one of the two is set, the other null. */
-const ownerValues = (owner: Owner) =>
-  typeof owner === "number"
-    ? { accountId: owner, apiKeyHash: null }
-    : { accountId: null, apiKeyHash: owner };
-
-/** The endpoints' single statements, prepared once per database. */
-const endpointQueries = preparedQueries((db: Drizzle) => {
-  const account = sql<number>`coalesce(${sql.placeholder("accountId")}, ${accountOfKey(sql.placeholder("apiKeyHash"))})`;
-  const ofAccount = and(eq(webhooks.id, sql.placeholder("id")), eq(webhooks.accountId, account));
-  const status = sql.placeholder("status");
-  return {
-    list: db
-      .select(webhookShape.columns)
-      .from(webhooks)
-      .where(eq(webhooks.accountId, account))
-      .orderBy(asc(webhooks.id))
-      .prepare(),
-    find: db.select(webhookShape.columns).from(webhooks).where(ofAccount).prepare(),
-    rotationTarget: db
-      .select({
-        ...webhookShape.columns,
-        secret: webhooks.secret,
-        previousSecrets: webhooks.previousSecrets,
-      })
-      .from(webhooks)
-      .where(ofAccount)
-      .prepare(),
-    delete: db.delete(webhooks).where(ofAccount).returning({ id: webhooks.id }).prepare(),
-    // A null value leaves its column; a status set also clears the reason the service gave.
-    update: db
-      .update(webhooks)
-      .set({
-        url: sql`coalesce(${sql.placeholder("url")}, ${webhooks.url})`,
-        types: sql`coalesce(${sql.placeholder("types")}, ${webhooks.types})`,
-        status: sql`coalesce(${status}, ${webhooks.status})`,
-        disabledReason: sql`CASE WHEN ${status} IS NULL THEN ${webhooks.disabledReason} END`,
-      })
-      .where(ofAccount)
-      .returning(webhookShape.columns)
-      .prepare(),
-  };
-});
-
-export interface NewEndpoint {
-  apiKeyHash: string;
-  url: string;
-  types: EventTypeSelector[];
-  secret: string;
-  now: number;
-}
-
-export type InsertOutcome = { kind: "created"; webhook: Webhook } | { kind: "limit_reached" };
-
-const callersAccount = accountOfKey(sql.placeholder("apiKeyHash"));
-
 /**
- * Adds the endpoint only while the caller's account has fewer than the
- * cap. Count and insert are one statement, so concurrent creates serialise
- * in the database and the cap holds exactly. The endpoint receives the
- * events committed after it: those past the newest sequence number now.
- * The reply, secret included, is stored with a key: a replay shows the
- * same secret.
+ * Who asks about an endpoint: an API key (by its hash), for its account's
+ * endpoints, or an account itself (the dashboard).
  */
-const registration = change()
-  .step("inserted", (db) =>
-    db
-      .insert(webhooks)
-      .select(
-        db
-          .select({
-            id: sql<null>`NULL`.as("id"),
-            accountId: accounts.id,
-            url: sql<string>`${sql.placeholder("url")}`.as("url"),
-            types: sql<string>`${sql.placeholder("types")}`.as("types"),
-            secret: sql<string>`${sql.placeholder("secret")}`.as("secret"),
-            previousSecrets: sql<string>`'[]'`.as("previous_secrets"),
-            status: sql<"enabled">`'enabled'`.as("status"),
-            disabledReason: sql<null>`NULL`.as("disabled_reason"),
-            afterSeq: sql<number>`coalesce((SELECT max(${events.seq}) FROM ${events}), 0)`.as(
-              "after_seq",
-            ),
-            createdAt: millis("now").as("created_at"),
-          })
-          .from(accounts)
-          .where(
-            and(
-              eq(accounts.id, callersAccount),
-              sql`(SELECT count(*) FROM ${webhooks} WHERE ${webhooks.accountId} = ${accounts.id}) < ${MAX_WEBHOOKS}`,
-            ),
-          ),
-      )
-      .returning(webhookShape.columns)
-      .prepare(),
-  )
-  .read("owner", (db) =>
-    db.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, callersAccount)).prepare(),
-  )
-  .reply(201, createdWebhookShape, eq(webhooks.id, sql`last_insert_rowid()`));
+export type Owner = { kind: "key"; apiKeyHash: string } | { kind: "account"; accountId: number };
 
-/** The cap held: either the key has no account (a defect here), or the account is full. */
-function refused(owner: unknown[]): { kind: "limit_reached" } {
-  // Every authenticated key has an account row; none here means the data is broken.
-  if (owner.length === 0) {
-    throw new Error("no account owns the API key, so no endpoint could be added");
-  }
-  return { kind: "limit_reached" };
-}
+/** The owner as the statements bind it: one of the two set, the other null. */
+export const ownerValues = (owner: Owner) =>
+  owner.kind === "account"
+    ? { accountId: owner.accountId, apiKeyHash: null }
+    : { accountId: null, apiKeyHash: owner.apiKeyHash };
 
-const registrationValues = (endpoint: NewEndpoint) => ({
-  ...endpoint,
-  types: JSON.stringify(endpoint.types),
-});
+/** The owner's account, from whichever of the two `ownerValues` bound. */
+const ownersAccount = sql<number>`coalesce(${sql.placeholder("accountId")}, ${accountOfKey(sql.placeholder("apiKeyHash"))})`;
 
-/** Adds the endpoint under the account's cap. */
-export async function insertWebhookUnderCap(
-  db: Database,
-  endpoint: NewEndpoint,
-): Promise<InsertOutcome> {
-  const outcome = await registration.answer(db, {
-    values: registrationValues(endpoint),
-    made: ({ inserted: [row] }) => row && webhookShape.render(row),
-    refused: ({ owner }) => refused(owner),
-  });
-  return outcome.kind === "made" ? { kind: "created", webhook: outcome.body } : outcome;
-}
+/** The endpoint `id`, if it is the owner's account's. */
+export const ownedEndpoint = and(
+  eq(webhooks.id, sql.placeholder("id")),
+  eq(webhooks.accountId, ownersAccount),
+);
 
-/**
- * Adds the endpoint under the cap and stores the reply, secret included,
- * with the Idempotency-Key in one batch: one endpoint per key, and a replay
- * answers with the same secret for as long as the record is kept.
- */
-export function insertWebhookOnce(db: Database, endpoint: NewEndpoint, claim: Claim) {
-  return registration.answer(db, {
-    values: registrationValues(endpoint),
-    claim,
-    refused: ({ owner }) => refused(owner),
-  });
-}
+/** The endpoints' reads, prepared once per database. */
+const endpointQueries = preparedQueries((db: Drizzle) => ({
+  list: db
+    .select(webhookShape.columns)
+    .from(webhooks)
+    .where(eq(webhooks.accountId, ownersAccount))
+    .orderBy(asc(webhooks.id))
+    .prepare(),
+  find: db.select(webhookShape.columns).from(webhooks).where(ownedEndpoint).prepare(),
+  wantedSince: db
+    .select({ id: events.id, seq: events.seq })
+    .from(events)
+    .innerJoin(webhooks, eq(webhooks.id, sql.placeholder("webhookId")))
+    .where(
+      and(
+        gt(events.seq, sql.placeholder("afterSeq")),
+        gte(events.createdAt, millis("since")),
+        endpointWants,
+      ),
+    )
+    .orderBy(asc(events.seq))
+    .limit(sql.placeholder("limit"))
+    .prepare(),
+}));
 
-/** The account's endpoints, oldest first: the account of the caller's key, or one by its id. */
+/** The owner's account's endpoints, oldest first. */
 export async function listWebhooks(db: Database, owner: Owner): Promise<Webhook[]> {
   const rows = await guardStorage("D1", () =>
     runOne(db, endpointQueries(db).list, ownerValues(owner)),
@@ -177,7 +72,7 @@ export async function listWebhooks(db: Database, owner: Owner): Promise<Webhook[
   return rows.map(webhookShape.render);
 }
 
-/** The endpoint, if it is the caller's account's. */
+/** The endpoint, if it is the owner's account's. */
 export async function findWebhook(
   db: Database,
   owner: Owner,
@@ -189,124 +84,14 @@ export async function findWebhook(
   return row && webhookShape.render(row);
 }
 
-/** Deletes the endpoint if it is the caller's account's. */
-export async function deleteWebhook(
-  db: Database,
-  apiKeyHash: string,
-  id: number,
-): Promise<boolean> {
-  const rows = await guardStorage("D1", () =>
-    runOne(db, endpointQueries(db).delete, { ...ownerValues(apiKeyHash), id }),
-  );
-  return rows.length > 0;
-}
-
-/** What updateWebhook changes; `enabled` also clears the reason the service gave. */
-export interface EndpointChange {
-  url?: string | undefined;
-  types?: EventTypeSelector[] | undefined;
-  enabled?: boolean | undefined;
-}
-
-/** Applies the change to the caller's account's endpoint; undefined when it has none by that id. */
-export async function updateWebhook(
-  db: Database,
-  owner: Owner,
-  id: number,
-  change: EndpointChange,
-): Promise<Webhook | undefined> {
-  const values = {
-    ...ownerValues(owner),
-    id,
-    url: change.url ?? null,
-    types: change.types === undefined ? null : JSON.stringify(change.types),
-    status: change.enabled === undefined ? null : change.enabled ? "enabled" : "disabled",
-  };
-  const [row] = await guardStorage("D1", () => runOne(db, endpointQueries(db).update, values));
-  return row && webhookShape.render(row);
-}
-
-/** A secret rotated away, and when deliveries stop being signed with it. */
-interface PreviousSecret {
-  secret: string;
-  until: number;
-}
-
-/** How long a rotated secret still signs deliveries. */
-export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
-/** The most secrets a delivery is signed with: the newest and the two before it. */
-const MAX_SIGNING_SECRETS = 3;
-
-/** The secrets rotated away that still sign deliveries at `now`, newest first. */
-export function stillSigning(previous: string, now: number): PreviousSecret[] {
-  return (JSON.parse(previous) as PreviousSecret[])
-    .filter((old) => old.until > now)
-    .slice(0, MAX_SIGNING_SECRETS - 1);
-}
-
-/** The endpoint with the columns rotation reads, if it is the caller's account's. */
-async function rotationTarget(db: Database, apiKeyHash: string, id: number) {
-  const [row] = await guardStorage("D1", () =>
-    runOne(db, endpointQueries(db).rotationTarget, { ...ownerValues(apiKeyHash), id }),
-  );
-  return row;
-}
-
 /**
- * Gives the endpoint a new secret; the one it replaces still signs
- * deliveries for 24 hours. The update is conditional on the secret read,
- * so two rotations at once cannot drop a secret: the later one finds it
- * changed and reads again. With a claim, the reply (the new secret
- * included) is stored with the Idempotency-Key in the same batch.
- * Undefined when the account has no such endpoint.
+ * The ids of a page of events since `since` that the endpoint wants, in
+ * commit order after `afterSeq`, with the last one's position.
  */
-export async function rotateSecret(
+export async function wantedEventsSince(
   db: Database,
-  rotation: { apiKeyHash: string; id: number; secret: string; now: number },
-  claim: Claim | undefined,
-): Promise<Outcome<CreatedWebhook> | undefined> {
-  for (;;) {
-    const current = await rotationTarget(db, rotation.apiKeyHash, rotation.id);
-    if (!current) return undefined;
-    const { secret: oldSecret, previousSecrets, ...webhook } = current;
-    const previous = [
-      { secret: oldSecret, until: rotation.now + SECRET_OVERLAP_MS },
-      ...stillSigning(previousSecrets, rotation.now),
-    ].slice(0, MAX_SIGNING_SECRETS - 1);
-    const outcome = await secretRotation.answer(db, {
-      values: { ...rotation, oldSecret, previousSecrets: JSON.stringify(previous) },
-      claim,
-      made: ({ rotated }) =>
-        rotated.length > 0
-          ? { ...webhookShape.render(webhook), secret: rotation.secret }
-          : undefined,
-      // Another rotation came first: read again.
-      refused: () => ({ kind: "stale" as const }),
-    });
-    if (outcome.kind !== "stale") return outcome;
-  }
+  query: { webhookId: number; since: number; afterSeq: number; limit: number },
+): Promise<{ ids: string[]; lastSeq: number | undefined }> {
+  const rows = await guardStorage("D1", () => runOne(db, endpointQueries(db).wantedSince, query));
+  return { ids: rows.map((row) => row.id), lastSeq: rows.at(-1)?.seq };
 }
-
-/**
- * The rotation itself, conditional on the secret read, and its reply: the
- * endpoint as it is after the change, with its new secret.
- */
-const secretRotation = change()
-  .step("rotated", (db) =>
-    db
-      .update(webhooks)
-      .set({
-        secret: sql`${sql.placeholder("secret")}`,
-        previousSecrets: sql`${sql.placeholder("previousSecrets")}`,
-      })
-      .where(
-        and(
-          eq(webhooks.id, sql.placeholder("id")),
-          eq(webhooks.accountId, callersAccount),
-          eq(webhooks.secret, sql.placeholder("oldSecret")),
-        ),
-      )
-      .returning({ id: webhooks.id })
-      .prepare(),
-  )
-  .reply(200, createdWebhookShape, eq(webhooks.id, sql.placeholder("id")));

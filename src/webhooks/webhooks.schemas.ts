@@ -3,14 +3,14 @@ import { digitsAsInteger, IdentifierSchema, MAX_ID } from "../api/identifiers.ts
 import { pageParameters } from "../api/pagination.ts";
 import { WEBHOOK_STATUSES } from "../db/schema.ts";
 import { EventTypeSelectorSchema } from "../events/events.schemas.ts";
-import { DELIVERY_STATUSES } from "./delivery-status.ts";
-import { WEBHOOK_SECRET_PATTERN } from "./webhook-signature.ts";
 import {
   MAX_WEBHOOK_URL_LENGTH,
   type WebhookUrlPolicy,
   webhookUrlPattern,
   webhookUrlRules,
-} from "./webhook-url.ts";
+} from "../webhook-urls/webhook-url.ts";
+import { DELIVERY_STATUSES } from "./delivery-status.ts";
+import { WEBHOOK_SECRET_PATTERN } from "./webhook-secrets.ts";
 
 /** What a request for an endpoint that is not the caller's to see is told, whatever the reason. */
 export const WEBHOOK_NOT_FOUND = "This account has no webhook endpoint with this identifier.";

@@ -16,9 +16,9 @@ const config = (env?: string) =>
 
 describe("wrangler.toml", () => {
   it.each([
-    ["local", undefined, "true", "petstore-events"],
-    ["staging", "staging", "false", "petstore-events-staging"],
-    ["production", "production", "false", "petstore-events-production"],
+    ["local", undefined, "true", "petstore-deliveries"],
+    ["staging", "staging", "false", "petstore-deliveries-staging"],
+    ["production", "production", "false", "petstore-deliveries-production"],
   ])("%s: its own queue, the contract's schedule, loopback http %s", (_, env, loopback, queue) => {
     const { vars, queues } = config(env);
     expect(vars).toMatchObject({
@@ -26,7 +26,7 @@ describe("wrangler.toml", () => {
       WEBHOOK_TIMEOUT_MS: "10000",
       WEBHOOK_ALLOW_LOOPBACK_HTTP: loopback,
     });
-    expect(queues.producers).toEqual([expect.objectContaining({ binding: "EVENTS", queue })]);
+    expect(queues.producers).toEqual([expect.objectContaining({ binding: "DELIVERIES", queue })]);
     expect(queues.consumers).toEqual([
       expect.objectContaining({ queue, max_retries: 6, dead_letter_queue: `${queue}-dlq` }),
     ]);

@@ -6,8 +6,8 @@ import {
   getQueueResult,
 } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
-import type { DeliveryMessage } from "../../../src/events/event-records.ts";
 import worker from "../../../src/index.ts";
+import type { DeliveryMessage } from "../../../src/outbox/outbox.queries.ts";
 import { expectError } from "../support/assertions.ts";
 import { seedKey } from "../support/keys.ts";
 import { captureLogs } from "../support/logs.ts";

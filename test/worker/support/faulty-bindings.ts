@@ -82,7 +82,7 @@ export function d1FailingBatchAt(index: number): D1Database {
 /** A queue that refuses every message, as during a Queues outage. */
 export function failingQueue(): Queue {
   const refused = () =>
-    Promise.reject(new Error("Queue send failed: 503 Service Unavailable (EVENTS)"));
+    Promise.reject(new Error("Queue send failed: 503 Service Unavailable (DELIVERIES)"));
   return { send: refused, sendBatch: refused } as unknown as Queue;
 }
 

@@ -95,7 +95,7 @@ describe("with an endpoint for one account's orders", () => {
           method: "POST",
           key: String(key),
           json: { petId },
-          bindings: { EVENTS: failingQueue() },
+          bindings: { DELIVERIES: failingQueue() },
         });
         expect(res.status).toBe(201);
         return ((await res.json()) as { id: number }).id;

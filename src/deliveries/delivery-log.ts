@@ -1,5 +1,5 @@
-import type { DeliveryStatus } from "./delivery-status.ts";
-import type { Delivery, DeliveryAttempt } from "./webhooks.schemas.ts";
+import type { DeliveryStatus } from "../webhooks/delivery-status.ts";
+import type { Delivery, DeliveryAttempt } from "../webhooks/webhooks.schemas.ts";
 
 /** A delivery as its object works with it. */
 export interface DeliveryRecord {

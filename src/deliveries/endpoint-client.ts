@@ -1,6 +1,5 @@
 import { guardStorage } from "../storage/storage-guard.ts";
-import type { WebhookEndpoint } from "./webhook-endpoint.ts";
-import type { Delivery } from "./webhooks.schemas.ts";
+import type { Delivery } from "../webhooks/webhooks.schemas.ts";
 
 /** The only way the rest of the Worker reaches an endpoint's Durable Object. */
 export interface WebhookEndpointClient {
@@ -21,13 +20,15 @@ export interface WebhookEndpointClient {
   forget(webhookId: number): Promise<void>;
 }
 
-export function webhookEndpointClient(
-  namespace: DurableObjectNamespace<WebhookEndpoint>,
-): WebhookEndpointClient {
-  const call = <T>(
-    webhookId: number,
-    method: (endpoint: DurableObjectStub<WebhookEndpoint>) => Promise<T>,
-  ): Promise<T> =>
+/**
+ * The object's stub, typed from its binding rather than from its class: the
+ * object builds its services (this client among them) through services.ts.
+ */
+type EndpointStub = ReturnType<Env["WEBHOOK_ENDPOINT"]["get"]>;
+
+/** Calls each endpoint's object by the endpoint's id; a fault is a 503 (see guardStorage). */
+export function webhookEndpointClient(namespace: Env["WEBHOOK_ENDPOINT"]): WebhookEndpointClient {
+  const call = <T>(webhookId: number, method: (endpoint: EndpointStub) => Promise<T>): Promise<T> =>
     guardStorage("Durable Object", () =>
       method(namespace.get(namespace.idFromName(String(webhookId)))),
     );

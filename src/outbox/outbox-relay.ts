@@ -3,8 +3,12 @@ import { describeError, log } from "../logging.ts";
 import type { Services } from "../services.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
 import { randomToken } from "../utils/base64url.ts";
-import type { DeliveryMessage } from "./event-records.ts";
-import { claimEvents, markDispatched, releaseClaim } from "./events.queries.ts";
+import {
+  claimEvents,
+  type DeliveryMessage,
+  markDispatched,
+  releaseClaim,
+} from "./outbox.queries.ts";
 
 /** Events claimed at a time: few enough that one claim's deliveries go out quickly. */
 const CLAIM_SIZE = 25;
@@ -23,7 +27,7 @@ async function send(services: Services, deliveries: DeliveryMessage[]): Promise<
     const messages = deliveries
       .slice(start, start + SEND_BATCH_SIZE)
       .map((body) => ({ body, contentType: "json" as const }));
-    await guardStorage("Queue", () => services.events.sendBatch(messages));
+    await guardStorage("Queue", () => services.deliveries.sendBatch(messages));
   }
 }
 

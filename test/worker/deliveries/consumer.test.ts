@@ -1,7 +1,7 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { DeliveryMessage } from "../../../src/events/event-records.ts";
 import worker from "../../../src/index.ts";
+import type { DeliveryMessage } from "../../../src/outbox/outbox.queries.ts";
 import { createPet } from "../support/assertions.ts";
 import { seedUnlimitedKey } from "../support/keys.ts";
 import { captureLogs } from "../support/logs.ts";

@@ -1,6 +1,6 @@
-import type { DeliveryMessage } from "../events/event-records.ts";
 import { log } from "../logging.ts";
-import type { WebhookEndpointClient } from "./webhook-endpoint-client.ts";
+import type { DeliveryMessage } from "../outbox/outbox.queries.ts";
+import type { WebhookEndpointClient } from "./endpoint-client.ts";
 
 /**
  * The queue consumer: hands each (event, endpoint) pair to the endpoint's

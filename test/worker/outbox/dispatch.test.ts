@@ -1,8 +1,8 @@
 import { createScheduledController, env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { dispatchEvents } from "../../../src/events/event-dispatch.ts";
-import { claimEvents } from "../../../src/events/events.queries.ts";
 import worker from "../../../src/index.ts";
+import { claimEvents } from "../../../src/outbox/outbox.queries.ts";
+import { dispatchEvents } from "../../../src/outbox/outbox-relay.ts";
 import { createPet } from "../support/assertions.ts";
 import { d1FailingStatements, failingQueue } from "../support/faulty-bindings.ts";
 import { seedUnlimitedKey, testServices } from "../support/keys.ts";
@@ -50,7 +50,7 @@ async function createWhileQueueDown(name: string): Promise<number> {
     method: "POST",
     key,
     json: { name, categoryId: 2 },
-    bindings: { EVENTS: failingQueue() },
+    bindings: { DELIVERIES: failingQueue() },
   });
   expect(res.status).toBe(201);
   return (await jsonOf<{ id: number }>(res)).id;

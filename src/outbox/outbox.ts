@@ -1,10 +1,11 @@
 import { and, inArray, isNull, type Placeholder, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { type Drizzle, databaseNow } from "../db/database.ts";
-import { events, webhooks } from "../db/schema.ts";
+import { type EVENT_TYPES, events, webhooks } from "../db/schema.ts";
 import type { ShapeInSql } from "../db/shape.ts";
-import type { PetStatus } from "../pets/pets.schemas.ts";
-import type { EventType } from "./events.schemas.ts";
+
+type EventType = (typeof EVENT_TYPES)[number];
+type PetStatus = NonNullable<(typeof events.$inferSelect)["previousStatus"]>;
 
 /**
  * The outbox: the statements a change adds to its own D1 batch, so no change
@@ -14,6 +15,15 @@ import type { EventType } from "./events.schemas.ts";
  * or the event before. Its `data` is rendered in SQL from the row the change
  * wrote, by the shape the API renders the resource with.
  */
+
+const ID_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
+
+/** A new event id: `evt_` and 26 random lowercase Crockford base32 characters. */
+export function newEventId(): string {
+  let id = "evt_";
+  for (const byte of crypto.getRandomValues(new Uint8Array(26))) id += ID_ALPHABET[byte & 31];
+  return id;
+}
 
 /**
  * True when the endpoint should receive the event: it existed before the

@@ -1,5 +1,5 @@
 import type { AttemptOutcome, DeliveryRecord } from "./delivery-log.ts";
-import { signDelivery } from "./webhook-signature.ts";
+import { signDelivery } from "./delivery-signature.ts";
 
 const USER_AGENT = "PetStore-Webhooks/1.0";
 

@@ -1,19 +1,18 @@
 import { DurableObject } from "cloudflare:workers";
-import { parseConfig } from "../config.ts";
-import { type Database, database } from "../db/database.ts";
-import { newEventId } from "../events/event-records.ts";
 import { EVENT_RETENTION_MS } from "../events/events.queries.ts";
 import { describeError, log } from "../logging.ts";
+import { newEventId } from "../outbox/outbox.ts";
+import { buildServices, type Services } from "../services.ts";
+import { disableWebhook } from "../webhooks/endpoint-changes.ts";
+import type { WebhookSettings } from "../webhooks/webhook-settings.ts";
+import type { Delivery } from "../webhooks/webhooks.schemas.ts";
 import {
-  disableWebhook,
   type EndpointForDelivery,
   findEndpointForDelivery,
   findEventBodies,
 } from "./delivery.queries.ts";
+import { type Answer, isGone, isSuccess, judge, post } from "./delivery-attempt.ts";
 import { DeliveryLog, type DeliveryRecord, type DeliveryLog as Log } from "./delivery-log.ts";
-import { type Answer, isGone, isSuccess, judge, post } from "./webhook-delivery.ts";
-import type { WebhookSettings } from "./webhook-settings.ts";
-import type { Delivery } from "./webhooks.schemas.ts";
 
 /**
  * Attempts made at once: the connections one invocation may hold open
@@ -40,19 +39,21 @@ const failingReason = (since: number) =>
  * object is evicted before recording it, the delivery falls due again when
  * the lease ends and the alarm, set for that moment first, sends it again
  * (at least once, same `webhook-id`). Its health (the first failure since
- * the last success) disables the endpoint in D1 when it has failed for too
- * long, or at once on 410 Gone. A slow endpoint holds only its own object.
+ * the last success) disables the endpoint, through the endpoints' one
+ * writer, when it has failed for too long, or at once on 410 Gone. A slow
+ * endpoint holds only its own object.
  */
 export class WebhookEndpoint extends DurableObject<Env> {
   #log: Log;
-  readonly #db: Database;
+  /** The Worker's services, built as for a request: the database and the configuration. */
+  readonly #services: Services;
   readonly #settings: WebhookSettings;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#log = new DeliveryLog(ctx.storage.sql);
-    this.#db = database(env.DB);
-    this.#settings = parseConfig(env).webhooks;
+    this.#services = buildServices(env);
+    this.#settings = this.#services.config.webhooks;
   }
 
   /** Takes an event for delivery; taking one it already has (a re-send) changes nothing. */
@@ -162,7 +163,7 @@ export class WebhookEndpoint extends DurableObject<Env> {
   }
 
   async #send(webhookId: number, due: DeliveryRecord[], now: number): Promise<void> {
-    const endpoint = await findEndpointForDelivery(this.#db, webhookId, now);
+    const endpoint = await findEndpointForDelivery(this.#services.db, webhookId, now);
     if (!endpoint) {
       await this.forget();
       return;
@@ -188,7 +189,7 @@ export class WebhookEndpoint extends DurableObject<Env> {
       missing.length === 0
         ? new Map<string, string>()
         : await findEventBodies(
-            this.#db,
+            this.#services.db,
             missing.map((delivery) => delivery.eventId),
           );
     const gone: number[] = [];
@@ -235,7 +236,11 @@ export class WebhookEndpoint extends DurableObject<Env> {
     kv.put(FIRST_FAILURE_AT, firstFailure);
     const gone = isGone(answer);
     if (gone || attemptedAt - firstFailure >= this.#settings.disableAfterMs) {
-      await disableWebhook(this.#db, webhookId, gone ? GONE_REASON : failingReason(firstFailure));
+      await disableWebhook(
+        this.#services,
+        webhookId,
+        gone ? GONE_REASON : failingReason(firstFailure),
+      );
     }
   }
 }

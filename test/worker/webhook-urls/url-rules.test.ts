@@ -5,8 +5,8 @@ import {
   REFUSED_IPV4_BLOCKS,
   REFUSED_IPV6_BLOCKS,
   rangeOf,
-} from "../../../src/webhooks/special-purpose-addresses.ts";
-import { isAllowedWebhookUrl } from "../../../src/webhooks/webhook-url.ts";
+} from "../../../src/webhook-urls/special-purpose-addresses.ts";
+import { isAllowedWebhookUrl } from "../../../src/webhook-urls/webhook-url.ts";
 import { expectError } from "../support/assertions.ts";
 import { seedUnlimitedKey } from "../support/keys.ts";
 import { seed } from "../support/property.ts";

@@ -1,0 +1,109 @@
+import type { Made, Outcome, Replayed, Reused, Stored } from "../changes/outcomes.ts";
+import type { EventTypeSelector } from "../events/events.schemas.ts";
+import { claimOf } from "../idempotency/idempotent-request.ts";
+import type { Services } from "../services.ts";
+import * as writes from "./endpoint-writes.queries.ts";
+import { generateWebhookSecret } from "./webhook-secrets.ts";
+import type { Owner } from "./webhooks.queries.ts";
+import type { CreatedWebhook, Webhook } from "./webhooks.schemas.ts";
+
+/*
+ * The one writer of webhook endpoints' state: the API, the dashboard and each
+ * endpoint's delivering object change an endpoint through these functions
+ * and nothing else. D1 is the system of record, which the object reads
+ * before every attempt, so each change is a write there first; what the
+ * object keeps of its own (its health, its deliveries) is told after.
+ */
+
+/** What registering an endpoint answers, besides an Idempotency-Key's replay or refusal. */
+export type Registration =
+  | Made<CreatedWebhook>
+  | Stored
+  | Replayed
+  | Reused
+  | { kind: "limit_reached" };
+
+/**
+ * Registers an endpoint of the key's account with a new signing secret,
+ * under the account's cap; with an Idempotency-Key, once per key, every
+ * retry answered as the first, secret included.
+ */
+export async function registerWebhook(
+  services: Services,
+  request: {
+    apiKeyHash: string;
+    url: string;
+    types: EventTypeSelector[];
+    idempotencyKey: string | undefined;
+    now: number;
+  },
+): Promise<Registration> {
+  const { idempotencyKey, ...fields } = request;
+  const endpoint = { ...fields, secret: generateWebhookSecret() };
+  if (idempotencyKey === undefined) {
+    const outcome = await writes.insertWebhookUnderCap(services.db, endpoint);
+    if (outcome.kind === "limit_reached") return outcome;
+    return { kind: "made", body: { ...outcome.webhook, secret: endpoint.secret } };
+  }
+  const claim = await claimOf(
+    request.apiKeyHash,
+    idempotencyKey,
+    "createWebhook",
+    [request.url, request.types],
+    request.now,
+  );
+  return writes.insertWebhookOnce(services.db, endpoint, claim);
+}
+
+/**
+ * Changes an endpoint's URL, kinds or status (paused or enabled by its
+ * owner); when it is enabled again, its object's health starts afresh.
+ * Undefined when the owner has no endpoint by that id.
+ */
+export async function changeWebhook(
+  services: Services,
+  owner: Owner,
+  id: number,
+  change: writes.EndpointChange,
+): Promise<Webhook | undefined> {
+  const webhook = await writes.updateWebhook(services.db, owner, id, change);
+  if (webhook && change.enabled === true) await services.webhookEndpoints.enabled(id);
+  return webhook;
+}
+
+/**
+ * The service disables the endpoint, saying why (it answered 410 Gone, or
+ * failed for days), unless it is disabled already; its owner enables it again.
+ */
+export async function disableWebhook(services: Services, id: number, reason: string) {
+  await writes.disableWebhook(services.db, id, reason);
+}
+
+/**
+ * Deletes the endpoint, then its object's deliveries; false when the owner
+ * has no endpoint by that id. If the object cannot be told now, its next
+ * alarm finds the endpoint gone and forgets it then.
+ */
+export async function deleteWebhook(services: Services, owner: Owner, id: number) {
+  const deleted = await writes.deleteWebhook(services.db, owner, id);
+  if (deleted) await services.webhookEndpoints.forget(id).catch(() => undefined);
+  return deleted;
+}
+
+/**
+ * Gives the key's account's endpoint a new signing secret; the old one keeps
+ * signing for 24 hours. With an Idempotency-Key, once per key, every retry
+ * answered with the same secret. Undefined when there is no such endpoint.
+ */
+export async function rotateWebhookSecret(
+  services: Services,
+  request: { apiKeyHash: string; id: number; idempotencyKey: string | undefined; now: number },
+): Promise<Outcome<CreatedWebhook> | undefined> {
+  const { apiKeyHash, id, idempotencyKey, now } = request;
+  const claim =
+    idempotencyKey === undefined
+      ? undefined
+      : await claimOf(apiKeyHash, idempotencyKey, "rotateWebhookSecret", [id], now);
+  const rotation = { apiKeyHash, id, secret: generateWebhookSecret(), now };
+  return writes.rotateSecret(services.db, rotation, claim);
+}
