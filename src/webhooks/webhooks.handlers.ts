@@ -87,6 +87,13 @@ export const webhookHandlers = {
     return c.json(await listWebhooks(c.var.services.db, ownerOf(c.var.apiKey)), 200);
   },
 
+  getWebhook: async (c) => {
+    const { webhookId } = c.req.valid("param");
+    const webhook = await findWebhook(c.var.services.db, ownerOf(c.var.apiKey), webhookId);
+    if (!webhook) throw new ApiError("not_found", WEBHOOK_NOT_FOUND);
+    return c.json(webhook, 200);
+  },
+
   updateWebhook: async (c) => {
     const { webhookId } = c.req.valid("param");
     const change = c.req.valid("json");

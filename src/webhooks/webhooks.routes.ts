@@ -96,6 +96,25 @@ export function webhookRoutes(policy: WebhookUrlPolicy) {
         ...errorResponses([401, 429, 500, 503]),
       },
     },
+    getWebhook: {
+      ...beta,
+      scope: "webhooks:read",
+      method: "get",
+      path: "/webhooks/{webhookId}",
+      invalidIdMessage: WEBHOOK_NOT_FOUND,
+      summary: "Get a webhook endpoint",
+      description:
+        "One of the account's endpoints, without its secret: its `status`, and `disabledReason` when the service disabled it. Another account's endpoint, or a `webhookId` that is not a valid identifier, gives 404.",
+      request: { params: WebhookIdParamsSchema },
+      responses: {
+        200: {
+          description: "The endpoint.",
+          headers: commonHeaders,
+          content: { "application/json": { schema: WebhookSchema } },
+        },
+        ...errorResponses([401, [404, WEBHOOK_NOT_FOUND], 429, 500, 503]),
+      },
+    },
     updateWebhook: {
       ...beta,
       scope: "webhooks:write",

@@ -504,7 +504,7 @@ describe("CORS preflights", () => {
     ["/v1/pets/1", "GET", ["DELETE", "GET", "HEAD", "PATCH"]],
     ["/v1/categories/1", "PATCH", ["DELETE", "GET", "HEAD", "PATCH"]],
     ["/v1/store/orders/1/complete", "POST", ["POST"]],
-    ["/v1/webhooks/1", "PATCH", ["DELETE", "PATCH"]],
+    ["/v1/webhooks/1", "PATCH", ["DELETE", "GET", "HEAD", "PATCH"]],
     ["/v1/openapi.json", "GET", ["GET", "HEAD"]],
   ])(
     "%s: 204 allowing exactly its methods and the headers the API reads, for a day",

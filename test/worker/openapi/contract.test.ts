@@ -25,6 +25,7 @@ const NOT_PRODUCIBLE: Record<string, string> = {
   "listEvents 500": "only a defect produces it; storage faults are 503",
   "createWebhook 500": "only a defect produces it; storage faults are 503",
   "listWebhooks 500": "only a defect produces it; storage faults are 503",
+  "getWebhook 500": "only a defect produces it; storage faults are 503",
   "deleteWebhook 500": "only a defect produces it; storage faults are 503",
   "listDeliveries 500": "only a defect produces it; storage faults are 503",
   "updateWebhook 500": "only a defect produces it; storage faults are 503",
@@ -436,6 +437,9 @@ describe("createWebhook, listWebhooks, deleteWebhook, listDeliveries", () => {
     expect(created.status).toBe(201);
     const { id } = (await contract.check("createWebhook", created)) as { id: number };
     await contract.check("listWebhooks", await api("/v1/webhooks", { key: owner }));
+    const fetched = await api(`/v1/webhooks/${id}`, { key: owner });
+    expect(fetched.status).toBe(200);
+    await contract.check("getWebhook", fetched);
     for (const name of ["One", "Two", "Three"]) {
       await api("/v1/pets", { method: "POST", key: owner, json: newPet(name) }).then((res) =>
         res.arrayBuffer(),
@@ -507,6 +511,9 @@ describe("createWebhook, listWebhooks, deleteWebhook, listDeliveries", () => {
       ["abc", key],
       ["9007199254740991", key],
     ] as const) {
+      const fetched = await api(`/v1/webhooks/${webhookId}`, { key: as });
+      expect(fetched.status).toBe(404);
+      await contract.check("getWebhook", fetched);
       const listing = await api(`/v1/webhooks/${webhookId}/deliveries`, { key: as });
       expect(listing.status).toBe(404);
       await contract.check("listDeliveries", listing);
@@ -522,6 +529,7 @@ describe("createWebhook, listWebhooks, deleteWebhook, listDeliveries", () => {
     for (const [operationId, path, method] of [
       ["createWebhook", "/v1/webhooks", "POST"],
       ["listWebhooks", "/v1/webhooks", "GET"],
+      ["getWebhook", `/v1/webhooks/${mine.id}`, "GET"],
       ["deleteWebhook", `/v1/webhooks/${mine.id}`, "DELETE"],
       ["listDeliveries", `/v1/webhooks/${mine.id}/deliveries`, "GET"],
     ] as const) {
@@ -773,6 +781,7 @@ describe("429 for every operation", () => {
       ["listEvents", (k) => api("/v1/events", { key: k })],
       ["createWebhook", (k) => api("/v1/webhooks", { method: "POST", key: k, json: {} })],
       ["listWebhooks", (k) => api("/v1/webhooks", { key: k })],
+      ["getWebhook", (k) => api("/v1/webhooks/1", { key: k })],
       ["deleteWebhook", (k) => api("/v1/webhooks/1", { method: "DELETE", key: k })],
       ["listDeliveries", (k) => api("/v1/webhooks/1/deliveries", { key: k })],
       ["updateWebhook", (k) => api("/v1/webhooks/1", { method: "PATCH", key: k, json: {} })],
@@ -819,6 +828,7 @@ describe("304 for every read", () => {
       ["getOrder", `/v1/store/orders/${(await order()).id}`, key],
       ["listEvents", "/v1/events?limit=2", key],
       ["listWebhooks", "/v1/webhooks", owner],
+      ["getWebhook", `/v1/webhooks/${webhookId}`, owner],
       ["listDeliveries", `/v1/webhooks/${webhookId}/deliveries`, owner],
     ];
     for (const [operationId, path, as] of reads) {
@@ -891,6 +901,7 @@ describe("503 for every operation when storage fails", () => {
         },
       ],
       ["listWebhooks", "/v1/webhooks", {}],
+      ["getWebhook", "/v1/webhooks/1", {}],
       ["deleteWebhook", "/v1/webhooks/1", { method: "DELETE" }],
       ["listDeliveries", "/v1/webhooks/1/deliveries", {}],
       [

@@ -21,6 +21,7 @@ const SCOPES: Record<string, string> = {
   cancelOrder: "orders:write",
   listEvents: "events:read",
   listWebhooks: "webhooks:read",
+  getWebhook: "webhooks:read",
   listDeliveries: "webhooks:read",
   createWebhook: "webhooks:write",
   updateWebhook: "webhooks:write",

@@ -101,7 +101,7 @@ describe("createWebhook, listWebhooks, deleteWebhook", () => {
   it("405 for methods the paths do not serve, 401 without a key", async () => {
     for (const [path, method, allow] of [
       ["/v1/webhooks", "PUT", "GET, HEAD, POST"],
-      ["/v1/webhooks/1", "GET", "PATCH, DELETE"],
+      ["/v1/webhooks/1", "PUT", "GET, HEAD, PATCH, DELETE"],
       ["/v1/webhooks/1/deliveries", "POST", "GET, HEAD"],
       ["/v1/webhooks/1/test", "GET", "POST"],
       ["/v1/webhooks/1/recover", "GET", "POST"],
@@ -120,6 +120,49 @@ describe("createWebhook, listWebhooks, deleteWebhook", () => {
     ] as const) {
       await expectError(await api(path, { method }), 401, "unauthorized");
     }
+  });
+});
+
+describe("getWebhook", () => {
+  it("200 with the endpoint as listed, without its secret, for every key of the account", async () => {
+    const owner = await seedUnlimitedKey();
+    const colleague = await freshKey(owner.row.account.email);
+    const endpoint = await registerWebhook(owner.key, receiverUrl("ok", uniqueName("fetched")));
+    const [asListed] = await listed(owner.key);
+    for (const key of [owner.key, colleague]) {
+      const res = await api(`/v1/webhooks/${endpoint.id}`, { key });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("ETag")).toMatch(/^W?\/?"/);
+      const body = (await res.json()) as WebhookBody;
+      expect(body).toEqual(asListed);
+      expect(body).not.toHaveProperty("secret");
+    }
+    const paused = await api(`/v1/webhooks/${endpoint.id}`, {
+      method: "PATCH",
+      key: owner.key,
+      json: { enabled: false },
+    });
+    await paused.arrayBuffer();
+    const res = await api(`/v1/webhooks/${endpoint.id}`, { key: colleague });
+    expect(((await res.json()) as WebhookBody).status).toBe("disabled");
+  });
+
+  it("404 for another account's endpoint or an id that names none; 401 without a key", async () => {
+    const owner = await freshKey();
+    const endpoint = await registerWebhook(owner, receiverUrl("ok", uniqueName("private")));
+    const stranger = await freshKey();
+    await expectError(
+      await api(`/v1/webhooks/${endpoint.id}`, { key: stranger }),
+      404,
+      "not_found",
+    );
+    for (const id of ["9007199254740991", "0", "abc", "1.5"]) {
+      await expectError(await api(`/v1/webhooks/${id}`, { key: owner }), 404, "not_found");
+    }
+    await expectError(await api(`/v1/webhooks/${endpoint.id}`), 401, "unauthorized");
+    const deleted = await api(`/v1/webhooks/${endpoint.id}`, { method: "DELETE", key: owner });
+    await deleted.arrayBuffer();
+    await expectError(await api(`/v1/webhooks/${endpoint.id}`, { key: owner }), 404, "not_found");
   });
 });
 
