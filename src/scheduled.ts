@@ -1,9 +1,9 @@
-import { publishLaggingKeys } from "./accounts/account-changes.ts";
 import { deleteExpiredInvites } from "./accounts/invites.queries.ts";
 import { deleteExpiredNotices } from "./dashboard/notices.queries.ts";
 import { deleteExpiredSessions } from "./dashboard/sessions.queries.ts";
 import { deleteExpiredEvents } from "./events/events.queries.ts";
 import { deleteExpiredIdempotencyRecords } from "./idempotency/idempotency.queries.ts";
+import { publishLaggingKeys } from "./keys/key-changes.ts";
 import { log } from "./logging.ts";
 import { dispatchEvents, SWEEP_ROUNDS } from "./outbox/outbox-relay.ts";
 import type { Services } from "./services.ts";

@@ -1,5 +1,5 @@
 import type { Hook } from "@hono/zod-openapi";
-import type { AppEnv } from "./env.ts";
+import type { AppEnv } from "./context.ts";
 import { ApiError, type ErrorDetail, messages } from "./errors.ts";
 
 /**

@@ -1,9 +1,8 @@
 import type { MiddlewareHandler } from "hono";
-import type { AppEnv } from "../env.ts";
+import { bearerToken } from "../api/bearer-token.ts";
+import type { AppEnv } from "../context.ts";
 import { ApiError, messages } from "../errors.ts";
 import { sha256 } from "../utils/sha256.ts";
-
-const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
 /** Compares digests, not the strings, so neither the length nor the content leaks through timing. */
 async function sameSecret(sent: string, expected: string): Promise<boolean> {
@@ -20,7 +19,7 @@ export function requireAdminToken(): MiddlewareHandler<AppEnv> {
   return async function requireAdminToken(c, next) {
     const expected = c.var.services.config.adminToken;
     if (expected === undefined) throw new ApiError("not_found", messages.notFound);
-    const sent = BEARER.exec(c.req.header("Authorization") ?? "")?.[1];
+    const sent = bearerToken(c.req.header("Authorization"));
     if (sent === undefined || !(await sameSecret(sent, expected))) {
       throw new ApiError("unauthorized", "The operator token is missing or wrong.", {
         headers: { "WWW-Authenticate": 'Bearer realm="petstore-admin"' },

@@ -1,8 +1,8 @@
-import * as changes from "../accounts/account-changes.ts";
 import { findAccountByEmail, findOrCreateAccount } from "../accounts/accounts.queries.ts";
 import { INVITE_PATH, inviteAccount } from "../accounts/invites.ts";
 import type { RouteHandlers } from "../api/route-router.ts";
 import { ApiError, messages } from "../errors.ts";
+import * as changes from "../keys/key-changes.ts";
 import { listAccountKeys, MAX_WORKING_KEYS } from "../keys/keys.queries.ts";
 import * as outbox from "../outbox/outbox-relay.ts";
 import type { adminRoutes } from "./admin.routes.ts";

@@ -1,6 +1,6 @@
 import { OpenAPIHono, type RouteConfig, type RouteHandler } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
-import type { AppEnv } from "../env.ts";
+import type { AppEnv } from "../context.ts";
 import { goneAfterSunset } from "../middleware/deprecation.ts";
 import { requestBody } from "../middleware/request-body.ts";
 import { notFoundWhenIdInvalid, rejectInvalid } from "../validation.ts";

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { acceptedVersions, meetsIfMatch } from "../api/entity-tags.ts";
-import type { AppEnv } from "../env.ts";
+import type { AppEnv } from "../context.ts";
 import { type Changer, changerOf } from "./ownership.ts";
 
 /**

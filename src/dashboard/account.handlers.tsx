@@ -1,5 +1,5 @@
-import * as changes from "../accounts/account-changes.ts";
 import { accountUsage } from "../accounts/account-usage.ts";
+import * as changes from "../keys/key-changes.ts";
 import { findAccountKey, listAccountKeys, MAX_WORKING_KEYS } from "../keys/keys.queries.ts";
 import { listWebhooksWithLatestDelivery } from "../webhooks/webhook-overview.ts";
 import { formToken } from "./csrf.ts";

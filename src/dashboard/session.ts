@@ -1,8 +1,8 @@
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { Account } from "../accounts/accounts.queries.ts";
+import type { AppEnv } from "../context.ts";
 import type { Database } from "../db/database.ts";
-import type { AppEnv } from "../env.ts";
 import { isSecretToken, newSecretToken } from "../utils/base64url.ts";
 import { sha256Hex } from "../utils/sha256.ts";
 import { deleteSession, findSession, insertSession } from "./sessions.queries.ts";

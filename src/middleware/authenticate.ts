@@ -1,11 +1,10 @@
 import type { MiddlewareHandler } from "hono";
-import type { AppEnv, Caller } from "../env.ts";
+import { bearerToken } from "../api/bearer-token.ts";
+import type { AppEnv, Caller } from "../context.ts";
 import { ApiError, messages } from "../errors.ts";
 import { hashApiKey, isWellFormedKey } from "../keys/key-format.ts";
 import { isDead } from "../rate-limit/rate-limit-types.ts";
 import type { Services } from "../services.ts";
-
-const BEARER = /^Bearer(?:[ \t]+(.*))?$/i;
 
 /**
  * Works out who is calling from the bearer token, and refuses nobody: the
@@ -22,7 +21,7 @@ export function authenticate(): MiddlewareHandler<AppEnv> {
 async function identify(authorization: string | undefined, services: Services): Promise<Caller> {
   // Another scheme (Basic …) or a bare "Bearer" carries no key, so the challenge
   // names no token error (RFC 6750 §3.1); anything after "Bearer " is a key sent.
-  const token = authorization === undefined ? undefined : BEARER.exec(authorization)?.[1]?.trim();
+  const token = bearerToken(authorization);
   if (!token) return { kind: "anonymous", keySent: false };
   if (!isWellFormedKey(token)) return { kind: "anonymous", keySent: true };
   const hash = await hashApiKey(token);
@@ -40,8 +39,8 @@ async function identify(authorization: string | undefined, services: Services): 
 export function requireKey(): MiddlewareHandler<AppEnv> {
   return async function requireKey(c, next) {
     const caller = c.get("caller");
-    if (caller.kind !== "key") {
-      const keySent = caller.kind === "dead" || caller.keySent;
+    if (caller.kind !== "key" || c.get("keyDead")) {
+      const keySent = caller.kind !== "anonymous" || caller.keySent;
       throw new ApiError("unauthorized", messages.unauthorized, {
         headers: {
           "WWW-Authenticate": keySent

@@ -6,7 +6,7 @@ import {
   successorOf,
   sunsetDate,
 } from "../api/deprecation.ts";
-import type { AppEnv } from "../env.ts";
+import type { AppEnv } from "../context.ts";
 import { ApiError, messages } from "../errors.ts";
 
 /**

@@ -1,6 +1,6 @@
 import type { Hono, MiddlewareHandler } from "hono";
 import { methodNotAllowed as allowedMethodsOnly } from "hono/method-not-allowed";
-import type { AppEnv } from "../env.ts";
+import type { AppEnv } from "../context.ts";
 import { ApiError, errorResponse, messages } from "../errors.ts";
 
 /** The order methods are listed in, whatever order their routes were registered in. */

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { clientAddress } from "../api/client-address.ts";
-import type { AppEnv, Caller } from "../env.ts";
+import type { AppEnv, Caller } from "../context.ts";
 import { ApiError, messages } from "../errors.ts";
 import { policyOf } from "../keys/key-projection.ts";
 import { rateLimitHeaders } from "../rate-limit/rate-limit-headers.ts";
@@ -10,23 +10,23 @@ import type { Services } from "../services.ts";
 /**
  * The working key's own budget (this isolate's share of it, else its object,
  * which also knows of revocations KV has not spread yet), else the client
- * IP's keyless budget. A key its object calls dead is charged to the IP
- * budget like any other dead key (a second call, after which this isolate
- * remembers it as dead).
+ * IP's keyless budget. A key its object calls dead (`keyDead`) is charged to
+ * the IP budget like any other dead key (a second call, after which this
+ * isolate remembers it as dead).
  */
 async function charge(
   services: Services,
   caller: Caller,
   clientIp: string,
-): Promise<{ caller: Caller; result: HitResult }> {
+): Promise<{ result: HitResult; keyDead: boolean }> {
   if (caller.kind === "key") {
     const { hash, record } = caller.key;
     const result = await services.limiter.hitKey(hash, policyOf(record));
-    if (result.outcome !== "revoked") return { caller, result };
+    if (result.outcome !== "revoked") return { result, keyDead: false };
     services.keys.rememberDead(hash, record);
-    caller = { kind: "dead", key: caller.key };
   }
-  return { caller, result: await services.limiter.hitKeyless(clientIp) };
+  const result = await services.limiter.hitKeyless(clientIp);
+  return { result, keyDead: caller.kind === "key" };
 }
 
 /**
@@ -38,11 +38,12 @@ async function charge(
 export function rateLimit(): MiddlewareHandler<AppEnv> {
   return async function rateLimit(c, next) {
     const clientIp = clientAddress(c);
-    const { caller, result } = await charge(c.var.services, c.get("caller"), clientIp);
-    c.set("caller", caller);
+    const caller = c.get("caller");
+    const { result, keyDead } = await charge(c.var.services, caller, clientIp);
+    if (keyDead) c.set("keyDead", true);
     const headers = rateLimitHeaders(result);
     c.set("rateLimitHeaders", headers);
-    if (caller.kind === "dead") delete headers["Retry-After"];
+    if (caller.kind === "dead" || keyDead) delete headers["Retry-After"];
     else if (result.outcome === "banned") {
       throw new ApiError("api_key_banned", messages.apiKeyBanned);
     } else if (result.outcome !== "allowed") {

@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { every } from "hono/combine";
 import { MAX_JSON_BODY_BYTES, type OperatorRoute } from "../api/route-table.ts";
-import type { AppEnv } from "../env.ts";
+import type { AppEnv } from "../context.ts";
 import { ApiError, messages } from "../errors.ts";
 import { findDuplicateKey } from "./json-duplicate-keys.ts";
 

@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 import type { RouterRoute } from "hono/types";
-import type { AppEnv } from "../env.ts";
+import type { AppEnv } from "../context.ts";
 import { ApiError, messages } from "../errors.ts";
 import { log } from "../logging.ts";
 import { answerConditionally } from "./conditional-read.ts";

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import type { AppEnv } from "../env.ts";
+import type { AppEnv } from "../context.ts";
 import { ApiError, errorResponse, messages } from "../errors.ts";
 import { servicesOrReport } from "../services.ts";
 

@@ -1,7 +1,7 @@
 import { type Handler, Hono } from "hono";
 import { clientAddress } from "../api/client-address.ts";
 import type { Config } from "../config.ts";
-import type { AppEnv } from "../env.ts";
+import type { AppEnv } from "../context.ts";
 import { rateLimitHeaders } from "../rate-limit/rate-limit-headers.ts";
 import { oncePer } from "../utils/once-per.ts";
 import type { OpenApiDocument } from "./compact-document.ts";

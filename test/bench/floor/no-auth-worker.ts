@@ -1,7 +1,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { deprecationsIn } from "../../../src/api/deprecation.ts";
 import { apiRouter } from "../../../src/api/route-router.ts";
-import type { AppEnv } from "../../../src/env.ts";
+import type { AppEnv } from "../../../src/context.ts";
 import { handleError, handleNotFound } from "../../../src/errors.ts";
 import { deprecationMarks } from "../../../src/middleware/deprecation.ts";
 import { corsPreflight, responseChain } from "../../../src/middleware/response-chain.ts";

@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { Hono } from "hono";
 import { beforeAll, describe, expect, it } from "vitest";
 import { encodeCursor } from "../../../src/api/cursor.ts";
-import type { AppEnv } from "../../../src/env.ts";
+import type { AppEnv } from "../../../src/context.ts";
 import { responseChain } from "../../../src/middleware/response-chain.ts";
 import { services } from "../../../src/middleware/services.ts";
 import { createPet, freshIp, RATE_LIMIT_HEADERS, UUID } from "../support/assertions.ts";

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { setAccountPlan } from "../../../src/accounts/account-changes.ts";
+import { setAccountPlan } from "../../../src/keys/key-changes.ts";
 import { hashApiKey, keyRecordName } from "../../../src/keys/key-format.ts";
 import { type KeyRecord, KeyRecordSchema } from "../../../src/keys/key-record.ts";
 import { MAX_WORKING_KEYS, ROLL_GRACE_MS } from "../../../src/keys/keys.queries.ts";

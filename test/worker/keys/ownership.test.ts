@@ -1,7 +1,7 @@
 import { createScheduledController, env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { publishKeys } from "../../../src/accounts/account-changes.ts";
 import worker from "../../../src/index.ts";
+import { publishKeys } from "../../../src/keys/key-changes.ts";
 import { generateApiKey, keyRecordName } from "../../../src/keys/key-format.ts";
 import { policyOf } from "../../../src/keys/key-projection.ts";
 import { KeyRecordSchema } from "../../../src/keys/key-record.ts";

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import type { OperatorRoute } from "../../../src/api/route-table.ts";
-import type { AppEnv } from "../../../src/env.ts";
+import type { AppEnv } from "../../../src/context.ts";
 import { type ErrorBody, handleError } from "../../../src/errors.ts";
 import { requestBody } from "../../../src/middleware/request-body.ts";
 

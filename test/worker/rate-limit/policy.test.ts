@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { setKeyLimits } from "../../../src/accounts/account-changes.ts";
+import { setKeyLimits } from "../../../src/keys/key-changes.ts";
 import { keyRecordName } from "../../../src/keys/key-format.ts";
 import { planLimits } from "../../../src/rate-limit/plans.ts";
 import { rateLimitClient } from "../../../src/rate-limit/rate-limit-client.ts";

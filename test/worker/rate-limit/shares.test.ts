@@ -1,6 +1,6 @@
 import { evictDurableObject } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { revokeKey } from "../../../src/accounts/account-changes.ts";
+import { revokeKey } from "../../../src/keys/key-changes.ts";
 import { planLimits } from "../../../src/rate-limit/plans.ts";
 import { rateLimitClient } from "../../../src/rate-limit/rate-limit-client.ts";
 import type { HitResult, KeyPolicy } from "../../../src/rate-limit/rate-limit-types.ts";

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
-import { createKey, publishKeys, revokeKey } from "../../../src/accounts/account-changes.ts";
 import { findOrCreateAccount } from "../../../src/accounts/accounts.queries.ts";
+import { createKey, publishKeys, revokeKey } from "../../../src/keys/key-changes.ts";
 import { keyRecordOf } from "../../../src/keys/key-projection.ts";
 import type { KeyRecord } from "../../../src/keys/key-record.ts";
 import { findKeyWithAccount, type KeyWithAccount } from "../../../src/keys/keys.queries.ts";

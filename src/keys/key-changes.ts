@@ -1,27 +1,28 @@
-import { generateApiKey, hashApiKey, lastFourOf } from "../keys/key-format.ts";
-import { keyRecordOf, policyOf } from "../keys/key-projection.ts";
+import { type Account, findAccountByEmail } from "../accounts/accounts.queries.ts";
+import { describeError, log } from "../logging.ts";
+import type { Plan } from "../rate-limit/plans.ts";
+import type { Services } from "../services.ts";
+import { generateApiKey, hashApiKey, lastFourOf } from "./key-format.ts";
+import { keyRecordOf, policyOf } from "./key-projection.ts";
 import {
   insertKeyUnderCap,
   revokeKeyOnce,
   rollKeyOnce,
   setAccountPlan as setAccountPlanRow,
   setKeyLimits as setKeyLimitsRow,
-} from "../keys/key-writes.queries.ts";
+} from "./key-writes.queries.ts";
 import {
   findKeyWithAccount,
   type KeyLimits,
   type KeyWithAccount,
   markKeySynced,
   unsyncedKeys,
-} from "../keys/keys.queries.ts";
-import { describeError, log } from "../logging.ts";
-import type { Plan } from "../rate-limit/plans.ts";
-import type { Services } from "../services.ts";
-import { type Account, findAccountByEmail } from "./accounts.queries.ts";
+} from "./keys.queries.ts";
 
 /**
- * The one module that changes keys and accounts' plans; the dashboard and the
- * admin endpoint (and through it the operator command) call nothing else.
+ * The one writer of keys: made, revoked, rolled, given limits of their own,
+ * or moved with their account to another plan. The dashboard and the admin
+ * endpoint (and through it the operator command) call nothing else.
  *
  * Every change is one conditional write in D1, the system of record, so
  * concurrent changes serialise in the database. Then each key it touched is
