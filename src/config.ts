@@ -12,7 +12,7 @@ import { webhookSettings, webhookVariables } from "./webhooks/webhook-settings.t
 export type Config = ReturnType<typeof parseConfig>;
 
 /** Shorter secrets could be guessed through the public endpoints that check them. */
-export const MIN_SECRET_LENGTH = 32;
+const MIN_SECRET_LENGTH = 32;
 
 const instant = z.iso.datetime({ offset: true }).transform((value) => Date.parse(value));
 const publicUrl = z.url({ protocol: /^https?$/ });

@@ -9,7 +9,7 @@ import type { Services } from "./services.ts";
  */
 
 /** The key a request was admitted with; only its hash and last four characters are ever kept. */
-export interface AuthenticatedKey {
+interface AuthenticatedKey {
   hash: string;
   lastFour: string;
   record: KeyRecord;

@@ -87,7 +87,7 @@ export const messages = {
   unavailable: "A storage service is briefly unavailable; retry shortly.",
 } as const;
 
-export const ErrorDetailSchema = z.object({
+const ErrorDetailSchema = z.object({
   path: z.string().openapi({ example: "name" }),
   message: z.string().openapi({ example: "Too small: expected string to have >=1 characters" }),
 });

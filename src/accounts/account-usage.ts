@@ -6,7 +6,7 @@ import { HISTORY_DAYS, type HourCount } from "../rate-limit/usage-history.ts";
 import { DAY_MS } from "../rate-limit/windows.ts";
 import { type UsageSeries, usageSeries } from "./usage-series.ts";
 
-export interface WindowUsage {
+interface WindowUsage {
   used: number;
   limit: number;
 }

@@ -5,12 +5,12 @@ import { type Account, findOrCreateAccount } from "./accounts.queries.ts";
 import { findInvitedAccount, redeemInvite, saveInvite } from "./invites.queries.ts";
 
 /** How long an invite link works. */
-export const INVITE_TTL_MS = 24 * 60 * 60 * 1000;
+const INVITE_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** Where an invite link points, below the dashboard; the token is the rest of the path. */
 export const INVITE_PATH = "/dashboard/invite/";
 
-export interface Invite {
+interface Invite {
   account: Account;
   accountCreated: boolean;
   /** The one-time token: shown once in the link, stored only hashed. */

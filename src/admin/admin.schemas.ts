@@ -72,7 +72,7 @@ export const KeySummarySchema = z.object({
 });
 export type KeySummary = z.infer<typeof KeySummarySchema>;
 
-export const AccountSummarySchema = z.object({
+const AccountSummarySchema = z.object({
   email: z.string(),
   plan: PlanSchema,
   perMinute: z.number(),

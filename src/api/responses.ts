@@ -15,7 +15,7 @@ export type ResponseHeader = {
   example: string | number;
 };
 
-export type ResponseHeaders = Record<string, ResponseHeader>;
+type ResponseHeaders = Record<string, ResponseHeader>;
 
 export const stringHeader = (
   description: string,
@@ -280,7 +280,7 @@ const exampleMessages: Record<ErrorCode, string> = {
  * narrowed to those the route can send (a 409 says which conflict), and the
  * message it sends instead of the usual example.
  */
-export interface DocumentedStatus {
+interface DocumentedStatus {
   status: number;
   codes?: readonly ErrorCode[];
   description?: string;

@@ -2,10 +2,10 @@ import type { RouteConfig } from "@hono/zod-openapi";
 import type { Config } from "../config.ts";
 
 /** How settled an operation is, stated as `x-stability` on it. */
-export type Stability = "stable" | "beta" | "experimental";
+type Stability = "stable" | "beta" | "experimental";
 
 /** What a key must be allowed to do to call an operation. */
-export type Scope =
+type Scope =
   | "pets:read"
   | "pets:write"
   | "orders:read"

@@ -18,5 +18,3 @@ export function v1Routes(policy: WebhookUrlPolicy) {
     webhooks: webhookRoutes(policy),
   };
 }
-
-export type V1Routes = ReturnType<typeof v1Routes>;

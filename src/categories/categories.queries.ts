@@ -76,7 +76,7 @@ export async function findCategory(db: Database, id: number): Promise<Category |
 }
 
 /** A category as a change finds it, with what decides whether the change may happen. */
-export interface CategoryForChange {
+interface CategoryForChange {
   category: Category;
   version: number;
   owned: boolean;
@@ -144,7 +144,7 @@ const creation = change()
   .read("taken", (db) => takenBy(db, sql`0`));
 
 /** Nothing was made or changed: a live category (this one) has the name. */
-export interface NameTaken {
+interface NameTaken {
   kind: "nameTaken";
   takenBy: number;
 }

@@ -16,13 +16,11 @@ const categoryName = nameSchema(50).openapi({
 export const NewCategorySchema = z
   .strictObject({ name: categoryName })
   .openapi("NewCategory", { example: { name: "Ferrets" } });
-export type NewCategory = z.infer<typeof NewCategorySchema>;
 
 export const CategoryPatchSchema = z.strictObject({ name: categoryName }).openapi("CategoryPatch", {
   description: "The new name (a merge patch's `null` gives 400). `id` and `etag` cannot be sent.",
   example: { name: "Small pets" },
 });
-export type CategoryPatch = z.infer<typeof CategoryPatchSchema>;
 
 export const CategorySchema = z
   .object({

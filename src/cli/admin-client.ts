@@ -231,14 +231,14 @@ function workerOf(values: { url?: string; env?: string; "persist-to"?: string })
   };
 }
 
-export type Worker = ReturnType<typeof workerOf>;
+type Worker = ReturnType<typeof workerOf>;
 
 type Values<O extends Options> = ReturnType<
   typeof parseCommand<O & typeof targetOptions>
 >["values"];
 
 /** One subcommand of `npm run key` or `npm run account`. */
-export interface Subcommand<O extends Options> {
+interface Subcommand<O extends Options> {
   /** What follows the subcommand's name in the usage; each `<name>` in it is a positional it takes. */
   synopsis: string;
   /** Its line in the command's usage. */

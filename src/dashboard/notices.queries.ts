@@ -3,7 +3,7 @@ import { type Database, type Drizzle, millis, preparedQueries, runOne } from "..
 import { sessionNotices } from "../db/schema.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
 
-export type NoticeRow = typeof sessionNotices.$inferSelect;
+type NoticeRow = typeof sessionNotices.$inferSelect;
 
 /** The notices' statements, prepared once per database. */
 const noticeQueries = preparedQueries((db: Drizzle) => ({

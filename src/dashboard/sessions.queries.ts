@@ -5,7 +5,7 @@ import { type Database, type Drizzle, millis, preparedQueries, runOne } from "..
 import { accounts, dashboardSessions } from "../db/schema.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
 
-export type SessionRow = typeof dashboardSessions.$inferSelect;
+type SessionRow = typeof dashboardSessions.$inferSelect;
 
 const named = (name: string) => eq(dashboardSessions.tokenHash, sql.placeholder(name));
 

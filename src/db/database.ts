@@ -1,4 +1,4 @@
-import { fillPlaceholders, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { fillPlaceholders, type SQL, sql } from "drizzle-orm";
 import { type DrizzleD1Database, drizzle } from "drizzle-orm/d1";
 import type { PreparedQueryConfig, SQLitePreparedQuery } from "drizzle-orm/sqlite-core";
 import { oncePer } from "../utils/once-per.ts";
@@ -15,7 +15,7 @@ import * as schema from "./schema.ts";
 export type Drizzle = DrizzleD1Database<typeof schema>;
 
 /** Where statements run: the binding, or a session over it (reads at a bookmark, for one request). */
-export type D1Target = D1Database | D1DatabaseSession;
+type D1Target = D1Database | D1DatabaseSession;
 
 /**
  * What queries take: the isolate's Drizzle instance, which holds the
@@ -98,8 +98,3 @@ export function millis(name: string): SQL<number> {
 
 /** The database's clock in milliseconds, for times that must follow commit order. */
 export const databaseNow = sql<number>`CAST(round(unixepoch('subsec') * 1000) AS INTEGER)`;
-
-/** An instant stored in milliseconds, as the API writes it: RFC 3339 UTC with milliseconds. */
-export function isoInstant(column: SQLWrapper): SQL<string> {
-  return sql<string>`strftime('%Y-%m-%dT%H:%M:%S', ${column} / 1000, 'unixepoch') || printf('.%03dZ', ${column} % 1000)`;
-}

@@ -46,11 +46,11 @@ type IsOptional<E> = E extends Field<Selectable, unknown, true> ? true : false;
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 
 /** The columns a read of the shape selects. */
-export type Columns<D extends Definition> = { [K in keyof D]: SelectOf<D[K]> };
+type Columns<D extends Definition> = { [K in keyof D]: SelectOf<D[K]> };
 /** A row read with the shape's columns. */
-export type RowOf<D extends Definition> = { [K in keyof D]: ReadOf<SelectOf<D[K]>> };
+type RowOf<D extends Definition> = { [K in keyof D]: ReadOf<SelectOf<D[K]>> };
 /** The object the API returns. */
-export type ApiObject<D extends Definition> = Simplify<
+type ApiObject<D extends Definition> = Simplify<
   { [K in keyof D as IsOptional<D[K]> extends true ? never : K]: ApiOf<D[K]> } & {
     [K in keyof D as IsOptional<D[K]> extends true ? K : never]?: ApiOf<D[K]>;
   }
@@ -118,7 +118,7 @@ export function shape<const D extends Definition>(table: SQLiteTable, definition
 }
 
 /** An instant stored in milliseconds, as the API writes it: RFC 3339 UTC with milliseconds. */
-export function isoInstant(column: SQLWrapper): SQL<string> {
+function isoInstant(column: SQLWrapper): SQL<string> {
   return sql<string>`strftime('%Y-%m-%dT%H:%M:%S', ${column} / 1000, 'unixepoch') || printf('.%03dZ', ${column} % 1000)`;
 }
 

@@ -7,7 +7,7 @@ const USER_AGENT = "PetStore-Webhooks/1.0";
 export type Answer = { status: number; retryAfterMs?: number } | { error: string };
 
 /** Where and how an endpoint's deliveries are sent right now. */
-export interface DeliveryTarget {
+interface DeliveryTarget {
   url: string;
   /** The secrets to sign with, newest first. */
   secrets: readonly string[];

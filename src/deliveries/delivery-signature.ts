@@ -9,7 +9,7 @@ import { secretKeyBytes } from "../webhooks/webhook-secrets.ts";
  * with the official `standardwebhooks` libraries.
  */
 
-export interface SignedHeaders {
+interface SignedHeaders {
   "webhook-id": string;
   "webhook-timestamp": string;
   "webhook-signature": string;

@@ -27,7 +27,7 @@ const STORAGE_RETRY_MS = 30_000;
 const WEBHOOK_ID = "webhookId";
 const FIRST_FAILURE_AT = "firstFailureAt";
 
-export const GONE_REASON = "The endpoint answered 410 Gone.";
+const GONE_REASON = "The endpoint answered 410 Gone.";
 const failingReason = (since: number) =>
   `No successful delivery since a failure at ${new Date(since).toISOString()}.`;
 

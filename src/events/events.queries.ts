@@ -9,7 +9,7 @@ import type { Event, EventType } from "./events.schemas.ts";
 /** How long events stay in the feed, and so how long a delivery can be retried. */
 export const EVENT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
-export interface EventPageQuery {
+interface EventPageQuery {
   /** The caller's key: its account's order events are listed, with every account's pet events. */
   apiKeyHash: string;
   /** Only these kinds; undefined for all. */
@@ -19,7 +19,7 @@ export interface EventPageQuery {
   now: number;
 }
 
-export interface EventPage {
+interface EventPage {
   events: Event[];
   /** The position of the last event listed, for the next page's cursor. */
   lastSeq: number | undefined;

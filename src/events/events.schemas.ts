@@ -5,7 +5,7 @@ import { EVENT_TYPES } from "../db/schema.ts";
 import { OrderSchema } from "../orders/orders.schemas.ts";
 import { PetSchema, PetStatusSchema } from "../pets/pets.schemas.ts";
 
-export const EventTypeSchema = z.enum(EVENT_TYPES).openapi("EventType", {
+const EventTypeSchema = z.enum(EVENT_TYPES).openapi("EventType", {
   description:
     "What changed: an animal was added, changed, moved to another status or deleted (`pet.created`, `pet.updated`, `pet.status_changed`, `pet.deleted`); a category was added, renamed or deleted (`category.created`, `category.updated`, `category.deleted`); an order was placed, completed or cancelled (`order.placed`, `order.completed`, `order.cancelled`).",
   example: "pet.status_changed",
@@ -104,7 +104,7 @@ function eventSchema<
     });
 }
 
-export const PetCreatedEventSchema = eventSchema({
+const PetCreatedEventSchema = eventSchema({
   name: "PetCreatedEvent",
   type: "pet.created",
   data: PetSchema,
@@ -113,7 +113,7 @@ export const PetCreatedEventSchema = eventSchema({
   example: { data: { ...examplePet, status: "available" } },
 });
 
-export const PetUpdatedEventSchema = eventSchema({
+const PetUpdatedEventSchema = eventSchema({
   name: "PetUpdatedEvent",
   type: "pet.updated",
   data: PetSchema,
@@ -128,7 +128,7 @@ export const PetUpdatedEventSchema = eventSchema({
   },
 });
 
-export const PetStatusChangedEventSchema = eventSchema({
+const PetStatusChangedEventSchema = eventSchema({
   name: "PetStatusChangedEvent",
   type: "pet.status_changed",
   data: PetSchema,
@@ -140,7 +140,7 @@ export const PetStatusChangedEventSchema = eventSchema({
   },
 });
 
-export const PetDeletedEventSchema = eventSchema({
+const PetDeletedEventSchema = eventSchema({
   name: "PetDeletedEvent",
   type: "pet.deleted",
   data: PetSchema,
@@ -149,7 +149,7 @@ export const PetDeletedEventSchema = eventSchema({
   example: { data: { ...examplePet, status: "available", etag: '"3"' } },
 });
 
-export const CategoryCreatedEventSchema = eventSchema({
+const CategoryCreatedEventSchema = eventSchema({
   name: "CategoryCreatedEvent",
   type: "category.created",
   data: CategorySchema,
@@ -158,7 +158,7 @@ export const CategoryCreatedEventSchema = eventSchema({
   example: { data: exampleCategory },
 });
 
-export const CategoryUpdatedEventSchema = eventSchema({
+const CategoryUpdatedEventSchema = eventSchema({
   name: "CategoryUpdatedEvent",
   type: "category.updated",
   data: CategorySchema,
@@ -167,7 +167,7 @@ export const CategoryUpdatedEventSchema = eventSchema({
   example: { data: { ...exampleCategory, name: "Ferrets and weasels", etag: '"2"' } },
 });
 
-export const CategoryDeletedEventSchema = eventSchema({
+const CategoryDeletedEventSchema = eventSchema({
   name: "CategoryDeletedEvent",
   type: "category.deleted",
   data: CategorySchema,
@@ -176,7 +176,7 @@ export const CategoryDeletedEventSchema = eventSchema({
   example: { data: { ...exampleCategory, etag: '"2"' } },
 });
 
-export const OrderPlacedEventSchema = eventSchema({
+const OrderPlacedEventSchema = eventSchema({
   name: "OrderPlacedEvent",
   type: "order.placed",
   data: OrderSchema,
@@ -187,7 +187,7 @@ export const OrderPlacedEventSchema = eventSchema({
 
 const MOVED_AT = "2026-05-04T12:41:07.250Z";
 
-export const OrderCompletedEventSchema = eventSchema({
+const OrderCompletedEventSchema = eventSchema({
   name: "OrderCompletedEvent",
   type: "order.completed",
   data: OrderSchema,
@@ -196,7 +196,7 @@ export const OrderCompletedEventSchema = eventSchema({
   example: { data: { ...exampleOrder, status: "completed", updatedAt: MOVED_AT } },
 });
 
-export const OrderCancelledEventSchema = eventSchema({
+const OrderCancelledEventSchema = eventSchema({
   name: "OrderCancelledEvent",
   type: "order.cancelled",
   data: OrderSchema,

@@ -9,7 +9,7 @@ import { guardStorage } from "../storage/storage-guard.ts";
  * own batch, and the reads of an earlier request's record.
  */
 
-export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 const sameKey = and(
   eq(idempotencyRecords.apiKeyHash, sql.placeholder("apiKeyHash")),

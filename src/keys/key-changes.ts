@@ -83,9 +83,7 @@ async function publishOrDefer(services: Services, rows: KeyWithAccount[]): Promi
   }
 }
 
-export type CreatedKey =
-  | { ok: true; key: string; row: KeyWithAccount }
-  | { ok: false; reason: "cap" };
+type CreatedKey = { ok: true; key: string; row: KeyWithAccount } | { ok: false; reason: "cap" };
 
 /** A new key for the account, following its plan unless limits of its own are given. */
 export async function createKey(
@@ -115,7 +113,7 @@ export async function revokeKey(
   return row;
 }
 
-export type RolledKey =
+type RolledKey =
   | { ok: true; key: string; successor: KeyWithAccount; old: KeyWithAccount; graceEndsAt: Date }
   | { ok: false; reason: "not_found" }
   | { ok: false; reason: "not_rollable" | "cap"; old: KeyWithAccount };
@@ -158,7 +156,7 @@ export async function setKeyLimits(
   return row;
 }
 
-export interface AccountPlan {
+interface AccountPlan {
   plan: Plan;
   perMinute: number | null;
   perDay: number | null;

@@ -4,7 +4,7 @@
  */
 import { sha256Hex } from "../utils/sha256.ts";
 
-export type KeyPrefix = "ps_live_" | "ps_test_";
+type KeyPrefix = "ps_live_" | "ps_test_";
 
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const SECRET_LENGTH = 32;

@@ -4,7 +4,7 @@ import type { KeyRow } from "./keys.queries.ts";
  * Where a key stands: working (`active`, or `rolled` and in its grace
  * period), or no longer (`expired` after its grace period, `revoked`).
  */
-export type KeyState = "active" | "rolled" | "expired" | "revoked";
+type KeyState = "active" | "rolled" | "expired" | "revoked";
 
 export function keyStateOf(key: Pick<KeyRow, "revokedAt" | "expiresAt">, now: number): KeyState {
   if (key.revokedAt) return "revoked";

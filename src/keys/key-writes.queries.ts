@@ -157,7 +157,7 @@ const planSetting = change()
   )
   .read("keys", (db) => selectWithAccount(db).where(following).prepare());
 
-export interface NewKey {
+interface NewKey {
   hash: string;
   accountId: number;
   lastFour: string;

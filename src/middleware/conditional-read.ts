@@ -25,7 +25,7 @@ async function tagOf(body: ArrayBuffer, link: string | null): Promise<string> {
  * Whether `If-None-Match` names the tag: `*`, or a list holding it by the
  * weak comparison of RFC 9110 §8.8.3.2 (`W/"x"` and `"x"` are the same).
  */
-export function namesTag(ifNoneMatch: string, tag: string): boolean {
+function namesTag(ifNoneMatch: string, tag: string): boolean {
   if (ifNoneMatch.trim() === "*") return true;
   const opaque = tag.startsWith("W/") ? tag.slice(2) : tag;
   for (const [, candidate] of ifNoneMatch.matchAll(/(?:W\/)?("[^"]*")/g)) {

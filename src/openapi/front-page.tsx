@@ -2,7 +2,7 @@
 const STYLE =
   "body{margin:0 auto;max-width:40rem;padding:1.5rem;font-family:system-ui,sans-serif;line-height:1.5;overflow-wrap:anywhere}li{margin-bottom:.75rem}";
 
-export interface FrontPageProps {
+interface FrontPageProps {
   /** Where the browsable reference is. */
   docsPath: string;
   /** Where the OpenAPI document is served. */

@@ -20,7 +20,7 @@ import { compactDocument, type OpenApiDocument } from "./compact-document.ts";
  * The configuration the document states: the public URLs, the webhook URL
  * rules, timeout and retry schedule, and the dates of each deprecation.
  */
-export type DocumentConfig = Pick<Config, "publicUrls" | "webhooks" | "deprecations">;
+type DocumentConfig = Pick<Config, "publicUrls" | "webhooks" | "deprecations">;
 
 /**
  * A deprecated route as documented: its dates, its RFC 9745 / RFC 8594 marks

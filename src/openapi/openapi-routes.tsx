@@ -10,7 +10,7 @@ import { buildOpenApiDocument } from "./openapi-document.ts";
 import { ReferencePage } from "./reference-page.tsx";
 
 export const OPENAPI_PATH = "/v1/openapi.json";
-export const DOCS_PATH = "/docs";
+const DOCS_PATH = "/docs";
 const DASHBOARD_PATH = "/dashboard";
 
 /** The document depends only on the configuration, read once per isolate; so is the document. */

@@ -12,7 +12,7 @@ const RENDERER_SETTINGS = {
   mcp: { disabled: true },
 };
 
-export interface ReferencePageProps {
+interface ReferencePageProps {
   /** Where the OpenAPI document is served. */
   documentPath: string;
 }

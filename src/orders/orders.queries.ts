@@ -167,7 +167,7 @@ function prepareQueries(db: Drizzle) {
 /** The orders' prepared queries for a database (exported so a test can read their query plans). */
 export const orderQueries = preparedQueries(prepareQueries);
 
-export interface OrderPageQuery {
+interface OrderPageQuery {
   /** The caller's key: its account's orders are listed. */
   apiKeyHash: string;
   limit: number;
@@ -175,7 +175,7 @@ export interface OrderPageQuery {
   afterId: number;
 }
 
-export interface OrderPage {
+interface OrderPage {
   orders: Order[];
   hasMore: boolean;
 }
@@ -211,14 +211,14 @@ export async function findOrder(
 }
 
 /** A request to order an animal, for the account of the key that sent it. */
-export interface Placement {
+interface Placement {
   apiKeyHash: string;
   petId: number;
   now: number;
 }
 
 /** Nothing changed: the animal is not available (its status), or does not exist (undefined). */
-export interface PetUnavailable {
+interface PetUnavailable {
   kind: "refused";
   petStatus: PetStatus | undefined;
 }
@@ -258,7 +258,7 @@ export const orderMoves = {
 
 export type OrderMove = keyof typeof orderMoves;
 
-export interface MoveRequest {
+interface MoveRequest {
   apiKeyHash: string;
   orderId: number;
   now: number;
@@ -267,7 +267,7 @@ export interface MoveRequest {
 /** The moves' changes, declared once. */
 const moves = { complete: moving(orderMoves.complete), cancel: moving(orderMoves.cancel) };
 
-export type MoveOutcome = (
+type MoveOutcome = (
   | { kind: "moved"; order: Order }
   /** Nothing changed: the order is not `placed` (as it is now), or not the caller's to see (undefined). */
   | { kind: "refused"; current: Order | undefined }

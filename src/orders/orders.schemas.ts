@@ -6,7 +6,7 @@ import { ORDER_STATUSES } from "../db/schema.ts";
 /** What a request for an order that is not the caller's to see is told, whatever the reason. */
 export const ORDER_NOT_FOUND = "This account has no order with this identifier.";
 
-export const OrderStatusSchema = z.enum(ORDER_STATUSES).openapi("OrderStatus", {
+const OrderStatusSchema = z.enum(ORDER_STATUSES).openapi("OrderStatus", {
   description:
     "`placed` until the order is completed (the animal is sold) or cancelled (the animal is available again).",
   example: "placed",
@@ -21,7 +21,6 @@ export const NewOrderSchema = z
     }),
   })
   .openapi("NewOrder", { example: { petId: 42 } });
-export type NewOrder = z.infer<typeof NewOrderSchema>;
 
 const instant = (description: string) =>
   z.iso.datetime().openapi({ description, example: "2026-05-04T12:30:00.000Z" });

@@ -16,7 +16,7 @@ export interface DeliveryMessage {
   webhookId: number;
 }
 
-export interface EventClaim {
+interface EventClaim {
   /** Events taken: when fewer than asked, none are left waiting. */
   events: number;
   /** The deliveries those events make, for the queue. */

@@ -66,7 +66,7 @@ const creation = change()
   .reply(201, petShape, inserted);
 
 /** Nothing was added: the category names none. */
-export interface UnknownCategory {
+interface UnknownCategory {
   kind: "unknownCategory";
 }
 

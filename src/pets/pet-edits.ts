@@ -17,13 +17,13 @@ export type PetRefusal =
   | { kind: "unknownCategory" }
   | { kind: "orderOpen"; orderId: number };
 
-export type EditOutcome =
+type EditOutcome =
   | PetRefusal
   | { kind: "edited"; pet: Pet; eventsWaiting: boolean }
   /** The patch sets what the animal already has: nothing is written. */
   | { kind: "unchanged"; pet: Pet };
 
-export type DeleteOutcome = PetRefusal | { kind: "deleted"; eventsWaiting: boolean };
+type DeleteOutcome = PetRefusal | { kind: "deleted"; eventsWaiting: boolean };
 
 /** What the patch changes on the animal as it is: the fields that differ, in the API's order. */
 function changeOf(current: PetForChange, patch: PetPatch): PetUpdate {

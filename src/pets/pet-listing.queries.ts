@@ -43,7 +43,7 @@ import type { Pet, PetStatus } from "./pets.schemas.ts";
 /** The most search index entries one page of `q` with another filter examines. */
 export const SEARCH_WINDOW = 10_000;
 
-export interface PetFinders {
+interface PetFinders {
   statuses?: readonly PetStatus[] | undefined;
   categoryIds?: readonly number[] | undefined;
   ids?: readonly number[] | undefined;
@@ -51,14 +51,14 @@ export interface PetFinders {
   words?: string | undefined;
 }
 
-export interface PetPageQuery extends PetFinders {
+interface PetPageQuery extends PetFinders {
   direction: Direction;
   /** The id the page starts after (before, newest first); undefined for the first page. */
   after: number | undefined;
   limit: number;
 }
 
-export interface PetPage {
+interface PetPage {
   pets: Pet[];
   /** Where the next page starts (the last id this page examined), when another may follow. */
   next: number | undefined;

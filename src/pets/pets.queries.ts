@@ -67,7 +67,7 @@ function prepareQueries(db: Drizzle) {
 }
 
 /** The animals' prepared reads for a database (exported so a test can read their query plans). */
-export const petQueries = preparedQueries(prepareQueries);
+const petQueries = preparedQueries(prepareQueries);
 
 export async function findPet(db: Database, id: number): Promise<Pet | undefined> {
   const [row] = await guardStorage("D1", () => runOne(db, petQueries(db).find, { id }));

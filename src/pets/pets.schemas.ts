@@ -9,7 +9,7 @@ import { PET_STATUSES } from "../db/schema.ts";
 export const PET_NOT_FOUND = "No animal has this identifier.";
 
 /** The most ids, and categories, one listing may name. */
-export const MAX_LISTED_IDS = 100;
+const MAX_LISTED_IDS = 100;
 
 export const PetStatusSchema = z
   .enum(PET_STATUSES)
@@ -153,7 +153,6 @@ export const ListPetsQuerySchema = z.object({
     }),
   cursor,
 });
-export type ListPetsQuery = z.infer<typeof ListPetsQuerySchema>;
 
 export const PetIdParamsSchema = z.object({
   petId: digitsAsInteger(z.int().min(1).max(MAX_ID)).openapi({

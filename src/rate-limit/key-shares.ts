@@ -23,7 +23,7 @@ interface KeyShare {
 }
 
 /** A call to the key's object, begun with `begin` and ended with `finish`. */
-export interface ShareCall {
+interface ShareCall {
   reports: ShareReport[];
   /** Whether the call may ask for a share: it is the only one of the key in flight. */
   share: boolean;

@@ -19,7 +19,7 @@ export const planLimits: Record<Exclude<Plan, "enterprise">, Limits> = {
 export const keylessLimits = { perMinute: 60 } as const;
 
 /** Numbers stored beside a plan; only Enterprise has its own. */
-export interface PlanNumbers {
+interface PlanNumbers {
   perMinute: number | null;
   perDay: number | null;
 }

@@ -25,7 +25,7 @@ export interface WindowReport {
   lengthSeconds: number;
 }
 
-export type HitOutcome = "allowed" | "rate_limited" | "banned" | "revoked";
+type HitOutcome = "allowed" | "rate_limited" | "banned" | "revoked";
 
 export interface HitResult {
   outcome: HitOutcome;

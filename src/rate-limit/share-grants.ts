@@ -11,7 +11,7 @@ import { HOUR_MS, type WindowName, windowEnd, windowStart } from "./windows.ts";
  */
 
 /** What a report needs to give a share's unused part back to where it was counted. */
-export interface OutstandingGrant {
+interface OutstandingGrant {
   size: number;
   /** The start of each window it was counted in. */
   starts: Partial<Record<WindowName, number>>;
@@ -76,7 +76,7 @@ export function grantShare(
 }
 
 /** A settled share: what the isolate admitted from it, and what went back to which hour. */
-export interface SettledShare {
+interface SettledShare {
   used: number;
   unused: number;
   hour: number;

@@ -5,7 +5,7 @@
  */
 
 /** The longest a share lives, so a revocation, plan change or ban reaches every isolate within it. */
-export const SHARE_LIFE_MS = 1_000;
+const SHARE_LIFE_MS = 1_000;
 
 const BUCKET_MS = 100;
 /** Ten buckets of 100 ms: the last second. */
@@ -40,7 +40,7 @@ export class RecentRate {
   }
 }
 
-export interface ShareInputs {
+interface ShareInputs {
   /** Admissions per second, recently. */
   perSecond: number;
   /** Every window's requests left and end (Unix ms), with all shares counted. */

@@ -59,7 +59,7 @@ export function activeWindows(
 }
 
 /** What one request came to, and whether the state changed (a ban in force changes nothing). */
-export interface Counted {
+interface Counted {
   result: HitResult;
   changed: boolean;
 }

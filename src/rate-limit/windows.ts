@@ -9,8 +9,8 @@ export const MINUTE_MS = 60_000;
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 86_400_000;
 export const BAN_THRESHOLD = 10;
-export const FIRST_BAN_MS = MINUTE_MS;
-export const MAX_BAN_MS = DAY_MS;
+const FIRST_BAN_MS = MINUTE_MS;
+const MAX_BAN_MS = DAY_MS;
 /** A ban that starts within this long of the previous one's end doubles it. */
 export const BAN_MEMORY_MS = DAY_MS;
 

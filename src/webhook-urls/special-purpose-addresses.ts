@@ -9,7 +9,7 @@
  * the OpenAPI document states.
  */
 
-export interface SpecialPurposeBlock {
+interface SpecialPurposeBlock {
   block: string;
   name: string;
 }
@@ -63,12 +63,12 @@ export interface Range {
   bits: number;
 }
 
-export function ipv4Value(address: string): bigint {
+function ipv4Value(address: string): bigint {
   return address.split(".").reduce((value, octet) => value * 256n + BigInt(octet), 0n);
 }
 
 /** The eight 16-bit groups of an IPv6 address written with hex groups (and `::`). */
-export function ipv6Groups(address: string): number[] {
+function ipv6Groups(address: string): number[] {
   const [head = "", tail] = address.split("::");
   const part = (text: string) =>
     text === "" ? [] : text.split(":").map((group) => Number.parseInt(group, 16));
@@ -77,7 +77,7 @@ export function ipv6Groups(address: string): number[] {
   return [...before, ...Array<number>(8 - before.length - after.length).fill(0), ...after];
 }
 
-export function ipv6Value(address: string): bigint {
+function ipv6Value(address: string): bigint {
   return ipv6Groups(address).reduce((value, group) => value * 65536n + BigInt(group), 0n);
 }
 

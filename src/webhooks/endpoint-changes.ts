@@ -16,12 +16,7 @@ import type { CreatedWebhook, Webhook } from "./webhooks.schemas.ts";
  */
 
 /** What registering an endpoint answers, besides an Idempotency-Key's replay or refusal. */
-export type Registration =
-  | Made<CreatedWebhook>
-  | Stored
-  | Replayed
-  | Reused
-  | { kind: "limit_reached" };
+type Registration = Made<CreatedWebhook> | Stored | Replayed | Reused | { kind: "limit_reached" };
 
 /**
  * Registers an endpoint of the key's account with a new signing secret,

@@ -57,7 +57,7 @@ const endpointWrites = preparedQueries((db: Drizzle) => {
   };
 });
 
-export interface NewEndpoint {
+interface NewEndpoint {
   apiKeyHash: string;
   url: string;
   types: EventTypeSelector[];
@@ -65,7 +65,7 @@ export interface NewEndpoint {
   now: number;
 }
 
-export type InsertOutcome = { kind: "created"; webhook: Webhook } | { kind: "limit_reached" };
+type InsertOutcome = { kind: "created"; webhook: Webhook } | { kind: "limit_reached" };
 
 const callersAccount = accountOfKey(sql.placeholder("apiKeyHash"));
 

@@ -25,7 +25,7 @@ export function secretKeyBytes(secret: string): Uint8Array<ArrayBuffer> {
 }
 
 /** A secret rotated away, and when deliveries stop being signed with it. */
-export interface PreviousSecret {
+interface PreviousSecret {
   secret: string;
   until: number;
 }

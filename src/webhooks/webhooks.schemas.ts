@@ -78,7 +78,6 @@ export function webhookChangeSchema(policy: WebhookUrlPolicy) {
     .refine((change) => Object.keys(change).length > 0, "Must change at least one field")
     .openapi("WebhookChange", { example: { enabled: false } });
 }
-export type WebhookChange = z.infer<ReturnType<typeof webhookChangeSchema>>;
 
 export const WebhookSchema = z
   .object({
@@ -163,13 +162,13 @@ export const DeliveryIdParamsSchema = WebhookIdParamsSchema.extend({
   }),
 });
 
-export const DeliveryStatusSchema = z.enum(DELIVERY_STATUSES).openapi("DeliveryStatus", {
+const DeliveryStatusSchema = z.enum(DELIVERY_STATUSES).openapi("DeliveryStatus", {
   description:
     "`pending`: an attempt is due at `nextAttemptAt`. `succeeded`: the endpoint answered 2xx. `failed`: it did not, and the schedule is spent (or it was a single attempt: a test send or a retry). `skipped`: the endpoint was disabled when it was due, so no attempt was made.",
   example: "pending",
 });
 
-export const AttemptSchema = z
+const AttemptSchema = z
   .object({
     attemptedAt: instant("When the attempt was made (RFC 3339, UTC)."),
     responseStatus: z.int().min(100).max(599).nullable().openapi({

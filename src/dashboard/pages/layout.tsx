@@ -34,7 +34,7 @@ for (const button of document.querySelectorAll("button[data-copy-from]")) {
 `;
 
 /** Our own constant, emitted verbatim: escaped as text, a child selector (">") or a quoted string would break. */
-export const STYLES = `
+const STYLES = `
 :root{--ink:#1b1b1b;--muted:#595959;--line:#d9d9d9;--accent:#1d4ed8;--danger:#b42318;--paper:#fff}
 *{box-sizing:border-box}
 body{font-family:system-ui,sans-serif;max-width:60rem;margin:0 auto;padding:0 1rem 2rem;line-height:1.5;color:var(--ink);background:var(--paper)}
