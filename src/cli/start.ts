@@ -41,19 +41,44 @@ const HOST = "127.0.0.1";
 /** wrangler dev's own line per request (`[wrangler:info] GET /v1/pets 200 OK (12ms)`). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: wrangler colours its lines with ANSI escapes.
 const REQUEST_LINE = /^(?:\x1b\[[0-9;]*m)*\[wrangler:info\](?:\x1b\[[0-9;]*m)* [A-Z]+ \S+ \d{3}\b/;
+/** The title of wrangler dev's table of bindings, which it prints again whenever its registry of local Workers changes. */
+const BINDINGS_TITLE = "Your Worker has access to the following bindings:";
+/** What wrangler dev says when that registry changes: nothing about this Worker, whose bindings are all its own. */
+const REGISTRY_CHANGED = "Connection status updated";
+
+/**
+ * Which of wrangler dev's lines to show: not its line per request, as the
+ * Worker logs one JSON line per request already, and its table of bindings
+ * once (a repeat runs to the blank line that ends it).
+ */
+function devLines(): (line: string) => boolean {
+  let bindingsShown = false;
+  let repeating = false;
+  return (line) => {
+    if (repeating) {
+      repeating = line.trim() !== "";
+      return false;
+    }
+    if (line.includes(BINDINGS_TITLE)) {
+      repeating = bindingsShown;
+      bindingsShown = true;
+      return !repeating;
+    }
+    return !REQUEST_LINE.test(line) && !line.includes(REGISTRY_CHANGED);
+  };
+}
 
 /**
  * Runs wrangler (its own entry script, with this Node) to the end, with no
  * metrics, no banner, and no download of the `request.cf` data (which fails
  * on a machine without network). `migrate` runs with no terminal, so wrangler
- * applies without asking; `dev` leaves out wrangler's own line per request,
- * as the Worker logs one JSON line per request already. Resolves to its exit
- * code; `started` sees the process first.
+ * applies without asking, and what it prints is shown only if it fails;
+ * `dev` shows what `devLines` keeps. Resolves to its exit code; `started`
+ * sees the process first.
  */
 async function wrangler(args: string[], started?: (child: ChildProcess) => void): Promise<number> {
   const dev = started !== undefined;
   const entry = createRequire(import.meta.url).resolve("wrangler/package.json");
-  const output = dev ? "pipe" : "inherit";
   const child = spawn(
     process.execPath,
     [path.join(path.dirname(entry), "bin", "wrangler.js"), ...args],
@@ -65,22 +90,27 @@ async function wrangler(args: string[], started?: (child: ChildProcess) => void)
         CLOUDFLARE_CF_FETCH_ENABLED: "false",
         ...(dev ? {} : { CI: "true" }),
       },
-      stdio: [dev ? "inherit" : "ignore", output, output],
+      stdio: [dev ? "inherit" : "ignore", "pipe", "pipe"],
     },
   );
+  let said = "";
   if (dev) {
     for (const [from, to] of [
       [child.stdout, process.stdout],
       [child.stderr, process.stderr],
     ] as const) {
       if (!from) continue;
+      const shown = devLines();
       createInterface({ input: from, crlfDelay: Number.POSITIVE_INFINITY }).on("line", (line) => {
-        if (!REQUEST_LINE.test(line)) to.write(`${line}\n`);
+        if (shown(line)) to.write(`${line}\n`);
       });
     }
     started(child);
+  } else {
+    for (const from of [child.stdout, child.stderr]) from?.on("data", (chunk) => (said += chunk));
   }
-  const [code, signal] = (await once(child, "exit")) as [number | null, NodeJS.Signals | null];
+  const [code, signal] = (await once(child, "close")) as [number | null, NodeJS.Signals | null];
+  if (code !== 0) process.stderr.write(said);
   return code ?? 128 + (signal ? (constants.signals[signal] ?? 1) : 1);
 }
 
@@ -177,7 +207,8 @@ async function main(argv: string[]): Promise<number> {
     );
   }
   // wrangler takes seconds to find nothing to apply; a restart on a current state skips it.
-  if (shipped.some((name) => !applied.includes(name))) {
+  const pending = shipped.filter((name) => !applied.includes(name));
+  if (pending.length > 0) {
     const migrated = await wrangler([
       ..."d1 migrations apply DB --local --persist-to".split(" "),
       stateDir,
@@ -186,6 +217,7 @@ async function main(argv: string[]): Promise<number> {
       console.error("error: applying local D1 migrations failed");
       return migrated;
     }
+    console.log(`Applied local D1 migrations: ${pending.join(", ")}.`);
   }
   ensureDevVars();
   await buildReferenceAssets(process.cwd());

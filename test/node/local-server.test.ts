@@ -70,6 +70,14 @@ describe("npm start -- --port N --persist-to DIR", () => {
     expect((await petsWith(server?.origin ?? "", revoked)).status).toBe(401);
   });
 
+  it("prints its table of bindings once, and no line per request of its own", async () => {
+    const said = lines(server?.output() ?? "");
+    const tables = said.filter((line) => line.includes("has access to the following bindings"));
+    expect(tables).toHaveLength(1);
+    expect(said.filter((line) => line.includes("Connection status updated"))).toEqual([]);
+    expect(said.filter((line) => /\[wrangler:info\] GET \/health/.test(line))).toEqual([]);
+  });
+
   it("refuses to serve the same state twice", async () => {
     const port = String(await freePort());
     const second = await sandbox.run("start", ["--port", port, "--persist-to", stateDir]);
