@@ -10,7 +10,6 @@
  * --duration 2 --warmup 2 --connections 16.
  */
 import { randomBytes } from "node:crypto";
-import { rmSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -22,9 +21,9 @@ import { applyMigrationsTo, seedPets } from "./seed.ts";
 import {
   bundle,
   type DevServer,
-  killAllNow,
   makeStateDir,
   ROOT,
+  runBounded,
   startDevServers,
   stopAll,
 } from "./servers.ts";
@@ -188,26 +187,4 @@ async function main(): Promise<void> {
   }
 }
 
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
-    killAllNow();
-    if (stateDir) rmSync(stateDir, { recursive: true, force: true });
-    process.exit(130);
-  });
-}
-process.once("exit", killAllNow);
-setTimeout(() => {
-  log(`gave up after ${DEADLINE_MS / 1000} s`);
-  killAllNow();
-  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
-  process.exit(1);
-}, DEADLINE_MS).unref();
-
-try {
-  await main();
-} catch (error) {
-  log(error instanceof Error ? (error.stack ?? error.message) : String(error));
-  process.exitCode = 1;
-} finally {
-  killAllNow();
-}
+await runBounded(main, { deadlineMs: DEADLINE_MS, log, dirs: () => ({ state: stateDir }) });

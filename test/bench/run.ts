@@ -15,7 +15,6 @@
  * --sizes 1000,100000,1000000 --keys 1,100,10000 for a smaller run.
  */
 import { randomBytes } from "node:crypto";
-import { rmSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { buildReferenceAssets } from "../../src/cli/reference-assets.ts";
@@ -37,9 +36,9 @@ import {
   bundle,
   type DevServer,
   FLOOR_CONFIG,
-  killAllNow,
   makeStateDir,
   ROOT,
+  runBounded,
   startDevServers,
   stopAll,
 } from "./servers.ts";
@@ -143,28 +142,4 @@ async function main(): Promise<void> {
   }
 }
 
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
-    log(`${signal}: stopping the servers`);
-    killAllNow();
-    for (const dir of [runDir, stateDir]) if (dir) rmSync(dir, { recursive: true, force: true });
-    process.exit(130);
-  });
-}
-process.once("exit", killAllNow);
-const deadline = setTimeout(() => {
-  log(`gave up after ${deadlineMs / 1000} s`);
-  killAllNow();
-  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
-  process.exit(1);
-}, deadlineMs);
-deadline.unref();
-
-try {
-  await main();
-} catch (error) {
-  log(error instanceof Error ? (error.stack ?? error.message) : String(error));
-  process.exitCode = 1;
-} finally {
-  killAllNow();
-}
+await runBounded(main, { deadlineMs, log, dirs: () => ({ state: stateDir, run: runDir }) });

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { createWriteStream } from "node:fs";
+import { createWriteStream, rmSync } from "node:fs";
 import { access, mkdtemp, readdir, readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -193,7 +193,7 @@ async function waitUntilReady(child: ChildProcess, url: string, timeoutMs = 60_0
 }
 
 /** Synchronous last resort for process exit: no promise will be awaited any more. */
-export function killAllNow(): void {
+function killAllNow(): void {
   for (const child of started) {
     if (child.exitCode === null) signalGroup(child, "SIGKILL");
   }
@@ -202,4 +202,49 @@ export function killAllNow(): void {
 
 export async function stopAll(servers: DevServer[]): Promise<void> {
   await Promise.all(servers.map((server) => server.stop()));
+}
+
+/** What a bench run leaves on disk: its servers' state, and its bundles and logs. */
+export interface RunDirs {
+  state: string | undefined;
+  run?: string | undefined;
+}
+
+/**
+ * Runs a bench's `main` within `deadlineMs`, and stops every server it
+ * started however it ends. A signal removes both directories, the deadline
+ * the state only (the logs say what hung); an error is logged and sets the
+ * exit code.
+ */
+export async function runBounded(
+  main: () => Promise<void>,
+  options: { deadlineMs: number; log: (message: string) => void; dirs: () => RunDirs },
+): Promise<void> {
+  const { deadlineMs, log, dirs } = options;
+  const remove = (...paths: (string | undefined)[]) => {
+    for (const dir of paths) if (dir) rmSync(dir, { recursive: true, force: true });
+  };
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => {
+      log(`${signal}: stopping the servers`);
+      killAllNow();
+      remove(dirs().run, dirs().state);
+      process.exit(130);
+    });
+  }
+  process.once("exit", killAllNow);
+  setTimeout(() => {
+    log(`gave up after ${deadlineMs / 1000} s`);
+    killAllNow();
+    remove(dirs().state);
+    process.exit(1);
+  }, deadlineMs).unref();
+  try {
+    await main();
+  } catch (error) {
+    log(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    process.exitCode = 1;
+  } finally {
+    killAllNow();
+  }
 }
