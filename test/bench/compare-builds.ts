@@ -2,12 +2,13 @@
  * `npm run bench:compare -- --baseline DIR`: this checkout's Worker
  * against another checkout's (DIR: an export of another commit, with its
  * node_modules), each served by its own `wrangler dev`, loaded in turn in
- * paired rounds: two loads of `GET /v1/pets?limit=20`, one from a single
- * busy key and one from 100 keys in turn. Prints, per load, the median over
- * the rounds of this build's requests/s divided by the baseline's, with the
- * spread. For a change on the hot path (the limiter's client, say) whose
- * worth only a measurement can tell. Options as `npm run bench`: --rounds 9
- * --duration 2 --warmup 2 --connections 16.
+ * paired rounds: two loads of a read (`--path`, `/v1/pets?limit=20` by
+ * default), one from a single busy key and one from 100 keys in turn.
+ * Prints, per load, the median over the rounds of this build's requests/s
+ * divided by the baseline's, with the spread. For a change on the hot path
+ * (the limiter's client, say) whose worth only a measurement can tell.
+ * Options as `npm run bench`: --rounds 9 --duration 2 --warmup 2
+ * --connections 16.
  */
 import { randomBytes } from "node:crypto";
 import { mkdir, rm } from "node:fs/promises";
@@ -32,6 +33,7 @@ const { values } = parseArgs({
   args: process.argv.slice(2),
   options: {
     baseline: { type: "string" },
+    path: { type: "string", default: "/v1/pets?limit=20" },
     rounds: { type: "string", default: "9" },
     duration: { type: "string", default: "2" },
     warmup: { type: "string", default: "2" },
@@ -70,7 +72,7 @@ interface Build {
 /** The two loads of one build: its first key alone, and its hundred keys taking turns. */
 function targetsOf(build: Build): Target[] {
   const origin = build.server?.origin ?? "";
-  const path = "/v1/pets?limit=20";
+  const path = values.path;
   let turn = 0;
   return [
     {
