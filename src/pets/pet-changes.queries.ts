@@ -31,33 +31,39 @@ const placedOrder = (db: Drizzle) =>
 const search = { index: petSearch, of: pets };
 
 /**
- * Adding an animal: the insert, only into a category that exists and for a
- * key whose account D1 holds; its name's words; its event; then whether
+ * The animal's INSERT, returning it: only into a category that exists and
+ * for a key whose account D1 holds. The first step of a create (exported so
+ * a bench floor can run it alone, to show what the rest of the batch costs).
+ */
+export function insertPet(db: Drizzle) {
+  return db
+    .insert(pets)
+    .select(
+      db
+        .select({
+          id: sql<null>`NULL`.as("id"),
+          name: sql<string>`${sql.placeholder("name")}`.as("name"),
+          categoryId: categories.id,
+          status: sql<PetStatus>`${sql.placeholder("status")}`.as("status"),
+          accountId: sql<number | null>`${callersAccount}`.as("account_id"),
+          version: sql<number>`1`.as("version"),
+          createdAt: millis("now").as("created_at"),
+          deletedAt: sql<null>`NULL`.as("deleted_at"),
+        })
+        .from(categories)
+        .where(and(knownCategory, sql`${callersAccount} IS NOT NULL`)),
+    )
+    .returning(petShape.columns)
+    .prepare();
+}
+
+/**
+ * Adding an animal: the insert; its name's words; its event; then whether
  * the category exists, to say why nothing was added. A keyed create stores
  * the animal as its reply.
  */
 const creation = change()
-  .step("pet", (db) =>
-    db
-      .insert(pets)
-      .select(
-        db
-          .select({
-            id: sql<null>`NULL`.as("id"),
-            name: sql<string>`${sql.placeholder("name")}`.as("name"),
-            categoryId: categories.id,
-            status: sql<PetStatus>`${sql.placeholder("status")}`.as("status"),
-            accountId: sql<number | null>`${callersAccount}`.as("account_id"),
-            version: sql<number>`1`.as("version"),
-            createdAt: millis("now").as("created_at"),
-            deletedAt: sql<null>`NULL`.as("deleted_at"),
-          })
-          .from(categories)
-          .where(and(knownCategory, sql`${callersAccount} IS NOT NULL`)),
-      )
-      .returning(petShape.columns)
-      .prepare(),
-  )
+  .step("pet", insertPet)
   .step("indexed", (db) => indexName(db, search, inserted))
   .event({ type: "pet.created", data: petShape, where: inserted })
   .read("category", (db) =>
@@ -68,6 +74,20 @@ const creation = change()
 /** Nothing was added: the category names none. */
 interface UnknownCategory {
   kind: "unknownCategory";
+}
+
+/** What a create binds: the animal as sent, `available` unless it says otherwise, and its owner's key. */
+export function newPetValues(
+  newPet: NewPet,
+  { apiKeyHash, now }: { apiKeyHash: string; now: number },
+) {
+  return {
+    name: newPet.name,
+    categoryId: newPet.categoryId,
+    status: newPet.status ?? "available",
+    apiKeyHash,
+    now,
+  };
 }
 
 /**
@@ -83,15 +103,8 @@ export function createPet(
   { apiKeyHash, now }: { apiKeyHash: string; now: number },
   claim: Claim | undefined,
 ): Promise<Outcome<Pet, UnknownCategory>> {
-  const values = {
-    name: newPet.name,
-    categoryId: newPet.categoryId,
-    status: newPet.status ?? "available",
-    apiKeyHash,
-    now,
-  };
   return creation.answer(db, {
-    values,
+    values: newPetValues(newPet, { apiKeyHash, now }),
     claim,
     made: ({ pet: [row] }) => row && petShape.render(row),
     refused: ({ category: [category] }) => {

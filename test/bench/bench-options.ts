@@ -1,12 +1,20 @@
 import { parseArgs } from "node:util";
-import { buildTargets } from "./measure.ts";
-import { loadsPerRound, type RoundSettings, secondsPerLoad } from "./rounds.ts";
-import { loadSeconds, type ScaleOptions } from "./scale-run.ts";
+import type { Target } from "./measure.ts";
+import { OrderWalk } from "./order-animals.ts";
+import { loadSeconds, type RoundSettings } from "./rounds.ts";
+import { rowTargets } from "./row-targets.ts";
+import { ROWS } from "./rows.ts";
+import { type ScaleOptions, scaleLoadSeconds } from "./scale-run.ts";
 
 export interface BenchOptions {
+  mode: "rows" | "scale" | "profile";
   settings: RoundSettings;
+  /** Rounds of the rows of the other tier (the hot rows take `settings.rounds`). */
+  otherRounds: number;
   /** Set for `--scale`: what to grow and how far. */
   scale: ScaleOptions | null;
+  /** Set for `--profile`: the rows whose endpoints and floors are profiled. */
+  profileRows: string[];
   /** Hard stop for the whole run, whatever hangs. */
   deadlineMs: number;
 }
@@ -20,6 +28,21 @@ function ascendingCounts(list: string, name: string): number[] {
   return counts;
 }
 
+/** The rows' targets with stand-ins for the servers, where only their number and rounds matter. */
+export function plannedRowTargets(otherRounds: number): Target[] {
+  const seeded = { pets: [1], orders: [1], webhooks: [1, 2], deliveries: [1] };
+  const send = async () => ({ status: 200, body: "[]" });
+  const server = () => ({ origin: "", send, seeded: { ...seeded, adoptable: new OrderWalk(1) } });
+  const keys = { shopper: "", hooks: "" };
+  return rowTargets(ROWS, { api: { ...server(), keys }, floor: server() }, otherRounds);
+}
+
+/** Rounds the other rows take by default, the first that fits: fewer as rows are added. */
+const OTHER_ROUNDS = [5, 4, 3];
+
+/** Most seconds of load each run may ask for: what is left of its hard stop goes to setup. */
+const LOAD_BUDGET_SECONDS = { rows: 480, scale: 480 };
+
 /**
  * The command line of `npm run bench`. The scale run's defaults are shorter
  * per load because it has many more loads; both refuse settings whose load
@@ -30,7 +53,10 @@ export function parseBenchOptions(args: string[]): BenchOptions {
     args,
     options: {
       scale: { type: "boolean", default: false },
+      profile: { type: "boolean", default: false },
+      rows: { type: "string", default: "get,list,create" },
       rounds: { type: "string" },
+      "other-rounds": { type: "string" },
       duration: { type: "string" },
       warmup: { type: "string" },
       connections: { type: "string", default: "16" },
@@ -38,22 +64,39 @@ export function parseBenchOptions(args: string[]): BenchOptions {
       keys: { type: "string", default: "1,100,10000" },
     },
   });
+  if (values.scale && values.profile) throw new Error("--scale and --profile are two runs");
+  const mode = values.scale ? "scale" : values.profile ? "profile" : "rows";
   const settings: RoundSettings = {
-    rounds: Number(values.rounds ?? (values.scale ? "3" : "9")),
-    durationSeconds: Number(values.duration ?? (values.scale ? "4" : "2")),
-    warmupSeconds: Number(values.warmup ?? (values.scale ? "1" : "2")),
+    rounds: Number(values.rounds ?? (mode === "scale" ? "3" : "9")),
+    durationSeconds: Number(values.duration ?? (mode === "rows" ? "2" : "4")),
+    warmupSeconds: Number(values.warmup ?? "1"),
     connections: Number(values.connections),
   };
+  const rowSeconds = (otherRounds: number) =>
+    loadSeconds(plannedRowTargets(otherRounds), settings, { paired: true });
+  // The most rounds (five at most, three at least) in which the other rows fit the budget.
+  const otherRounds = Number(
+    values["other-rounds"] ??
+      OTHER_ROUNDS.find((n) => rowSeconds(n) <= LOAD_BUDGET_SECONDS.rows) ??
+      OTHER_ROUNDS.at(-1),
+  );
   const { rounds, durationSeconds, warmupSeconds, connections } = settings;
-  if (![rounds, durationSeconds, warmupSeconds, connections].every((n) => n > 0)) {
-    throw new Error("--rounds, --duration, --warmup and --connections must be positive numbers");
+  if (![rounds, otherRounds, durationSeconds, warmupSeconds, connections].every((n) => n > 0)) {
+    throw new Error(
+      "--rounds, --other-rounds, --duration, --warmup and --connections must be positive numbers",
+    );
   }
-  if (!values.scale) {
-    const budget =
-      loadsPerRound(buildTargets("", "", ""), { paired: true }) * secondsPerLoad(settings);
-    if (budget > 240)
+  const profileRows = values.rows.split(",").filter(Boolean);
+  const unknown = profileRows.filter((id) => !ROWS.some((row) => row.id === id));
+  if (unknown.length > 0) throw new Error(`--rows: no row ${unknown.join(", ")}`);
+  const base = { mode, settings, otherRounds, scale: null, profileRows } as const;
+  if (mode === "profile") return { ...base, deadlineMs: 600_000 };
+  if (mode === "rows") {
+    const budget = rowSeconds(otherRounds);
+    if (budget > LOAD_BUDGET_SECONDS.rows) {
       throw new Error(`${budget} s of load would not fit the time limit; lower them`);
-    return { settings, scale: null, deadlineMs: 360_000 };
+    }
+    return { ...base, deadlineMs: 720_000 };
   }
   const scale: ScaleOptions = {
     settings,
@@ -61,7 +104,9 @@ export function parseBenchOptions(args: string[]): BenchOptions {
     keyCounts: ascendingCounts(values.keys, "keys"),
   };
   // Growing tables, making thousands of keys and starting servers need the rest of the deadline.
-  const budget = loadSeconds(scale);
-  if (budget > 480) throw new Error(`${budget} s of load would not fit the time limit; lower them`);
-  return { settings, scale, deadlineMs: 900_000 };
+  const budget = scaleLoadSeconds(scale);
+  if (budget > LOAD_BUDGET_SECONDS.scale) {
+    throw new Error(`${budget} s of load would not fit the time limit; lower them`);
+  }
+  return { ...base, scale, deadlineMs: 900_000 };
 }

@@ -16,9 +16,11 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { buildReferenceAssets } from "../../src/cli/reference-assets.ts";
 import { makeKeys } from "./bench-keys.ts";
+import { one } from "./flows.ts";
 import { measure, type Sample, type Target } from "./measure.ts";
 import { median } from "./report.ts";
-import { applyMigrationsTo, seedPets } from "./seed.ts";
+import { applyMigrationsTo, sendTo } from "./seed.ts";
+import { BENCH_SEED, seedPets } from "./seeding.ts";
 import {
   bundle,
   type DevServer,
@@ -79,23 +81,21 @@ function targetsOf(build: Build): Target[] {
       id: `${build.name}-busy-key`,
       label: `${build.name}: one busy key`,
       origin,
-      method: "GET",
-      path,
-      expectStatus: 200,
       headers: { Authorization: `Bearer ${build.keys[0]}` },
+      flow: one("GET", path, 200),
     },
     {
       id: `${build.name}-${KEYS}-keys`,
       label: `${build.name}: ${KEYS} keys in turn`,
       origin,
-      method: "GET",
-      path,
-      expectStatus: 200,
-      nextRequest: () => ({
-        method: "GET",
-        path,
-        headers: { Authorization: `Bearer ${build.keys[turn++ % KEYS]}` },
-      }),
+      mix: {
+        next: () => ({
+          method: "GET",
+          path,
+          headers: { Authorization: `Bearer ${build.keys[turn++ % KEYS]}` },
+        }),
+        statuses: [200],
+      },
     },
   ];
 }
@@ -107,7 +107,7 @@ async function serve(builds: Build[], state: string): Promise<void> {
     builds.map(async (build) => {
       await buildReferenceAssets(build.root);
       const config = path.join(build.root, "wrangler.toml");
-      await applyMigrationsTo(config, path.join(state, build.name));
+      await applyMigrationsTo(path.join(state, build.name), config);
       return bundle(config, path.join(runDir, `${build.name}-bundle`));
     }),
   );
@@ -129,7 +129,8 @@ async function serve(builds: Build[], state: string): Promise<void> {
   for (const build of builds) {
     const origin = build.server?.origin ?? "";
     await makeKeys(origin, adminToken, build.keys, KEYS, log);
-    await seedPets(`${origin}/v1/pets`, { Authorization: `Bearer ${build.keys[0]}` });
+    const key = build.keys[0] ?? "";
+    await seedPets(sendTo(origin, { shopper: key, hooks: key }), BENCH_SEED.pets);
   }
 }
 

@@ -1,77 +1,48 @@
 import autocannon from "autocannon";
-import { OrderWalk } from "./order-animals.ts";
-import { newPetBody, SEED_PETS } from "./seed.ts";
-
-/**
- * The DO + D1 floors of the default run; the validation + D1 floors of the
- * scale run, its mix from fewer keys that a mix from more is held to, and
- * its listings at the first table size that the same listings at a larger
- * size are held to.
- */
-export type FloorName =
-  | "read"
-  | "create"
-  | "order"
-  | "no-auth-list"
-  | "no-auth-get"
-  | "no-auth-create"
-  | "no-auth-mix"
-  | "mix-fewer-keys"
-  | `first-size-${string}`;
-
-/** What one unit of a flow keeps between its requests (the order a first step placed, say). */
-export type FlowContext = Record<string, unknown>;
-
-export interface FlowStep {
-  method: "GET" | "POST";
-  expectStatus: number;
-  /** This step's path, and body if any, from what the unit's earlier steps kept. */
-  request(context: FlowContext): { path: string; body?: string };
-  /** Keeps what later steps need from this step's response body. */
-  read?(body: string, context: FlowContext): void;
-}
-
-/**
- * A target whose every unit is several requests in turn, each built from
- * the answer to the one before: an order placed, then completed.
- */
-export interface Flow {
-  steps: FlowStep[];
-  /** Most requests one load may send, so a flow that uses things up cannot run out of them. */
-  maxRequests(connections: number): number;
-}
+import type { Flow, FlowContext, Method } from "./flows.ts";
+import { waitUntilIdle, workerUse } from "./workerd-usage.ts";
 
 /** One request of a target whose every request differs (the mix). */
 export interface VariedRequest {
-  method: "GET" | "POST";
+  method: Method;
   path: string;
   headers: Record<string, string>;
   body?: string;
 }
 
+/** The mix: a whole different request each call, continuing across loads. */
+export interface Mix {
+  next: () => VariedRequest;
+  /** What its requests may answer. */
+  statuses: number[];
+}
+
+/** One load of the bench: what is sent, to which server, and what it is held to. */
 export interface Target {
   id: string;
   label: string;
-  /** Which floor this endpoint is compared with; floors themselves have none. */
-  floor?: FloorName;
-  /** Set on the floor targets: the floor they stand for. */
-  isFloor?: FloorName | "static";
+  /** The ids of the targets this endpoint is held to, each loaded right beside it; floors have none. */
+  floors?: string[];
+  /** Set on the targets others are held to. */
+  isFloor?: boolean;
+  /** Loaded in this many rounds at most (a row of the other tier); every round without. */
+  rounds?: number;
+  /** At most this many connections, whatever the run's. */
+  connections?: number;
   origin: string;
-  method: "GET" | "POST";
-  path: string;
-  /** The success status, or each one a mix of requests may answer. */
-  expectStatus: number | number[];
-  headers?: Record<string, string>;
-  body?: string;
-  /** A different path per request (e.g. walking through the seeded ids). */
-  pathFor?: (n: number) => string;
-  /** Several requests per unit instead of the one above, which is then its first. */
-  flow?: Flow;
   /**
-   * A whole different request each call, continuing across loads (the mix);
-   * method, path, headers and body above are then only what `probe` sends.
+   * The process group of the server it loads: the CPU and memory of that
+   * server's Worker are read around each load, after it has gone idle.
    */
-  nextRequest?: () => VariedRequest;
+  processGroup?: number;
+  /** Sent with every request (the key); a body's JSON type is added to its request. */
+  headers?: Record<string, string>;
+  /** What each unit of load sends: one request, or several in turn. */
+  flow?: Flow;
+  /** Or, instead, the mix. */
+  mix?: Mix;
+  /** Undoes what a load left half done, after each (see BenchRow.tidy). */
+  tidy?: () => Promise<void>;
 }
 
 export interface LoadSettings {
@@ -81,7 +52,9 @@ export interface LoadSettings {
   requests?: number;
 }
 
-const expectedStatuses = (target: Target): number[] => [target.expectStatus].flat();
+/** The statuses that count as success: each step's, or the mix's. */
+const expectedStatuses = (target: Target): number[] =>
+  target.flow?.steps.map((step) => step.expectStatus) ?? target.mix?.statuses ?? [];
 
 export interface Sample {
   target: string;
@@ -95,157 +68,26 @@ export interface Sample {
   unexpected: number;
   errors: number;
   timeouts: number;
+  /** The server's Worker: its CPU per answered request over the load, and its memory after. */
+  cpuMsPerRequest?: number;
+  residentMiB?: number;
 }
 
-/** The id in a JSON body such as an Order; undefined when the answer was not one. */
-function idOf(body: string): number | undefined {
-  try {
-    const id: unknown = (JSON.parse(body) as { id?: unknown }).id;
-    return typeof id === "number" ? id : undefined;
-  } catch {
-    return undefined;
-  }
-}
+const JSON_TYPE = { "Content-Type": "application/json" };
 
-/**
- * An adoption: order the next seeded animal, then complete that order. Each
- * unit uses up one animal, so every target walks its own.
- */
-function adoption(ordersPath: string): Flow {
-  const walk = new OrderWalk();
-  return {
-    steps: [
-      {
-        method: "POST",
-        expectStatus: 201,
-        request: () => ({ path: ordersPath, body: JSON.stringify({ petId: walk.nextPetId() }) }),
-        read: (body, context) => {
-          context.orderId = idOf(body);
-        },
-      },
-      {
-        method: "POST",
-        expectStatus: 200,
-        request: (context) => ({ path: `${ordersPath}/${String(context.orderId)}/complete` }),
-      },
-    ],
-    maxRequests: (connections) => walk.requestBudget(connections),
-  };
-}
-
-export function buildTargets(floorOrigin: string, apiOrigin: string, key: string): Target[] {
-  const auth = { Authorization: `Bearer ${key}` };
-  const json = { "Content-Type": "application/json" };
-  const createBody = newPetBody(0);
-  return [
-    {
-      id: "floor-static",
-      label: "floor: static JSON (Hono)",
-      isFloor: "static",
-      origin: floorOrigin,
-      method: "GET",
-      path: "/static",
-      expectStatus: 200,
-    },
-    {
-      id: "floor-read",
-      label: "floor: DO call + D1 SELECT 20",
-      isFloor: "read",
-      origin: floorOrigin,
-      method: "GET",
-      path: "/floor/read",
-      expectStatus: 200,
-    },
-    {
-      id: "floor-create",
-      label: "floor: DO call + D1 INSERT",
-      isFloor: "create",
-      origin: floorOrigin,
-      method: "POST",
-      path: "/floor/create",
-      expectStatus: 201,
-      headers: json,
-      body: createBody,
-    },
-    {
-      id: "floor-orders",
-      label: "floor: order + complete, DO call + D1 batch each",
-      isFloor: "order",
-      origin: floorOrigin,
-      method: "POST",
-      path: "/floor/orders",
-      expectStatus: 201,
-      headers: json,
-      flow: adoption("/floor/orders"),
-    },
-    {
-      id: "list",
-      label: "GET /v1/pets?limit=20",
-      floor: "read",
-      origin: apiOrigin,
-      method: "GET",
-      path: "/v1/pets?limit=20",
-      expectStatus: 200,
-      headers: auth,
-    },
-    {
-      id: "list-status",
-      label: "GET /v1/pets?status=available",
-      floor: "read",
-      origin: apiOrigin,
-      method: "GET",
-      path: "/v1/pets?status=available",
-      expectStatus: 200,
-      headers: auth,
-    },
-    {
-      id: "create",
-      label: "POST /v1/pets",
-      floor: "create",
-      origin: apiOrigin,
-      method: "POST",
-      path: "/v1/pets",
-      expectStatus: 201,
-      headers: { ...auth, ...json },
-      body: createBody,
-    },
-    {
-      id: "get",
-      label: "GET /v1/pets/{id}",
-      floor: "read",
-      origin: apiOrigin,
-      method: "GET",
-      path: "/v1/pets/1",
-      expectStatus: 200,
-      headers: auth,
-      pathFor: (n) => `/v1/pets/${(n % SEED_PETS) + 1}`,
-    },
-    {
-      id: "orders",
-      label: "POST /v1/store/orders + complete",
-      floor: "order",
-      origin: apiOrigin,
-      method: "POST",
-      path: "/v1/store/orders",
-      expectStatus: 201,
-      headers: { ...auth, ...json },
-      flow: adoption("/v1/store/orders"),
-    },
-  ];
+/** A request's headers: the target's, and the JSON type when it has a body. */
+function headersFor(target: Target, body: string | undefined): Record<string, string> {
+  return body === undefined ? { ...target.headers } : { ...target.headers, ...JSON_TYPE };
 }
 
 /** A flow's requests for autocannon: each step built from the connection's context, in turn. */
-function flowRequests(
-  flow: Flow,
-  headers: Record<string, string> | undefined,
-): autocannon.Request[] {
+function flowRequests(target: Target, flow: Flow): autocannon.Request[] {
   return flow.steps.map((step) => ({
     method: step.method,
-    ...(headers ? { headers } : {}),
-    setupRequest: (request: autocannon.Request, context: object) => ({
-      ...request,
-      ...step.request(context as FlowContext),
-    }),
+    setupRequest: (request: autocannon.Request, context: object) => {
+      const built = step.request(context as FlowContext);
+      return { ...request, ...built, headers: headersFor(target, built.body) };
+    },
     ...(step.read
       ? {
           onResponse: (_status: number, body: string, context: object) =>
@@ -257,93 +99,96 @@ function flowRequests(
 
 /** One fixed-concurrency, fixed-duration autocannon run against one target. */
 export async function load(target: Target, settings: LoadSettings): Promise<autocannon.Result> {
+  const connections = Math.min(settings.connections, target.connections ?? Infinity);
   const common = {
     url: target.origin,
-    connections: settings.connections,
+    connections,
     duration: settings.durationSeconds,
     ...(settings.requests === undefined ? {} : { amount: settings.requests }),
     timeout: 10,
   };
-  if (target.flow) {
-    const maxOverallRequests = target.flow.maxRequests(settings.connections);
-    if (maxOverallRequests < target.flow.steps.length) {
-      throw new Error(`${target.label}: nothing left to work on; seed more`);
-    }
-    return autocannon({
-      ...common,
-      maxOverallRequests,
-      requests: flowRequests(target.flow, target.headers),
-    });
+  const { flow, mix } = target;
+  if (mix) {
+    const request: autocannon.Request = {
+      setupRequest: (req: autocannon.Request) => ({ ...req, body: undefined, ...mix.next() }),
+    };
+    return autocannon({ ...common, requests: [request] });
   }
-  let n = 0;
-  const { pathFor, nextRequest } = target;
-  const request: autocannon.Request = {
-    method: target.method,
-    path: target.path,
-    ...(target.headers ? { headers: target.headers } : {}),
-    ...(target.body ? { body: target.body } : {}),
-    ...(pathFor
-      ? { setupRequest: (req: autocannon.Request) => ({ ...req, path: pathFor(n++) }) }
-      : {}),
-    ...(nextRequest
-      ? {
-          setupRequest: (req: autocannon.Request) => ({
-            ...req,
-            body: undefined,
-            ...nextRequest(),
-          }),
-        }
-      : {}),
-  };
-  return autocannon({ ...common, requests: [request] });
+  if (!flow) throw new Error(`${target.label}: neither a flow nor a mix`);
+  const maxOverallRequests = flow.maxRequests?.(connections);
+  if (maxOverallRequests !== undefined && maxOverallRequests < flow.steps.length) {
+    throw new Error(`${target.label}: nothing left to work on; seed more`);
+  }
+  return autocannon({
+    ...common,
+    ...(maxOverallRequests === undefined ? {} : { maxOverallRequests }),
+    requests: flowRequests(target, flow),
+  });
 }
 
-/** Sends one request and fails unless it gets the expected status; returns the body. */
-async function probeOne(
-  target: Target,
-  request: { method: string; path: string; body?: string | undefined },
-  expected: number[],
-): Promise<string> {
+/** Sends one request and fails unless it gets one of the expected statuses; returns the body. */
+async function probeOne(target: Target, request: VariedRequest, expected: number[]) {
   const response = await fetch(`${target.origin}${request.path}`, {
     method: request.method,
-    ...(target.headers ? { headers: target.headers } : {}),
+    headers: request.headers,
     ...(request.body ? { body: request.body } : {}),
     signal: AbortSignal.timeout(10_000),
   });
   const text = await response.text();
   if (!expected.includes(response.status)) {
     throw new Error(
-      `${target.label}: expected ${expected.join(" or ")}, got ${response.status}: ${text.slice(0, 300)}`,
+      `${target.label}: ${request.method} ${request.path} expected ${expected.join(" or ")}, got ${response.status}: ${text.slice(0, 300)}`,
     );
   }
   return text;
 }
 
-/** Checks the target answers as expected once (a flow: each step), before load, so a wrong setup fails loudly. */
+/** Sends one unit of the target (a flow: each step), before load, so a wrong setup fails loudly. */
 export async function probe(target: Target): Promise<void> {
-  if (!target.flow) {
-    await probeOne(target, target, expectedStatuses(target));
+  if (target.mix) {
+    await probeOne(target, target.mix.next(), target.mix.statuses);
     return;
   }
   const context: FlowContext = {};
-  for (const step of target.flow.steps) {
-    const body = await probeOne(target, { method: step.method, ...step.request(context) }, [
-      step.expectStatus,
-    ]);
-    step.read?.(body, context);
+  for (const step of target.flow?.steps ?? []) {
+    const built = step.request(context);
+    const request = { method: step.method, ...built, headers: headersFor(target, built.body) };
+    step.read?.(await probeOne(target, request, [step.expectStatus]), context);
   }
 }
 
+/** Waits until the target's server is idle, when it is metered, then tidies after the target. */
+export async function settle(target: Target): Promise<void> {
+  if (target.processGroup !== undefined) await waitUntilIdle(target.processGroup);
+  await target.tidy?.();
+}
+
+/** A load only to warm the server and the connections up: nothing is read, everything settled. */
+export async function warmUp(target: Target, settings: LoadSettings): Promise<void> {
+  await load(target, settings);
+  await settle(target);
+}
+
+/**
+ * Loads the target once and reports it; with a process group, also the CPU
+ * its server's Worker spent per answered request, counted from idle before
+ * the load to idle after it (so the work a request leaves running, such as
+ * a delivery, is the request's), and that Worker's memory then.
+ */
 export async function measure(
   target: Target,
   settings: LoadSettings,
   round: number,
 ): Promise<Sample> {
+  const group = target.processGroup;
+  if (group !== undefined) await waitUntilIdle(group);
+  const before = group === undefined ? undefined : await workerUse(group);
   const result = await load(target, settings);
+  if (group !== undefined) await waitUntilIdle(group);
+  const after = group === undefined ? undefined : await workerUse(group);
+  await settle(target);
   // Only the expected statuses count as successes (a flow's: each step's); anything else is reported.
-  const expected = new Set(
-    (target.flow?.steps.map((step) => step.expectStatus) ?? expectedStatuses(target)).map(String),
-  );
+  const expected = new Set(expectedStatuses(target).map(String));
   const byStatus = Object.entries(result.statusCodeStats ?? {});
   const count = (entries: typeof byStatus) =>
     entries.reduce((sum, [, stats]) => sum + (stats.count ?? 0), 0);
@@ -359,5 +204,11 @@ export async function measure(
     unexpected: responses - admitted,
     errors: result.errors,
     timeouts: result.timeouts,
+    ...(before && after && responses > 0
+      ? {
+          cpuMsPerRequest: ((after.cpuSeconds - before.cpuSeconds) * 1000) / responses,
+          residentMiB: after.residentMiB,
+        }
+      : {}),
   };
 }

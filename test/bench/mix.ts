@@ -1,6 +1,6 @@
 import { encodeCursor } from "../../src/api/cursor.ts";
 import type { PetStatus } from "./pets-table.ts";
-import { newPetBody } from "./seed.ts";
+import { newPetBody } from "./rows.ts";
 
 export type MixKind = "list" | "create" | "get";
 

@@ -1,4 +1,4 @@
-import { wrangler } from "./servers.ts";
+import { executeSql } from "./seed.ts";
 
 export type PetStatus = "available" | "pending" | "sold";
 
@@ -37,32 +37,9 @@ export function growPetsSql(from: number, to: number, createdAt = Date.now()): s
   ].join(" ");
 }
 
-/**
- * Grows the pets table of a local D1 (its state under `persistTo`) from
- * `from` to `to` animals, while its server may be running: SQLite's locking
- * lets the server see the new rows at its next query.
- */
-export async function growPets(
-  config: string,
-  persistTo: string,
-  from: number,
-  to: number,
-): Promise<void> {
-  await wrangler(
-    [
-      "d1",
-      "execute",
-      "DB",
-      "--local",
-      "--persist-to",
-      persistTo,
-      "--config",
-      config,
-      "--command",
-      growPetsSql(from, to),
-    ],
-    { timeoutMs: 300_000 },
-  );
+/** Grows the pets table of a local D1 (its state under `persistTo`) from `from` to `to` animals. */
+export async function growPets(persistTo: string, from: number, to: number): Promise<void> {
+  await executeSql(persistTo, growPetsSql(from, to), 300_000);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { type LoadSettings, load, measure, type Sample, type Target } from "./measure.ts";
+import { type LoadSettings, measure, type Sample, type Target, warmUp } from "./measure.ts";
 
 export interface RoundSettings extends LoadSettings {
   rounds: number;
@@ -11,33 +11,45 @@ export interface Slot {
   besideEndpoint?: string;
 }
 
+/** Whether a target is loaded in this round (0-based): every round, or its first `rounds`. */
+const inRound = (target: Target, round: number) => round < (target.rounds ?? Infinity);
+
 /** Every target once, in an order that rotates each round so none always runs first or last. */
 function rotatedPlan(targets: Target[], round: number): Slot[] {
-  return targets.map((_, i) => ({ target: targets[(i + round) % targets.length] as Target }));
+  const loaded = targets.filter((target) => inRound(target, round));
+  return loaded.map((_, i) => ({ target: loaded[(i + round) % loaded.length] as Target }));
 }
 
 /**
- * Every endpoint right beside its own load of its floor (the floor first in
- * one round, second in the next), so each ratio compares two loads seconds
- * apart and the machine's slower minutes fall on both; floors no endpoint
- * names (static JSON) load alone. The endpoints' order rotates each round.
+ * Every endpoint right beside its own loads of its floors, so each ratio
+ * compares loads seconds apart and the machine's slower minutes fall on
+ * both. With one floor, the floor comes first in one round and second in the
+ * next; with two, the endpoint sits between them and they swap sides. Floors
+ * no endpoint names load alone, first. The endpoints' order rotates each
+ * round; an endpoint past its rounds is left out, with its floors.
  */
 export function pairedPlan(targets: Target[], round: number): Slot[] {
-  const floorOf = (name: string | undefined) =>
-    targets.find((target) => target.isFloor !== undefined && target.isFloor === name);
-  const endpoints = targets.filter((target) => target.floor !== undefined);
+  const byId = (id: string) => {
+    const floor = targets.find((target) => target.isFloor && target.id === id);
+    if (!floor) throw new Error(`no floor target ${id}`);
+    return floor;
+  };
+  const endpoints = targets.filter((target) => (target.floors ?? []).length > 0);
+  const named = new Set(endpoints.flatMap((endpoint) => endpoint.floors ?? []));
   const plan: Slot[] = targets
-    .filter(
-      (target) =>
-        target.isFloor !== undefined && !endpoints.some((e) => floorOf(e.floor) === target),
-    )
+    .filter((target) => target.isFloor && !named.has(target.id) && inRound(target, round))
     .map((target) => ({ target }));
-  for (const [i] of endpoints.entries()) {
-    const endpoint = endpoints[(i + round) % endpoints.length] as Target;
-    const floor = floorOf(endpoint.floor);
-    if (!floor) throw new Error(`${endpoint.label}: no floor target named ${endpoint.floor}`);
-    const pair: Slot[] = [{ target: floor, besideEndpoint: endpoint.id }, { target: endpoint }];
-    plan.push(...(round % 2 === 0 ? pair : pair.reverse()));
+  const loaded = endpoints.filter((endpoint) => inRound(endpoint, round));
+  for (const [i] of loaded.entries()) {
+    const endpoint = loaded[(i + round) % loaded.length] as Target;
+    const floors = (endpoint.floors ?? []).map(byId);
+    const beside = (floor: Target): Slot => ({ target: floor, besideEndpoint: endpoint.id });
+    const [first, ...rest] = round % 2 === 0 ? floors : [...floors].reverse();
+    const slots: Slot[] =
+      floors.length === 1 && round % 2 === 1
+        ? [{ target: endpoint }, ...floors.map(beside)]
+        : [...(first ? [beside(first)] : []), { target: endpoint }, ...rest.map(beside)];
+    plan.push(...slots);
   }
   return plan;
 }
@@ -61,7 +73,7 @@ export async function measureRounds(
     for (const { target, besideEndpoint } of planOf(targets, round, options.paired)) {
       // Later rounds find the servers warm: a Durable Object that slept while
       // other targets loaded wakes in milliseconds, nothing a second notices.
-      if (round === 0) await load(target, { ...loadSettings, durationSeconds: warmupSeconds });
+      if (round === 0) await warmUp(target, { ...loadSettings, durationSeconds: warmupSeconds });
       const sample = await measure(target, loadSettings, round + 1);
       if (besideEndpoint) sample.besideEndpoint = besideEndpoint;
       samples.push(sample);
@@ -81,12 +93,16 @@ function planOf(targets: Target[], round: number, paired = false): Slot[] {
   return paired ? pairedPlan(targets, round) : rotatedPlan(targets, round);
 }
 
-/** Seconds of load one slot of a round gets from `measureRounds`: its warm-up once, then every round. */
-export function secondsPerLoad(settings: RoundSettings): number {
-  return settings.warmupSeconds + settings.rounds * settings.durationSeconds;
-}
-
-/** Loads per round of `measureRounds`: every target once, or paired, lone floors and two per endpoint. */
-export function loadsPerRound(targets: Target[], options: { paired?: boolean } = {}): number {
-  return planOf(targets, 0, options.paired).length;
+/** Seconds of load `measureRounds` gives the targets: each slot's warm-up once, then every round's slots. */
+export function loadSeconds(
+  targets: Target[],
+  settings: RoundSettings,
+  options: { paired?: boolean } = {},
+): number {
+  const slots = (round: number) => planOf(targets, round, options.paired).length;
+  let seconds = slots(0) * settings.warmupSeconds;
+  for (let round = 0; round < settings.rounds; round++) {
+    seconds += slots(round) * settings.durationSeconds;
+  }
+  return seconds;
 }

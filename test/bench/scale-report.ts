@@ -1,6 +1,5 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { type CpuPerRequest, formatCpuPerRequest } from "./cpu-per-request.ts";
 import type { Sample } from "./measure.ts";
 import { describeSettings, formatRows, type Machine, type Row } from "./report.ts";
 import type { RoundSettings } from "./rounds.ts";
@@ -33,13 +32,11 @@ export interface ScaleReport {
   machine: Machine;
   git: string | null;
   phases: ScalePhase[];
-  /** The busy key's get against the same route without auth, in the Worker's CPU time. */
-  cpuPerRequest: CpuPerRequest;
 }
 
 /** The API's listings, drawn against the table's size. */
 const LISTINGS = ["list-first", "list-last", "list-status-first", "list-status-last"];
-const LISTING_FLOORS = ["no-auth-list", "floor-read"];
+const LISTING_FLOORS = ["floor-list-first"];
 /** Series whose rows are named after one phase ("mix from 100 keys") get a name for all of them. */
 const SERIES_LABELS: Record<string, string> = { mix: "the mix, each request with the next key" };
 
@@ -97,11 +94,11 @@ export function scaleChart(report: ScaleReport): string {
       : []),
     ...(byKeys.length > 0
       ? [
-          panel(byKeys, ["mix"], ["no-auth-mix"], "requestsPerSecond", {
+          panel(byKeys, ["mix"], ["floor-mix"], "requestsPerSecond", {
             title: "Mix (70% list, 20% create, 10% get): requests/s against keys",
             xLabel: keyAxis,
           }),
-          panel(byKeys, ["mix"], ["no-auth-mix"], "p99Ms", {
+          panel(byKeys, ["mix"], ["floor-mix"], "p99Ms", {
             title: "Mix: p99 latency against keys",
             xLabel: keyAxis,
           }),
@@ -137,15 +134,12 @@ export function formatScaleTable(report: ScaleReport): string {
     describeSettings(report.settings),
     ...report.phases.flatMap(formatPhase),
     "",
-    formatCpuPerRequest(report.cpuPerRequest),
-    "",
-    "listings at the first size are compared with the no-auth listing of the first page, and at",
-    "each later size with the same listing on a second API whose table stays at the first size;",
-    "get and create with the same requests without auth; the mix from the first key count with",
-    "the mix without auth and from each later count with the mix from the count before it. All",
-    "but the first size's listings load right beside what they are compared with. The ratio is",
-    "the median of the per-round ratios, (min–max) their spread over the rounds, i.e. the noise",
-    "band;",
+    "listings at the first size are compared with the same listing on the floor, and at each",
+    "later size with the same listing on a second API whose table stays at the first size; get,",
+    "create and the mix from the first key count with the same requests on the floor, and the mix",
+    "from each later count with the mix from the count before it; each loads right beside what it",
+    "is compared with. The ratio is the median of the per-round ratios, (min–max) their spread",
+    "over the rounds, i.e. the noise band; CPU is the Worker's workerd's per answered request;",
     "bad = responses with another status than expected, plus connection errors.",
   ].join("\n");
 }

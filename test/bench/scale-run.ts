@@ -2,11 +2,10 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { buildReferenceAssets } from "../../src/cli/reference-assets.ts";
 import { makeKeys } from "./bench-keys.ts";
-import { measureCpuPerRequest } from "./cpu-per-request.ts";
 import { measure, probe, type Target } from "./measure.ts";
 import { growPets } from "./pets-table.ts";
 import { gitRevision, machine, summarise } from "./report.ts";
-import { loadsPerRound, measureRounds, type RoundSettings, secondsPerLoad } from "./rounds.ts";
+import { loadSeconds, measureRounds, type RoundSettings } from "./rounds.ts";
 import {
   formatScaleTable,
   type PhaseAxis,
@@ -23,11 +22,12 @@ import {
 } from "./scale-targets.ts";
 import { applyMigrationsTo } from "./seed.ts";
 import {
+  API_CONFIG,
   bundle,
   type DevServer,
   type DevServerOptions,
-  FLOOR_CONFIG,
-  NO_AUTH_CONFIG,
+  FLOOR_SCRIPT,
+  metered,
   ROOT,
   startDevServers,
   stopAll,
@@ -52,14 +52,6 @@ export interface RunContext {
   log: (message: string) => void;
 }
 
-/**
- * Whether a phase loads each endpoint right beside its own floor load. Get,
- * create, each mix and the listings at a larger size have a floor each; the
- * first size's listings share theirs, which pairing would load four times a
- * round.
- */
-const pairedPhase = (axis: PhaseAxis, sizeIndex = 0): boolean => axis !== "size" || sizeIndex > 0;
-
 /** Stand-in for a server's origin where only the number of targets matters. */
 const nowhere = { origin: "", key: "" };
 
@@ -67,41 +59,32 @@ const nowhere = { origin: "", key: "" };
  * Seconds of load the options ask for, warm-ups included, counted from the
  * targets and plans the phases will use; the setup comes on top.
  */
-export function loadSeconds(options: ScaleOptions): number {
-  const origins: Origins = { api: "", noAuth: "", floor: "" };
+export function scaleLoadSeconds(options: ScaleOptions): number {
+  const origins: Origins = { api: "", floor: "" };
   const [firstSize = 0] = options.sizes;
-  const phases: [Target[], boolean][] = [
-    ...options.sizes.map((size, i): [Target[], boolean] => [
+  const phases: Target[][] = [
+    ...options.sizes.map((size, i) =>
       listingTargets(origins, "", size, i > 0 ? { ...nowhere, size: firstSize } : undefined),
-      pairedPhase("size", i),
-    ]),
-    [endpointTargets(origins, "", 1), pairedPhase("endpoints")],
-    ...options.keyCounts.map((_, i): [Target[], boolean] => [
-      mixTargets(origins, [], 1, i > 0 ? [] : undefined),
-      pairedPhase("keys"),
-    ]),
+    ),
+    endpointTargets(origins, "", 1),
+    ...options.keyCounts.map((_, i) => mixTargets(origins, [], 1, i > 0 ? [] : undefined)),
   ];
-  const loads = phases.reduce(
-    (sum, [targets, paired]) => sum + loadsPerRound(targets, { paired }),
+  return phases.reduce(
+    (sum, targets) => sum + loadSeconds(targets, options.settings, { paired: true }),
     0,
   );
-  return loads * secondsPerLoad(options.settings);
-}
-
-interface Table {
-  config: string;
-  persistTo: string;
 }
 
 interface Fleet {
   origins: Origins;
   api: DevServer;
-  noAuth: DevServer;
+  /** Every server, so each target's Worker is metered. */
+  servers: DevServer[];
   adminToken: string;
-  /** Each Worker's wrangler config with its D1 state, so all three tables grow alike. */
-  tables: Table[];
+  /** Where the API's and the floor's D1 state is, so both tables grow alike. */
+  tables: string[];
   /** With more than one size: a second API whose table grows to the first size only. */
-  firstSize?: { origin: string; table: Table };
+  firstSize?: { origin: string; table: string };
 }
 
 async function startFleet(
@@ -113,42 +96,44 @@ async function startFleet(
   // This run's own operator token, so its keys are made through the admin endpoint.
   const adminToken = randomBytes(24).toString("base64url");
   const state = (name: string) => path.join(stateDir, name);
-  const api = {
-    config: path.join(ROOT, "wrangler.toml"),
-    readyPath: "/health",
-    vars: { LOG_LEVEL: "warn", ADMIN_TOKEN: adminToken },
-  };
-  const workers: Omit<DevServerOptions, "script" | "persistTo" | "logFile">[] = [
+  const api = { readyPath: "/health", vars: { LOG_LEVEL: "warn", ADMIN_TOKEN: adminToken } };
+  const workers: (Omit<DevServerOptions, "script" | "persistTo" | "logFile" | "config"> & {
+    entry?: string;
+  })[] = [
     { name: "api", ...api },
-    { name: "floor", config: FLOOR_CONFIG, readyPath: "/static" },
-    { name: "no-auth", config: NO_AUTH_CONFIG, readyPath: "/health" },
+    {
+      name: "floor",
+      entry: FLOOR_SCRIPT,
+      readyPath: "/v1/pets?limit=1",
+      vars: { LOG_LEVEL: "warn" },
+    },
     ...(options.sizes.length > 1 ? [{ name: "api-first-size", ...api }] : []),
   ];
   log(`bundling and migrating ${workers.map((worker) => worker.name).join(", ")}`);
   await buildReferenceAssets(ROOT);
   const serverOptions = await Promise.all(
-    workers.map(async (worker): Promise<DevServerOptions> => {
+    workers.map(async ({ entry, ...worker }): Promise<DevServerOptions> => {
       const [script] = await Promise.all([
-        bundle(worker.config, path.join(runDir, `${worker.name}-bundle`)),
-        applyMigrationsTo(worker.config, state(worker.name)),
+        bundle(API_CONFIG, path.join(runDir, `${worker.name}-bundle`), entry),
+        applyMigrationsTo(state(worker.name)),
       ]);
       const logFile = path.join(runDir, `${worker.name}.log`);
-      return { ...worker, script, persistTo: state(worker.name), logFile };
+      return { ...worker, config: API_CONFIG, script, persistTo: state(worker.name), logFile };
     }),
   );
   log("starting wrangler dev for each");
   const started = await startDevServers(serverOptions);
   servers.push(...started);
-  const [apiServer, floor, noAuth, firstSize] = started;
-  if (!apiServer || !floor || !noAuth) throw new Error("a server did not start");
-  const tables = serverOptions.map(({ config, persistTo }) => ({ config, persistTo }));
-  const firstSizeTable = tables[3];
+  const [apiServer, floor, firstSize] = started;
+  if (!apiServer || !floor) throw new Error("a server did not start");
+  const tables = serverOptions.map(({ persistTo }) => persistTo);
+  const firstSizeTable = tables[2];
   return {
-    origins: { api: apiServer.origin, floor: floor.origin, noAuth: noAuth.origin },
+    origins: { api: apiServer.origin, floor: floor.origin },
     api: apiServer,
-    noAuth,
+    servers: started,
     adminToken,
-    tables: tables.slice(0, 3),
+    tables: tables.slice(0, 2),
     ...(firstSize && firstSizeTable
       ? { firstSize: { origin: firstSize.origin, table: firstSizeTable } }
       : {}),
@@ -163,23 +148,22 @@ async function runPhase(
   fleet: Fleet,
   context: RunContext,
   settings: RoundSettings,
-  phase: { axis: PhaseAxis; title: string; animals: number; keys: number; paired: boolean },
+  phase: { axis: PhaseAxis; title: string; animals: number; keys: number },
   setup: () => Promise<Target[]>,
 ): Promise<ScalePhase> {
   const { log } = context;
   log(`phase: ${phase.title}`);
   const start = await workerdUsage(fleet.api.processGroup);
   const setupStarted = performance.now();
-  const targets = await setup();
+  const targets = metered(await setup(), fleet.servers);
   const setupSeconds = (performance.now() - setupStarted) / 1000;
   const ready = await workerdUsage(fleet.api.processGroup);
   for (const target of targets) await probe(target);
   const progress = (message: string) => log(`${phase.title}: ${message}`);
-  const { paired, ...described } = phase;
-  const samples = await measureRounds(targets, settings, progress, { paired });
+  const samples = await measureRounds(targets, settings, progress, { paired: true });
   const end = await workerdUsage(fleet.api.processGroup);
   return {
-    ...described,
+    ...phase,
     setupSeconds,
     apiWorkerd: { start, ready, end },
     rows: summarise(targets, samples),
@@ -202,7 +186,7 @@ async function warmEachKey(target: Target, keyCount: number, settings: RoundSett
 
 /**
  * `npm run bench -- --scale`: listings against table size, get and create
- * against the same routes without auth, and the realistic mix against the
+ * against their floors, and the realistic mix against the
  * number of distinct keys, all in one run; prints every phase's table and
  * writes the JSON and an SVG chart to .bench/.
  */
@@ -225,8 +209,7 @@ export async function runScale(options: ScaleOptions, context: RunContext): Prom
 
     for (const [i, size] of options.sizes.entries()) {
       const title = `${size.toLocaleString("en-US")} animals`;
-      const paired = pairedPhase("size", i);
-      const phase = { axis: "size" as const, title, animals: size, keys: 1, paired };
+      const phase = { axis: "size" as const, title, animals: size, keys: 1 };
       const grownFrom = animals;
       const tables =
         fleet.firstSize && i === 0 ? [...fleet.tables, fleet.firstSize.table] : fleet.tables;
@@ -237,7 +220,7 @@ export async function runScale(options: ScaleOptions, context: RunContext): Prom
       phases.push(
         await runPhase(fleet, context, settings, phase, async () => {
           log(`growing ${tables.length} tables from ${grownFrom} to ${size} animals`);
-          await Promise.all(tables.map((t) => growPets(t.config, t.persistTo, grownFrom, size)));
+          await Promise.all(tables.map((t) => growPets(t, grownFrom, size)));
           return listingTargets(fleet.origins, firstKey, size, firstSize);
         }),
       );
@@ -251,40 +234,15 @@ export async function runScale(options: ScaleOptions, context: RunContext): Prom
         fleet,
         context,
         settings,
-        {
-          axis: "endpoints",
-          title: "get and create with one key",
-          animals,
-          keys: 1,
-          paired: pairedPhase("endpoints"),
-        },
+        { axis: "endpoints", title: "get and create with one key", animals, keys: 1 },
         async () => endpointTargets(fleet.origins, firstKey, largestId),
       ),
-    );
-    const endpoints = endpointTargets(fleet.origins, firstKey, largestId);
-    const byId = (id: string) => {
-      const target = endpoints.find((t) => t.id === id);
-      if (!target) throw new Error(`no ${id} target`);
-      return target;
-    };
-    log("phase: Worker CPU per request of get, with one key and without auth");
-    const cpuPerRequest = await measureCpuPerRequest(
-      { target: byId("get"), processGroup: fleet.api.processGroup },
-      { target: byId("no-auth-get"), processGroup: fleet.noAuth.processGroup },
-      settings,
-      log,
     );
 
     let fewerKeys: string[] | undefined;
     for (const keyCount of options.keyCounts) {
       const title = `mix from ${keysPhrase(keyCount)}`;
-      const phase = {
-        axis: "keys" as const,
-        title,
-        animals,
-        keys: keyCount,
-        paired: pairedPhase("keys"),
-      };
+      const phase = { axis: "keys" as const, title, animals, keys: keyCount };
       phases.push(
         await runPhase(fleet, context, settings, phase, async () => {
           log(`making keys up to ${keyCount}, through POST /admin/keys`);
@@ -309,7 +267,6 @@ export async function runScale(options: ScaleOptions, context: RunContext): Prom
       machine: machine(),
       git: gitRevision(),
       phases,
-      cpuPerRequest,
     };
     const files = await writeScaleReport(context.benchDir, report);
     process.stdout.write(

@@ -1,30 +1,21 @@
 import { encodeCursor } from "../../src/api/cursor.ts";
-import { buildTargets, type FloorName, type Target } from "./measure.ts";
+import { type Flow, one } from "./flows.ts";
+import type { Target } from "./measure.ts";
 import { createMix } from "./mix.ts";
 import { lastPageAfterId, type PetStatus } from "./pets-table.ts";
-import { newPetBody } from "./seed.ts";
+import { newPetBody } from "./rows.ts";
 
 export interface Origins {
   api: string;
-  /** The fixture with the real routes but no key and no limiter. */
-  noAuth: string;
-  /** The DO call + D1 floor fixture of the default run. */
+  /** The bare floor Worker of the default run, answering the same paths. */
   floor: string;
 }
 
-const NO_AUTH = "floor: validation + D1 (no auth, no limiter)";
 const PAGE = 20;
 /** The rare status: its listing must walk the (status, id) index, not scan the table. */
 const RARE_STATUS: PetStatus = "pending";
-const json = { "Content-Type": "application/json" };
 const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
-
-/** The default run's DO call + D1 SELECT floor, the same target here. */
-function doFloorRead(origins: Origins, key: string): Target {
-  const target = buildTargets(origins.floor, origins.api, key).find((t) => t.isFloor === "read");
-  if (!target) throw new Error("the default targets lost their read floor");
-  return target;
-}
+const onFloor = (label: string) => `floor: ${label}`;
 
 type Page = "first" | "last";
 
@@ -36,8 +27,9 @@ const LISTINGS: { status?: PetStatus; page: Page }[] = [
   { status: RARE_STATUS, page: "last" },
 ];
 
+/** One listing at a table size, on a server, with its key if it takes one. */
 function listing(
-  api: { origin: string; key: string },
+  server: { origin: string; key?: string },
   size: number,
   { status, page }: { status?: PetStatus; page: Page },
 ): Target {
@@ -50,11 +42,9 @@ function listing(
   return {
     id: `list${status ? "-status" : ""}-${page}`,
     label: `GET ${shown}, ${page} page`,
-    origin: api.origin,
-    method: "GET",
-    path: `/v1/pets?${query}`,
-    expectStatus: 200,
-    headers: bearer(api.key),
+    origin: server.origin,
+    ...(server.key === undefined ? {} : { headers: bearer(server.key) }),
+    flow: one("GET", `/v1/pets?${query}`, 200),
   };
 }
 
@@ -65,14 +55,19 @@ export interface FirstSizeApi {
   size: number;
 }
 
+/** The same target on the floor, without a key, as a floor under `id`. */
+function onTheFloor(target: Target, origins: Origins, id = `floor-${target.id}`): Target {
+  const { headers, ...rest } = target;
+  return { ...rest, id, label: onFloor(target.label), isFloor: true, origin: origins.floor };
+}
+
 /**
  * The four listings at one table size, first and last page with and without
- * the rare status, beside the no-auth listing of the first page. At the
- * first size they are held to that listing, with the DO + D1 floor in the
- * same rounds. At a larger size each is held to the same listing on a second
- * API whose table stays at the first size, loaded right beside it, so "10⁶
- * against 10³" compares two loads seconds apart rather than two phases
- * minutes apart.
+ * the rare status. At the first size each is held to the same listing on
+ * the floor, loaded right beside it. At a larger size each is held to the
+ * same listing on a second API whose table stays at the first size, loaded
+ * right beside it, so "10⁶ against 10³" compares two loads seconds apart
+ * rather than two phases minutes apart.
  */
 export function listingTargets(
   origins: Origins,
@@ -80,106 +75,61 @@ export function listingTargets(
   size: number,
   firstSize?: FirstSizeApi,
 ): Target[] {
-  const noAuth: Target = {
-    id: "no-auth-list",
-    label: `${NO_AUTH}: GET /v1/pets?limit=${PAGE}`,
-    isFloor: "no-auth-list",
-    origin: origins.noAuth,
-    method: "GET",
-    path: `/v1/pets?limit=${PAGE}`,
-    expectStatus: 200,
-  };
   const api = { origin: origins.api, key };
   if (!firstSize) {
-    const listings = LISTINGS.map(
-      (shape): Target => ({
-        ...listing(api, size, shape),
-        floor: "no-auth-list",
-      }),
-    );
-    return [noAuth, doFloorRead(origins, key), ...listings];
+    return LISTINGS.flatMap((shape) => {
+      const target = listing(api, size, shape);
+      const floor = onTheFloor(target, origins);
+      return [floor, { ...target, floors: [floor.id] }];
+    });
   }
   const animals = firstSize.size.toLocaleString("en-US");
   const pairs = LISTINGS.map((shape): Target[] => {
     const target = listing(api, size, shape);
-    const floor: FloorName = `first-size-${target.id}`;
     const twin = listing(firstSize, firstSize.size, shape);
+    const id = `first-size-${target.id}`;
     return [
-      { ...twin, id: floor, label: `${twin.label}, at ${animals} animals`, isFloor: floor },
-      { ...target, floor },
+      { ...twin, id, label: `${twin.label}, at ${animals} animals`, isFloor: true },
+      { ...target, floors: [id] },
     ];
   });
-  return [noAuth, ...pairs.flat()];
+  return pairs.flat();
 }
 
-/**
- * Get-one and create with one key against the same routes without auth:
- * what a template without the key check and the limiter answers.
- */
-export function endpointTargets(origins: Origins, key: string, largestId: number): Target[] {
-  const pathFor = (n: number) => `/v1/pets/${(n % largestId) + 1}`;
-  const body = newPetBody(0);
-  return [
-    {
-      id: "no-auth-get",
-      label: `${NO_AUTH}: GET /v1/pets/{id}`,
-      isFloor: "no-auth-get",
-      origin: origins.noAuth,
-      method: "GET",
-      path: "/v1/pets/1",
-      expectStatus: 200,
-      pathFor,
-    },
-    {
-      id: "no-auth-create",
-      label: `${NO_AUTH}: POST /v1/pets`,
-      isFloor: "no-auth-create",
-      origin: origins.noAuth,
-      method: "POST",
-      path: "/v1/pets",
-      expectStatus: 201,
-      headers: json,
-      body,
-    },
-    {
-      id: "get",
-      label: "GET /v1/pets/{id}",
-      floor: "no-auth-get",
-      origin: origins.api,
-      method: "GET",
-      path: "/v1/pets/1",
-      expectStatus: 200,
-      headers: bearer(key),
-      pathFor,
-    },
-    {
-      id: "create",
-      label: "POST /v1/pets",
-      floor: "no-auth-create",
-      origin: origins.api,
-      method: "POST",
-      path: "/v1/pets",
-      expectStatus: 201,
-      headers: { ...bearer(key), ...json },
-      body,
-    },
-  ];
-}
-
-/** A mix target: probes with a plain first-page listing, then sends the mix. */
-function mixTarget(
-  base: Omit<Target, "method" | "path" | "expectStatus" | "nextRequest">,
-  keys: string[],
-  largestId: number,
-): Target {
+/** Gets walking through the animals 1 … largestId. */
+function gets(largestId: number): Flow {
+  let n = 0;
   return {
-    ...base,
-    method: "GET",
-    path: `/v1/pets?limit=${PAGE}`,
-    ...(keys[0] ? { headers: bearer(keys[0]) } : {}),
-    expectStatus: [200, 201],
-    nextRequest: createMix({ keys, largestId }),
+    steps: [
+      {
+        method: "GET",
+        expectStatus: 200,
+        request: () => ({ path: `/v1/pets/${(n++ % largestId) + 1}` }),
+      },
+    ],
   };
+}
+
+/** Get-one and create with one key, each held to the same requests on the floor. */
+export function endpointTargets(origins: Origins, key: string, largestId: number): Target[] {
+  const api = { origin: origins.api, headers: bearer(key) };
+  const get: Target = { id: "get", label: "GET /v1/pets/{id}", ...api, flow: gets(largestId) };
+  const create: Target = {
+    id: "create",
+    label: "POST /v1/pets",
+    ...api,
+    flow: one("POST", "/v1/pets", 201, newPetBody(0)),
+  };
+  const floors = [
+    onTheFloor({ ...get, flow: gets(largestId) }, origins),
+    onTheFloor(create, origins),
+  ];
+  return [...floors, { ...get, floors: ["floor-get"] }, { ...create, floors: ["floor-create"] }];
+}
+
+/** A mix target on a server, its requests from these keys in turn (none: no key). */
+function mixTarget(base: Omit<Target, "mix">, keys: string[], largestId: number): Target {
+  return { ...base, mix: { next: createMix({ keys, largestId }), statuses: [200, 201] } };
 }
 
 /** "1 key", "10,000 keys". */
@@ -188,11 +138,11 @@ export function keysPhrase(count: number): string {
 }
 
 /**
- * The realistic mix from these keys in turn, and the same mix without auth.
+ * The realistic mix from these keys in turn, and the same mix on the floor.
  * Given the keys of the count measured before (100 keys before 10,000), the
  * mix from those is this mix's floor, loaded right beside it in every round,
  * so "10,000 keys against 100" compares two loads seconds apart rather than
- * two phases minutes apart; the mix without auth then loads alone, as the
+ * two phases minutes apart; the mix on the floor then loads alone, as the
  * chart's floor line.
  */
 export function mixTargets(
@@ -201,15 +151,11 @@ export function mixTargets(
   largestId: number,
   fewerKeys?: string[],
 ): Target[] {
-  const fewer: FloorName = "mix-fewer-keys";
+  const fewer = "mix-fewer-keys";
+  const floor = "floor-mix";
   return [
     mixTarget(
-      {
-        id: "no-auth-mix",
-        label: `${NO_AUTH}: mix`,
-        isFloor: "no-auth-mix",
-        origin: origins.noAuth,
-      },
+      { id: floor, label: onFloor("mix"), isFloor: true, origin: origins.floor },
       [],
       largestId,
     ),
@@ -219,7 +165,7 @@ export function mixTargets(
             {
               id: fewer,
               label: `mix from ${keysPhrase(fewerKeys.length)}`,
-              isFloor: fewer,
+              isFloor: true,
               origin: origins.api,
             },
             fewerKeys,
@@ -231,7 +177,7 @@ export function mixTargets(
       {
         id: "mix",
         label: `mix from ${keysPhrase(keys.length)}`,
-        floor: fewerKeys ? fewer : "no-auth-mix",
+        floors: [fewerKeys ? fewer : floor],
         origin: origins.api,
       },
       keys,

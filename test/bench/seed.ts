@@ -1,40 +1,41 @@
-import path from "node:path";
-import { FLOOR_CONFIG, ROOT, wrangler } from "./servers.ts";
-
-export const SEED_PETS = 500;
-const STATUSES = ["available", "pending", "sold"] as const;
+import type { Caller } from "./callers.ts";
+import { floorAccountsSql } from "./callers.ts";
+import type { Send } from "./flows.ts";
+import { orderAnimalsSql } from "./order-animals.ts";
+import { API_CONFIG, wrangler } from "./servers.ts";
 
 /** Limits no bench run can reach, so every measured request is admitted yet still counted. */
 const BENCH_LIMITS = { perMinute: 100_000_000, perDay: 1_000_000_000 };
 
-export function newPetBody(index: number): string {
-  return JSON.stringify({
-    name: `Bench pet ${index}`,
-    categoryId: (index % 7) + 1,
-    status: STATUSES[index % STATUSES.length],
+/** Creates the tables in the isolated state of a Worker served with `config` (the real one's by default). */
+export async function applyMigrationsTo(persistTo: string, config = API_CONFIG): Promise<void> {
+  const args = ["d1", "migrations", "apply", "DB", "--local", "--persist-to", persistTo];
+  await wrangler([...args, "--config", config]);
+}
+
+/**
+ * Runs SQL on the local D1 of a Worker served with the real configuration,
+ * while its server may be running: SQLite's locking lets the server see the
+ * new rows at its next query.
+ */
+export function executeSql(persistTo: string, sql: string, timeoutMs?: number) {
+  const args = ["d1", "execute", "DB", "--local", "--persist-to", persistTo];
+  return wrangler([...args, "--config", API_CONFIG, "--command", sql], {
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
   });
 }
 
-/** Creates the tables in the isolated state of the Worker a wrangler config describes. */
-export async function applyMigrationsTo(config: string, persistTo: string): Promise<void> {
-  await wrangler([
-    "d1",
-    "migrations",
-    "apply",
-    "DB",
-    "--local",
-    "--persist-to",
-    persistTo,
-    "--config",
-    config,
-  ]);
-}
-
-/** Creates the pets table in both isolated states: the real Worker's and the floor's. */
-export async function applyMigrations(apiState: string, floorState: string): Promise<void> {
+/**
+ * Prepares both databases before the servers start: the tables, and the
+ * animals the order rows adopt (so their ids are 1 to N); in the floor's,
+ * also the callers' accounts and the keys it acts for. The API's callers
+ * get their keys through its admin endpoint instead.
+ */
+export async function prepareDatabases(apiState: string, floorState: string): Promise<void> {
+  await Promise.all([applyMigrationsTo(apiState), applyMigrationsTo(floorState)]);
   await Promise.all([
-    applyMigrationsTo(path.join(ROOT, "wrangler.toml"), apiState),
-    applyMigrationsTo(FLOOR_CONFIG, floorState),
+    executeSql(apiState, orderAnimalsSql()),
+    executeSql(floorState, `${orderAnimalsSql()}\n${floorAccountsSql()}`),
   ]);
 }
 
@@ -50,11 +51,7 @@ export async function createBenchKey(
   const response = await fetch(`${apiOrigin}/admin/keys`, {
     method: "POST",
     headers: { Authorization: `Bearer ${adminToken}`, "Content-Type": "application/json" },
-    body: JSON.stringify({
-      account,
-      plan: "enterprise",
-      ...BENCH_LIMITS,
-    }),
+    body: JSON.stringify({ account, plan: "enterprise", ...BENCH_LIMITS }),
     signal: AbortSignal.timeout(10_000),
   });
   const text = await response.text();
@@ -65,27 +62,18 @@ export async function createBenchKey(
   return key;
 }
 
-/**
- * Adds the pets through each server's own create route (the real one with the
- * key, so this also proves auth and the limiter admit it), a few at a time.
- */
-export async function seedPets(url: string, headers: Record<string, string>): Promise<void> {
-  const parallel = 8;
-  let next = 0;
-  const worker = async () => {
-    while (next < SEED_PETS) {
-      const index = next++;
-      const response = await fetch(url, {
-        method: "POST",
-        headers: { ...headers, "Content-Type": "application/json" },
-        body: newPetBody(index),
-        signal: AbortSignal.timeout(10_000),
-      });
-      const text = await response.text();
-      if (response.status !== 201) {
-        throw new Error(`seeding ${url} got ${response.status}: ${text.slice(0, 300)}`);
-      }
-    }
+/** Sends the seeding's requests to a server over HTTP, with each caller's key if it takes keys. */
+export function sendTo(origin: string, keys?: Record<Caller, string>): Send {
+  return async ({ caller, method, path, body }) => {
+    const headers: Record<string, string> =
+      body === undefined ? {} : { "Content-Type": "application/json" };
+    if (keys) headers.Authorization = `Bearer ${keys[caller]}`;
+    const response = await fetch(`${origin}${path}`, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    return { status: response.status, body: await response.text() };
   };
-  await Promise.all(Array.from({ length: parallel }, worker));
 }

@@ -5,10 +5,13 @@ import os from "node:os";
 import path from "node:path";
 import { freePort } from "../free-port.ts";
 import { signalGroup, stopGroup } from "../node/process-group.ts";
+import type { Target } from "./measure.ts";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
-export const FLOOR_CONFIG = path.join(ROOT, "test/bench/floor/wrangler.toml");
-export const NO_AUTH_CONFIG = path.join(ROOT, "test/bench/floor/no-auth.wrangler.toml");
+/** The real Worker's configuration, which serves the floor too. */
+export const API_CONFIG = path.join(ROOT, "wrangler.toml");
+/** The floor Worker: served with the real Worker's bindings, variables and assets routing. */
+export const FLOOR_SCRIPT = path.join(ROOT, "test/bench/floor/floor-worker.ts");
 const WRANGLER = path.join(ROOT, "node_modules/wrangler/bin/wrangler.js");
 export const HOST = "127.0.0.1";
 
@@ -67,13 +70,24 @@ export async function wrangler(args: string[], options: WranglerOptions = {}): P
 /**
  * Bundles a Worker once, up front, with the same esbuild step `wrangler dev`
  * uses, so edits made to src/ while the bench runs cannot reload the server
- * and change what is measured halfway.
+ * and change what is measured halfway: the configuration's own entry, or
+ * `script` in its place. Its source map is written beside it.
  */
-export async function bundle(config: string, outdir: string): Promise<string> {
-  await wrangler(["deploy", "--dry-run", "--config", config, "--env=", "--outdir", outdir]);
-  const entry = (await readdir(outdir)).find((file) => file.endsWith(".js"));
-  if (!entry) throw new Error(`no bundle written to ${outdir}`);
-  return path.join(outdir, entry);
+export async function bundle(config: string, outdir: string, script?: string): Promise<string> {
+  const entry = script === undefined ? [] : [script];
+  await wrangler([
+    "deploy",
+    ...entry,
+    "--dry-run",
+    "--config",
+    config,
+    "--env=",
+    "--outdir",
+    outdir,
+  ]);
+  const bundled = (await readdir(outdir)).find((file) => file.endsWith(".js"));
+  if (!bundled) throw new Error(`no bundle written to ${outdir}`);
+  return path.join(outdir, bundled);
 }
 
 /**
@@ -97,6 +111,10 @@ export interface DevServer {
   logFile: string;
   /** The process group of its wrangler and the workerd it runs (the group leader's pid). */
   processGroup: number;
+  /** Where its Worker's DevTools inspector listens (Chrome DevTools protocol). */
+  inspectorPort: number;
+  /** The bundle it serves, with its source map beside it. */
+  script: string;
   stop(): Promise<void>;
 }
 
@@ -147,6 +165,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     origin: `http://${HOST}:${port}`,
     logFile: options.logFile,
     processGroup: child.pid ?? 0,
+    inspectorPort,
+    script: options.script,
     stop: async () => {
       await stopGroup(child, "SIGTERM", 5_000);
       started.delete(child);
@@ -247,4 +267,12 @@ export async function runBounded(
   } finally {
     killAllNow();
   }
+}
+
+/** Each target with the process group of the server it loads, so that server's Worker is metered. */
+export function metered(targets: Target[], servers: readonly DevServer[]): Target[] {
+  return targets.map((target) => {
+    const server = servers.find((candidate) => candidate.origin === target.origin);
+    return server ? { ...target, processGroup: server.processGroup } : target;
+  });
 }

@@ -73,12 +73,16 @@ export async function workerdUsage(processGroup: number): Promise<WorkerdUsage> 
 /** /proc counts a process's CPU time in USER_HZ ticks, which Linux fixes at 100 a second. */
 const TICKS_PER_SECOND = 100;
 
+/** The pid of each server's Worker workerd, found once: it lives as long as its server. */
+const workerPids = new Map<number, string>();
+
 /**
- * CPU seconds (user and system) used so far by the workerd that runs the
- * server's Worker: the one with an inspector address, as the other one of
- * `wrangler dev` runs wrangler's proxy.
+ * The workerd that runs the server's Worker: the one with an inspector
+ * address, as the other one of `wrangler dev` runs wrangler's proxy.
  */
-export async function workerCpuSeconds(processGroup: number): Promise<number> {
+async function workerPid(processGroup: number): Promise<string> {
+  const known = workerPids.get(processGroup);
+  if (known !== undefined) return known;
   const workers = (await workerdsOf(processGroup)).filter((w) =>
     w.cmdline.includes("--inspector-addr"),
   );
@@ -88,9 +92,48 @@ export async function workerCpuSeconds(processGroup: number): Promise<number> {
       `expected one workerd with an inspector in group ${processGroup}, found ${workers.length}`,
     );
   }
-  const fields = worker.stat.slice(worker.stat.lastIndexOf(")") + 2).split(" ");
+  workerPids.set(processGroup, worker.pid);
+  return worker.pid;
+}
+
+/** What the Worker's workerd has used: CPU seconds so far (user and system), and memory now. */
+export interface WorkerUse {
+  cpuSeconds: number;
+  /** Resident memory (VmRSS) of that one process. */
+  residentMiB: number;
+}
+
+export async function workerUse(processGroup: number): Promise<WorkerUse> {
+  const pid = await workerPid(processGroup);
+  const [stat, status] = await Promise.all([
+    readFile(`/proc/${pid}/stat`, "utf8"),
+    readFile(`/proc/${pid}/status`, "utf8"),
+  ]);
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   // utime and stime: the 14th and 15th fields, the 12th and 13th after the command name.
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  const residentKiB = Number(/^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1] ?? 0);
+  return { cpuSeconds: ticks / TICKS_PER_SECOND, residentMiB: residentKiB / 1024 };
+}
+
+/** How long one look at the Worker's CPU lasts, and the most of it an idle Worker may use. */
+const IDLE_WINDOW_MS = 50;
+const IDLE_SHARE = 0.2;
+
+/**
+ * Waits (at most `maxMs`) until the Worker's workerd is idle: what a load
+ * set going after its replies (deliveries, limiter writes) finishes before
+ * its CPU is read, and no load starts while an earlier one's work runs on.
+ */
+export async function waitUntilIdle(processGroup: number, maxMs = 5_000): Promise<void> {
+  const deadline = performance.now() + maxMs;
+  let last = (await workerUse(processGroup)).cpuSeconds;
+  while (performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, IDLE_WINDOW_MS));
+    const now = (await workerUse(processGroup)).cpuSeconds;
+    if (now - last <= (IDLE_WINDOW_MS / 1000) * IDLE_SHARE) return;
+    last = now;
+  }
 }
 
 export function formatUsage(usage: WorkerdUsage): string {

@@ -1,70 +1,200 @@
 import { describe, expect, it } from "vitest";
-import { buildTargets, type Sample } from "../bench/measure.ts";
-import { summarise } from "../bench/report.ts";
-import { pairedPlan, type Slot } from "../bench/rounds.ts";
+import { parseBenchOptions, plannedRowTargets } from "../bench/bench-options.ts";
+import type { Sample, Target } from "../bench/measure.ts";
+import { OrderWalk } from "../bench/order-animals.ts";
+import { formatRows, summarise } from "../bench/report.ts";
+import { loadSeconds, pairedPlan, type Slot } from "../bench/rounds.ts";
+import { rowTargets } from "../bench/row-targets.ts";
+import { ROWS } from "../bench/rows.ts";
 
-const targets = buildTargets("http://floor", "http://api", "key");
 const names = (plan: Slot[]) =>
   plan.map(({ target, besideEndpoint }) =>
     besideEndpoint ? `${target.id}@${besideEndpoint}` : target.id,
   );
 
-describe("paired rounds", () => {
-  it("loads every endpoint right beside its own floor, the floor first in one round and second in the next", () => {
-    expect(names(pairedPlan(targets, 0))).toEqual([
-      "floor-static",
-      "floor-read@list",
-      "list",
-      "floor-read@list-status",
-      "list-status",
-      "floor-create@create",
-      "create",
-      "floor-read@get",
-      "get",
-      "floor-orders@orders",
-      "orders",
+/** One load of a target in a round, beside an endpoint when it is that one's floor. */
+function sample(
+  target: string,
+  round: number,
+  requestsPerSecond: number,
+  cpuMsPerRequest: number,
+  besideEndpoint?: string,
+): Sample {
+  return {
+    target,
+    round,
+    ...(besideEndpoint ? { besideEndpoint } : {}),
+    requestsPerSecond,
+    p50Ms: 1_000 / requestsPerSecond,
+    p99Ms: 2_000 / requestsPerSecond,
+    requests: requestsPerSecond * 2,
+    unexpected: 0,
+    errors: 0,
+    timeouts: 0,
+    cpuMsPerRequest,
+    residentMiB: 500,
+  };
+}
+
+describe("the rows", () => {
+  const targets = plannedRowTargets(2);
+
+  it("give every /v1 endpoint a row, each beside at least one floor", () => {
+    expect(ROWS.map((row) => row.label)).toEqual([
+      "GET /v1/pets?limit=20",
+      "GET /v1/pets/{id}",
+      "POST /v1/pets",
+      "GET /v1/pets?status=available",
+      "POST /v1/store/orders + complete",
+      "POST /v1/store/orders + cancel",
+      "GET /v1/store/orders",
+      "GET /v1/store/orders/{id}",
+      "GET /v1/events",
+      "GET /v1/webhooks",
+      "GET /v1/webhooks/{id}",
+      "POST /v1/webhooks + DELETE",
+      "PATCH /v1/webhooks/{id}",
+      "POST /v1/webhooks/{id}/rotate-secret",
+      "GET /v1/webhooks/{id}/deliveries",
+      "POST /v1/webhooks/{id}/test",
+      "POST /v1/webhooks/{id}/deliveries/{id}/retry",
+      "POST /v1/webhooks/{id}/recover",
     ]);
-    expect(names(pairedPlan(targets, 1))).toEqual([
-      "floor-static",
-      "list-status",
-      "floor-read@list-status",
-      "create",
-      "floor-create@create",
-      "get",
-      "floor-read@get",
-      "orders",
-      "floor-orders@orders",
+    expect(new Set(ROWS.map((row) => row.id)).size).toBe(ROWS.length);
+    expect(ROWS.filter((row) => row.tier === "hot").map((row) => row.id)).toEqual([
       "list",
-      "floor-read@list",
+      "get",
+      "create",
+    ]);
+    for (const row of ROWS) expect(row.floors.length, row.id).toBeGreaterThan(0);
+  });
+
+  it("send the endpoint the caller's key and the floor none, with the same requests", () => {
+    const seeded = {
+      pets: [7],
+      orders: [3],
+      webhooks: [4, 5],
+      deliveries: [9],
+      adoptable: new OrderWalk(1),
+    };
+    const send = async () => ({ status: 200, body: "[]" });
+    const made = rowTargets(
+      ROWS,
+      {
+        api: { origin: "http://api", keys: { shopper: "s", hooks: "h" }, seeded, send },
+        floor: { origin: "http://floor", seeded, send },
+      },
+      5,
+    );
+    const byId = (id: string) => made.find((target) => target.id === id) as Target;
+    const first = (id: string) => byId(id).flow?.steps[0]?.request({});
+    expect(byId("get").headers).toEqual({ Authorization: "Bearer s" });
+    expect(byId("deliveries").headers).toEqual({ Authorization: "Bearer h" });
+    expect(byId("get-floor").headers).toBeUndefined();
+    expect([byId("get-floor").origin, first("get-floor")]).toEqual([
+      "http://floor",
+      { path: "/v1/pets/7" },
+    ]);
+    expect(first("deliveries")).toEqual(first("deliveries-floor"));
+    expect(first("retry")).toEqual({ path: "/v1/webhooks/4/deliveries/9/retry" });
+    expect(first("create-floor-2")).toMatchObject({ path: "/v1/pets/insert-only" });
+    expect(byId("create").floors).toEqual(["create-floor-1", "create-floor-2"]);
+    expect([
+      byId("list").rounds,
+      byId("list-status").rounds,
+      byId("list-status-floor").rounds,
+    ]).toEqual([undefined, 5, 5]);
+  });
+
+  it("load the hot rows every round and the others in their first rounds, each beside its floors", () => {
+    expect(names(pairedPlan(targets, 0)).slice(0, 7)).toEqual([
+      "list-floor@list",
+      "list",
+      "get-floor@get",
+      "get",
+      "create-floor-1@create",
+      "create",
+      "create-floor-2@create",
+    ]);
+    // The next round: each endpoint's floors swap sides, and the order rotates.
+    expect(names(pairedPlan(targets, 1)).slice(0, 7)).toEqual([
+      "get",
+      "get-floor@get",
+      "create-floor-2@create",
+      "create",
+      "create-floor-1@create",
+      "list-status",
+      "list-status-floor@list-status",
+    ]);
+    expect(pairedPlan(targets, 1)).toHaveLength(2 + 2 + 3 + 15 * 2);
+    expect(names(pairedPlan(targets, 2))).toEqual([
+      "create-floor-1@create",
+      "create",
+      "create-floor-2@create",
+      "list-floor@list",
+      "list",
+      "get-floor@get",
+      "get",
     ]);
   });
 
-  it("divides each endpoint by the floor load beside it, not by the floor's other loads that round", () => {
-    const sample = (
-      target: string,
-      requestsPerSecond: number,
-      besideEndpoint?: string,
-    ): Sample => ({
-      target,
-      round: 1,
-      ...(besideEndpoint ? { besideEndpoint } : {}),
-      requestsPerSecond,
-      p50Ms: 1_000 / requestsPerSecond,
-      p99Ms: 2_000 / requestsPerSecond,
-      requests: requestsPerSecond * 3,
-      unexpected: 0,
-      errors: 0,
-      timeouts: 0,
-    });
+  it("fit the default run's load into its budget", () => {
+    const { settings, otherRounds, deadlineMs } = parseBenchOptions([]);
+    expect([settings.rounds, otherRounds, settings.durationSeconds]).toEqual([9, 5, 2]);
+    // Warm-ups of 37 slots, five rounds of all 37, four of the seven hot slots.
+    const seconds = loadSeconds(plannedRowTargets(otherRounds), settings, { paired: true });
+    expect(seconds).toBe(37 * 1 + (5 * 37 + 4 * 7) * 2);
+    expect(seconds + 150).toBeLessThan(deadlineMs / 1000);
+    expect(() => parseBenchOptions(["--rounds", "20"])).toThrow(/would not fit/);
+    expect(() => parseBenchOptions(["--profile", "--rows", "get,nothing"])).toThrow(
+      /no row nothing/,
+    );
+  });
+});
+
+describe("the report", () => {
+  const targets = plannedRowTargets(5);
+
+  it("divides each endpoint by each of its floors' loads beside it, in throughput and in CPU", () => {
     const rows = summarise(targets, [
-      sample("floor-read", 200, "list"),
-      sample("list", 180),
-      sample("floor-read", 100, "get"),
-      sample("get", 90),
+      sample("create-floor-1", 1, 200, 2, "create"),
+      sample("create", 1, 180, 2.4),
+      sample("create-floor-2", 1, 300, 1.2, "create"),
+      sample("create-floor-1", 2, 100, 2, "create"),
+      sample("create", 2, 80, 2.2),
+      sample("create-floor-2", 2, 160, 1.1, "create"),
     ]);
-    const ratio = (id: string) => rows.find((row) => row.target === id)?.throughputVsFloor;
-    expect(ratio("list")).toBeCloseTo(0.9);
-    expect(ratio("get")).toBeCloseTo(0.9);
-    expect(rows.find((row) => row.target === "floor-read")?.requestsPerSecond).toBe(150);
+    const create = rows.find((row) => row.target === "create");
+    const [batch, insert] = create?.comparisons ?? [];
+    expect(batch?.throughput).toBeCloseTo(0.85);
+    expect(batch?.throughputBand).toEqual({ min: 0.8, max: 0.9 });
+    expect(batch?.cpu).toBeCloseTo(1.15);
+    expect(insert?.throughput).toBeCloseTo(0.55);
+    expect(insert?.floorCpuMsPerRequest).toBeCloseTo(1.15);
+    expect(create?.cpuMsPerRequest).toBeCloseTo(2.3);
+  });
+
+  it("prints a line per endpoint and floor, with the floor's own figures beside it", () => {
+    const rows = summarise(targets, [
+      sample("get-floor", 1, 500, 1.5, "get"),
+      sample("get", 1, 450, 1.8),
+    ]);
+    const lines = formatRows(rows.filter((row) => row.target.startsWith("get")));
+    expect(lines).toHaveLength(3);
+    expect(lines[2]).toMatch(
+      /^GET \/v1\/pets\/\{id\} +450 +4\.4 +findPet's query +500 +0\.90 \(0\.90–0\.90\) +1\.800 +1\.500 +1\.20 \(1\.20–1\.20\) +500 +500 +0$/,
+    );
+  });
+});
+
+describe("the order walk", () => {
+  it("hands out the seeded animals once each, in order, and never more than are left", () => {
+    const walk = new OrderWalk(3, 12);
+    expect(walk.requestBudget(2, 2)).toBe(2 * (10 - 4));
+    expect([walk.nextPetId(), walk.nextPetId(), walk.nextPetId()]).toEqual([3, 4, 5]);
+    expect(walk.requestBudget(2, 2)).toBe(2 * (7 - 4));
+    expect(walk.requestBudget(4, 2)).toBe(0);
+    for (let id = 6; id <= 12; id++) expect(walk.nextPetId()).toBe(id);
+    expect(() => walk.nextPetId()).toThrow(/ran out/);
   });
 });

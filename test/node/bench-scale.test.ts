@@ -15,12 +15,12 @@ import {
   scaleChart,
   writeScaleReport,
 } from "../bench/scale-report.ts";
-import { loadSeconds } from "../bench/scale-run.ts";
+import { scaleLoadSeconds } from "../bench/scale-run.ts";
 import { listingTargets, mixTargets } from "../bench/scale-targets.ts";
-import { NO_AUTH_CONFIG, ROOT, wrangler } from "../bench/servers.ts";
+import { API_CONFIG, ROOT, wrangler } from "../bench/servers.ts";
 
 const scratch = await mkdtemp(path.join(os.tmpdir(), "bench-scale-test-"));
-const origins = { api: "http://api", noAuth: "http://no-auth", floor: "http://floor" };
+const origins = { api: "http://api", floor: "http://floor" };
 afterAll(() => rm(scratch, { recursive: true, force: true }));
 
 /** One first-round load of a target at this rate, beside an endpoint when it is that one's floor. */
@@ -61,7 +61,7 @@ describe("growing the pets table with SQL", () => {
         "--persist-to",
         path.join(scratch, "d1"),
         "--config",
-        NO_AUTH_CONFIG,
+        API_CONFIG,
         "--json",
         "--command",
         sql,
@@ -102,16 +102,34 @@ describe("growing the pets table with SQL", () => {
   });
 });
 
+describe("the listings at the first size", () => {
+  it("load each listing right beside the same listing on the floor, which takes no key", () => {
+    const targets = listingTargets(origins, "key", 1_000);
+    const plan = pairedPlan(targets, 1).map(({ target }) => [
+      target.origin,
+      target.headers?.Authorization,
+      target.flow?.steps[0]?.request({}).path,
+    ]);
+    const last = `/v1/pets?limit=20&cursor=${encodeCursor(980)}`;
+    expect(plan.slice(0, 4)).toEqual([
+      ["http://api", "Bearer key", last],
+      ["http://floor", undefined, last],
+      ["http://api", "Bearer key", "/v1/pets?limit=20&status=pending"],
+      ["http://floor", undefined, "/v1/pets?limit=20&status=pending"],
+    ]);
+  });
+});
+
 describe("the listings at a larger size", () => {
   const firstSize = { origin: "http://api-first-size", key: "first-size-key", size: 1_000 };
   const targets = listingTargets(origins, "key", 1_000_000, firstSize);
 
   it("load each listing right beside the same listing on the API that holds the first size", () => {
-    const plan = pairedPlan(targets, 0).map(({ target, besideEndpoint }) =>
-      besideEndpoint ? `${target.origin}${target.path} beside ${besideEndpoint}` : target.id,
-    );
+    const plan = pairedPlan(targets, 0).map(({ target, besideEndpoint }) => {
+      const path = target.flow?.steps[0]?.request({}).path;
+      return besideEndpoint ? `${target.origin}${path} beside ${besideEndpoint}` : target.id;
+    });
     expect(plan).toEqual([
-      "no-auth-list",
       "http://api-first-size/v1/pets?limit=20 beside list-first",
       "list-first",
       `http://api-first-size/v1/pets?limit=20&cursor=${encodeCursor(980)} beside list-last`,
@@ -124,21 +142,16 @@ describe("the listings at a larger size", () => {
     ]);
     const keysSent = new Set(targets.map((t) => `${t.origin} ${t.headers?.Authorization}`));
     expect(keysSent).toEqual(
-      new Set([
-        "http://no-auth undefined",
-        "http://api-first-size Bearer first-size-key",
-        "http://api Bearer key",
-      ]),
+      new Set(["http://api-first-size Bearer first-size-key", "http://api Bearer key"]),
     );
   });
 
   it("are held to that listing, loaded in the same round", () => {
     const rows = summarise(targets, [
-      sample("no-auth-list", 500),
       sample("first-size-list-last", 400, "list-last"),
       sample("list-last", 360),
     ]);
-    expect(rows.find((row) => row.target === "list-last")?.throughputVsFloor).toBe(0.9);
+    expect(rows.find((row) => row.target === "list-last")?.comparisons[0]?.throughput).toBe(0.9);
   });
 });
 
@@ -186,26 +199,26 @@ describe("the mix", () => {
       pairedPlan(targets, round).map(({ target, besideEndpoint }) =>
         besideEndpoint ? `${target.label} beside ${besideEndpoint}` : target.label,
       );
-    const noAuth = "floor: validation + D1 (no auth, no limiter): mix";
-    expect(plan(0)).toEqual([noAuth, "mix from 1 key beside mix", "mix from 3 keys"]);
-    expect(plan(1)).toEqual([noAuth, "mix from 3 keys", "mix from 1 key beside mix"]);
+    const floor = "floor: mix";
+    expect(plan(0)).toEqual([floor, "mix from 1 key beside mix", "mix from 3 keys"]);
+    expect(plan(1)).toEqual([floor, "mix from 3 keys", "mix from 1 key beside mix"]);
     const rows = summarise(targets, [
-      sample("no-auth-mix", 500),
+      sample("floor-mix", 500),
       sample("mix-fewer-keys", 400, "mix"),
       sample("mix", 300),
     ]);
-    expect(rows.find((row) => row.target === "mix")?.throughputVsFloor).toBe(0.75);
+    expect(rows.find((row) => row.target === "mix")?.comparisons[0]?.throughput).toBe(0.75);
   });
 
   it("counts the scale run's loads from the plans its phases follow", () => {
     const settings = { rounds: 3, durationSeconds: 4, warmupSeconds: 1, connections: 16 };
-    // The first size's four listings and two floors; at each later size the
-    // no-auth listing and four pairs; two pairs for get and create; then per key
-    // count the no-auth pair for the first and no-auth plus the fewer-keys pair
-    // for each later.
-    const loads = 6 + 2 * 9 + 4 + 2 + 3 + 3;
+    // Four pairs at every size (each listing beside the floor's at the first, beside
+    // the first size's API at the others); two pairs for get and create; then per
+    // key count the floor's pair for the first, and the floor's mix alone plus the
+    // fewer-keys pair for each later.
+    const loads = 8 * 3 + 4 + 2 + 3 + 3;
     const sizes = [1_000, 100_000, 1_000_000];
-    expect(loadSeconds({ settings, sizes, keyCounts: [1, 100, 10_000] })).toBe(loads * 13);
+    expect(scaleLoadSeconds({ settings, sizes, keyCounts: [1, 100, 10_000] })).toBe(loads * 13);
   });
 
   it("sends creates as JSON and no key to a server without auth", () => {
@@ -253,6 +266,8 @@ describe("the chart", () => {
           unexpected: 0,
           errors: 0,
           timeouts: 0,
+          cpuMsPerRequest: 1.5,
+          residentMiB: 400,
         }),
       ),
     );
@@ -286,23 +301,15 @@ describe("the chart", () => {
       machine: { node: "v24", cpus: 2, loadAverage: [0, 0, 0] },
       git: "abc1234",
       phases,
-      cpuPerRequest: {
-        target: "get",
-        against: "no-auth-get",
-        requestsPerLoad: 2_000,
-        rounds: 2,
-        targetMs: 1.5,
-        againstMs: 1.25,
-        ratio: 1.2,
-        ratioBand: { min: 1.1, max: 1.3 },
-      },
     };
   }
 
-  it("prints the Worker's CPU per request of get beside the same route without auth", () => {
-    const table = formatScaleTable(scaleReport([]));
-    expect(table).toContain(
-      "Worker CPU per request over 2 × 2,000 requests: get 1.500 ms, no-auth-get 1.250 ms, ratio 1.20 (1.10–1.30)",
+  it("prints each phase with the Workers' CPU per request beside the floor's", () => {
+    const targets = listingTargets(origins, "key", 1_000);
+    const table = formatScaleTable(scaleReport([phase("size", 1_000, targets)]));
+    expect(table).toContain("== size 1000 (setup 1 s) ==");
+    expect(table).toMatch(
+      /GET \/v1\/pets\?limit=20, first page .* floor: GET \/v1\/pets\?limit=20, first page .* 1\.500 +1\.500/,
     );
   });
 
@@ -326,8 +333,8 @@ describe("the chart", () => {
       "requests/s",
       "p99 latency (ms)",
       "GET /v1/pets?status=pending&amp;limit=20, last page",
-      "floor: validation + D1 (no auth, no limiter): mix",
-      "floor: DO call + D1 SELECT 20",
+      "floor: mix",
+      "floor: GET /v1/pets?limit=20, first page",
     ]) {
       expect(svg).toContain(label);
     }
@@ -337,34 +344,36 @@ describe("the chart", () => {
     }
     // Two panels per axis: four listings each by size, one mix each by keys.
     expect(svg.match(/<polyline (?![^>]*stroke-dasharray)/g)).toHaveLength(2 * 4 + 2 * 1);
-    // Floors: two by size, one by keys, in each of the two panels per axis, each
+    // Floors: one by size, one by keys, in each of the two panels per axis, each
     // drawn once in its panel and once in its legend.
-    expect(svg.match(/<polyline [^>]*stroke-dasharray/g)).toHaveLength(2 * (2 + 1));
-    expect(svg.match(/stroke-dasharray="[^"]+"/g)?.length).toBe(2 * (2 + 1) * 2);
+    expect(svg.match(/<polyline [^>]*stroke-dasharray/g)).toHaveLength(2 * (1 + 1));
+    expect(svg.match(/stroke-dasharray="[^"]+"/g)?.length).toBe(2 * (1 + 1) * 2);
   });
 
   it("draws each floor where its phases measured it, so the machine's drift shows", () => {
-    const floorHeights = (svg: string, dash: string) =>
-      [...svg.matchAll(/<polyline points="([^"]+)"[^>]*stroke-dasharray="([^"]+)"/g)]
-        .filter(([, , pattern]) => pattern === dash)
-        .map(([, points = ""]) => points.split(" ").map((vertex) => vertex.split(",")[1]));
+    const floorHeights = (svg: string) =>
+      [...svg.matchAll(/<polyline points="([^"]+)"[^>]*stroke-dasharray="[^"]+"/g)].map(
+        ([, points = ""]) => points.split(" ").map((vertex) => vertex.split(",")[1]),
+      );
     const firstSize = { origin: "http://first-size-api", key: "key", size: 1_000 };
     const report = scaleReport([
       phase("size", 1_000, listingTargets(origins, "key", 1_000)),
       ...[100_000, 1_000_000].map((size) =>
         phase("size", size, listingTargets(origins, "key", size, firstSize)),
       ),
+      ...[1, 100, 10_000].map((count, i) =>
+        phase("keys", count, mixTargets(origins, ["key"], 1_000, i > 0 ? ["key"] : undefined)),
+      ),
     ]);
-    const svg = scaleChart(report);
-    // The no-auth listing is loaded at every size and moves with x here: three
-    // heights in the requests/s panel and in the p99 one.
-    const noAuth = floorHeights(svg, "8 4");
-    expect(noAuth.map((heights) => new Set(heights).size)).toEqual([3, 3]);
-    // The Durable Object and D1 floor is loaded at the first size only: one height, end to end.
-    const durableObject = floorHeights(svg, "3 3");
-    expect(durableObject.map((heights) => [heights.length, new Set(heights).size])).toEqual([
+    const [sizeRate = [], sizeP99 = [], keysRate = [], keysP99 = []] = floorHeights(
+      scaleChart(report),
+    );
+    // The floor's listing is loaded at the first size only: one height, end to end.
+    expect([sizeRate, sizeP99].map((heights) => [heights.length, new Set(heights).size])).toEqual([
       [2, 1],
       [2, 1],
     ]);
+    // The mix on the floor is loaded at every key count and moves with x here: three heights.
+    expect([keysRate, keysP99].map((heights) => new Set(heights).size)).toEqual([3, 3]);
   });
 });

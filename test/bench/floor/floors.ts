@@ -1,0 +1,192 @@
+import type { Context } from "hono";
+import { type Direction, decodeCursor, positionIn } from "../../../src/api/cursor.ts";
+import { preparedQueries, runOne } from "../../../src/db/database.ts";
+import { listEvents } from "../../../src/events/events.queries.ts";
+import { type EventTypeSelector, kindsOf } from "../../../src/events/events.schemas.ts";
+import {
+  findOrder,
+  listOrders,
+  moveOrder,
+  type OrderMove,
+  placeOrder,
+} from "../../../src/orders/orders.queries.ts";
+import type { OrderStatus } from "../../../src/orders/orders.schemas.ts";
+import { createPet, insertPet, newPetValues } from "../../../src/pets/pet-changes.queries.ts";
+import { listPets } from "../../../src/pets/pet-listing.queries.ts";
+import { findPet, petShape } from "../../../src/pets/pets.queries.ts";
+import type { NewPet, PetStatus } from "../../../src/pets/pets.schemas.ts";
+import { prefixQuery } from "../../../src/pets/search-words.ts";
+import type { Services } from "../../../src/services.ts";
+import {
+  changeWebhook,
+  deleteWebhook,
+  registerWebhook,
+  rotateWebhookSecret,
+} from "../../../src/webhooks/endpoint-changes.ts";
+import { recoverMissed } from "../../../src/webhooks/webhook-recovery.ts";
+import { findWebhook, listWebhooks, type Owner } from "../../../src/webhooks/webhooks.queries.ts";
+import { CALLERS } from "../callers.ts";
+import { INSERT_ONLY_PATH } from "../rows.ts";
+
+/**
+ * The floors: for each `/v1` endpoint the bench measures, at its method and
+ * path, what the endpoint sends to storage and nothing else: its own
+ * statements and changes and its Durable Object calls, imported from src/,
+ * on the services every request of the API gets. No validation, no key, no
+ * limiter, no response chain; the inputs are read as the rows send them.
+ * The floor acts for the callers' keys its database holds (callers.ts).
+ */
+
+type FloorContext = Context<{ Bindings: Env }>;
+
+/** A floor answers with its context and the services the API would hand the request. */
+export type Floor = (c: FloorContext, services: Services) => Promise<Response>;
+
+const shopper = CALLERS.shopper.floorKeyHash;
+const hooks = CALLERS.hooks.floorKeyHash;
+const hooksOwner: Owner = { kind: "key", apiKeyHash: hooks };
+const id = (c: FloorContext, name: string) => Number(c.req.param(name));
+const now = () => Date.now();
+
+/** A listing's `limit` and `cursor` as the API reads them: 20 and from the start by default. */
+function page(c: FloorContext) {
+  const cursor = c.req.query("cursor");
+  return {
+    limit: Number(c.req.query("limit") ?? 20),
+    afterId: cursor === undefined ? 0 : decodeCursor(cursor),
+  };
+}
+
+/** Refuses a request for an endpoint the hooks account does not own, as the API does. */
+async function ownHook(c: FloorContext, { db }: Services): Promise<Response | undefined> {
+  const found = await findWebhook(db, hooksOwner, id(c, "webhookId"));
+  return found ? undefined : c.json({ code: "not_found" }, 404);
+}
+
+const insertOnly = preparedQueries(insertPet);
+
+/** A placed order's move, answered as the API answers it. */
+function move(to: OrderMove): Floor {
+  return async (c, { db }) => {
+    const request = { apiKeyHash: shopper, orderId: id(c, "orderId"), now: now() };
+    const outcome = await moveOrder(db, to, request);
+    return outcome.kind === "moved" ? c.json(outcome.order, 200) : c.json(outcome, 409);
+  };
+}
+
+/** By method and path, as the Worker routes them (see floor-worker.ts). */
+export const floors: Record<string, Floor> = {
+  "GET /v1/pets": async (c, { db }) => {
+    const direction = (c.req.query("direction") ?? "asc") as Direction;
+    const [cursor, q] = [c.req.query("cursor"), c.req.query("q")];
+    const found = await listPets(db, {
+      limit: page(c).limit,
+      statuses: c.req.queries("status") as PetStatus[] | undefined,
+      categoryIds: c.req.queries("categoryId")?.map(Number),
+      ids: c.req.queries("id")?.map(Number),
+      words: q === undefined ? undefined : prefixQuery(q),
+      direction,
+      after: cursor === undefined ? undefined : positionIn(cursor, direction),
+    });
+    return c.json(found.pets, 200);
+  },
+  "GET /v1/pets/:petId": async (c, { db }) => {
+    const pet = await findPet(db, id(c, "petId"));
+    return pet ? c.json(pet, 200) : c.json({ code: "not_found" }, 404);
+  },
+  "POST /v1/pets": async (c, { db }) => {
+    const owner = { apiKeyHash: shopper, now: now() };
+    const outcome = await createPet(db, await c.req.json<NewPet>(), owner, undefined);
+    return c.json(outcome.kind === "made" ? outcome.body : outcome, 201);
+  },
+  [`POST ${INSERT_ONLY_PATH}`]: async (c, { db }) => {
+    const owner = { apiKeyHash: shopper, now: now() };
+    const values = newPetValues(await c.req.json<NewPet>(), owner);
+    const [row] = await runOne(db, insertOnly(db), values);
+    return c.json(row && petShape.render(row), 201);
+  },
+  "GET /v1/store/orders": async (c, { db }) => {
+    const status = c.req.query("status") as OrderStatus | undefined;
+    const orders = await listOrders(db, { ...page(c), status, apiKeyHash: shopper });
+    return c.json(orders.orders, 200);
+  },
+  "POST /v1/store/orders": async (c, { db }) => {
+    const { petId } = await c.req.json<{ petId: number }>();
+    const outcome = await placeOrder(db, { apiKeyHash: shopper, petId, now: now() }, undefined);
+    return outcome.kind === "made" ? c.json(outcome.body, 201) : c.json(outcome, 409);
+  },
+  "GET /v1/store/orders/:orderId": async (c, { db }) => {
+    const order = await findOrder(db, shopper, id(c, "orderId"));
+    return order ? c.json(order, 200) : c.json({ code: "not_found" }, 404);
+  },
+  "POST /v1/store/orders/:orderId/complete": move("complete"),
+  "POST /v1/store/orders/:orderId/cancel": move("cancel"),
+  "GET /v1/events": async (c, { db }) => {
+    const type = c.req.query("type") as EventTypeSelector | undefined;
+    const { limit, afterId } = page(c);
+    const events = await listEvents(db, {
+      apiKeyHash: shopper,
+      types: type === undefined ? undefined : kindsOf(type),
+      afterSeq: afterId,
+      limit,
+      now: now(),
+    });
+    return c.json(events.events, 200);
+  },
+  "GET /v1/webhooks": async (c, { db }) => c.json(await listWebhooks(db, hooksOwner), 200),
+  "GET /v1/webhooks/:webhookId": async (c, { db }) => {
+    const webhook = await findWebhook(db, hooksOwner, id(c, "webhookId"));
+    return webhook ? c.json(webhook, 200) : c.json({ code: "not_found" }, 404);
+  },
+  "POST /v1/webhooks": async (c, services) => {
+    const { url, types } = await c.req.json<{ url: string; types: EventTypeSelector[] }>();
+    const request = { apiKeyHash: hooks, url, types, idempotencyKey: undefined, now: now() };
+    const outcome = await registerWebhook(services, request);
+    return outcome.kind === "made" ? c.json(outcome.body, 201) : c.json(outcome, 409);
+  },
+  "PATCH /v1/webhooks/:webhookId": async (c, services) => {
+    const change = await c.req.json<{ types?: EventTypeSelector[] }>();
+    const webhook = await changeWebhook(services, hooksOwner, id(c, "webhookId"), change);
+    return webhook ? c.json(webhook, 200) : c.json({ code: "not_found" }, 404);
+  },
+  "DELETE /v1/webhooks/:webhookId": async (c, services) => {
+    const deleted = await deleteWebhook(services, hooksOwner, id(c, "webhookId"));
+    return deleted ? c.body(null, 204) : c.json({ code: "not_found" }, 404);
+  },
+  "POST /v1/webhooks/:webhookId/rotate-secret": async (c, services) => {
+    const rotation = { apiKeyHash: hooks, id: id(c, "webhookId"), idempotencyKey: undefined };
+    const outcome = await rotateWebhookSecret(services, { ...rotation, now: now() });
+    return outcome?.kind === "made"
+      ? c.json(outcome.body, 200)
+      : c.json({ code: "not_found" }, 404);
+  },
+  "GET /v1/webhooks/:webhookId/deliveries": async (c, services) => {
+    const refused = await ownHook(c, services);
+    if (refused) return refused;
+    const cursor = c.req.query("cursor");
+    const deliveries = await services.webhookEndpoints.deliveries(id(c, "webhookId"), {
+      beforeId: cursor === undefined ? undefined : decodeCursor(cursor),
+      limit: page(c).limit,
+    });
+    return c.json(deliveries.deliveries, 200);
+  },
+  "POST /v1/webhooks/:webhookId/test": async (c, services) => {
+    const refused = await ownHook(c, services);
+    if (refused) return refused;
+    return c.json(await services.webhookEndpoints.sendTest(id(c, "webhookId")), 202);
+  },
+  "POST /v1/webhooks/:webhookId/deliveries/:deliveryId/retry": async (c, services) => {
+    const refused = await ownHook(c, services);
+    if (refused) return refused;
+    const endpoints = services.webhookEndpoints;
+    const delivery = await endpoints.retry(id(c, "webhookId"), id(c, "deliveryId"));
+    return delivery ? c.json(delivery, 202) : c.json({ code: "not_found" }, 404);
+  },
+  "POST /v1/webhooks/:webhookId/recover": async (c, services) => {
+    const refused = await ownHook(c, services);
+    if (refused) return refused;
+    const { since } = await c.req.json<{ since: string }>();
+    const queued = await recoverMissed(services, id(c, "webhookId"), Date.parse(since));
+    return c.json({ queued }, 202);
+  },
+};

@@ -1,0 +1,98 @@
+import type { Caller } from "./callers.ts";
+
+/**
+ * How a unit of load is written: the requests one unit sends, in turn, each
+ * built from the answers before it. Free of any runtime's types: the Node
+ * bench and the Worker tests both read it.
+ */
+
+export type Method = "GET" | "POST" | "PATCH" | "DELETE";
+
+/** Sends one request as `caller` and answers with the status and the body's text. */
+export type Send = (request: {
+  caller: Caller;
+  method: Method;
+  path: string;
+  body?: string;
+}) => Promise<{ status: number; body: string }>;
+
+/** What one unit of a load keeps between its requests (the order a first step placed, say). */
+export type FlowContext = Record<string, unknown>;
+
+export interface FlowStep {
+  method: Method;
+  expectStatus: number;
+  /** This step's path, and body if any, from what the unit's earlier steps kept. */
+  request(context: FlowContext): { path: string; body?: string };
+  /** Keeps what later steps need from this step's response body. */
+  read?(body: string, context: FlowContext): void;
+}
+
+/**
+ * The requests of one unit of load, in turn: one for most rows; an adoption
+ * is an order placed, then completed, the second built from the first's
+ * answer. A load repeats units for its duration.
+ */
+export interface Flow {
+  steps: FlowStep[];
+  /** Most requests one load may send, when each unit uses something up; unbounded without. */
+  maxRequests?(connections: number): number;
+}
+
+/** The same request every time. */
+export function one(method: Method, path: string, expectStatus: number, body?: string): Flow {
+  const request = body === undefined ? { path } : { path, body };
+  return { steps: [{ method, expectStatus, request: () => request }] };
+}
+
+/** One request per unit, walking through `ids` in turn. */
+export function walk(
+  method: Method,
+  ids: readonly number[],
+  pathOf: (id: number) => string,
+  expectStatus = 200,
+): Flow {
+  if (ids.length === 0) throw new Error(`nothing seeded for ${pathOf(0)}`);
+  let n = 0;
+  return {
+    steps: [
+      {
+        method,
+        expectStatus,
+        request: () => ({ path: pathOf(ids[n++ % ids.length] as number) }),
+      },
+    ],
+  };
+}
+
+/** The id in a JSON body such as an Order; undefined when the answer was not one. */
+function idOf(body: string): number | undefined {
+  try {
+    const id: unknown = (JSON.parse(body) as { id?: unknown }).id;
+    return typeof id === "number" ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Makes something with the first request and keeps its id for the second, which acts on it. */
+export function makeThen(
+  make: { path: string; body: () => string },
+  then: { method: Method; expectStatus: number; path: (id: string) => string },
+): FlowStep[] {
+  return [
+    {
+      method: "POST",
+      expectStatus: 201,
+      request: () => ({ path: make.path, body: make.body() }),
+      read: (body, context) => {
+        context.id = idOf(body);
+      },
+    },
+    {
+      method: then.method,
+      expectStatus: then.expectStatus,
+      request: (context) => ({ path: then.path(String(context.id)) }),
+    },
+  ];
+}

@@ -1,0 +1,135 @@
+import type { Caller } from "./callers.ts";
+import type { FlowContext, FlowStep, Send } from "./flows.ts";
+import type { OrderWalk } from "./order-animals.ts";
+import { HOOK_TYPES, newPetBody, type Seeded } from "./rows.ts";
+
+/**
+ * What the rows work on, made through each server's own routes (the API's
+ * with the caller's key, so this also proves auth and the limiter admit it;
+ * the floor's as its floors), in the same order on both. Free of any
+ * runtime's types: the Node bench and the Worker tests both run it, each
+ * with its own way to send a request.
+ */
+
+export interface SeedCounts {
+  pets: number;
+  orders: number;
+}
+
+/** What the bench seeds: a page's worth of most things, and animals enough to walk through. */
+export const BENCH_SEED: SeedCounts = { pets: 500, orders: 20 };
+
+/** Requests sent at once while seeding. */
+const PARALLEL = 8;
+
+async function sendChecked(
+  send: Send,
+  request: Parameters<Send>[0],
+  expected: number,
+): Promise<string> {
+  const { status, body } = await send(request);
+  if (status !== expected) {
+    throw new Error(
+      `${request.method} ${request.path} answered ${status}, not ${expected}: ${body.slice(0, 300)}`,
+    );
+  }
+  return body;
+}
+
+/** Sends `count` requests a few at a time and keeps each created thing's id, in the order sent. */
+async function make(
+  send: Send,
+  count: number,
+  request: (index: number) => Parameters<Send>[0],
+  expected: number,
+): Promise<number[]> {
+  const ids: number[] = [];
+  let next = 0;
+  const worker = async () => {
+    for (let index = next++; index < count; index = next++) {
+      const body = await sendChecked(send, request(index), expected);
+      ids[index] = (JSON.parse(body) as { id: number }).id;
+    }
+  };
+  await Promise.all(Array.from({ length: PARALLEL }, worker));
+  return ids;
+}
+
+/** Adds `count` animals as the shopper, a few at a time; their ids, in the order sent. */
+export function seedPets(send: Send, count: number): Promise<number[]> {
+  return make(
+    send,
+    count,
+    (index) => ({ caller: "shopper", method: "POST", path: "/v1/pets", body: newPetBody(index) }),
+    201,
+  );
+}
+
+/**
+ * Seeds one server: animals, the shopper's orders (of animals the walk
+ * hands out), the hooks account's two endpoints at `hookUrl`, and a test
+ * delivery to the first.
+ */
+export async function seed(
+  send: Send,
+  counts: SeedCounts,
+  adoptable: OrderWalk,
+  hookUrl: string,
+): Promise<Seeded> {
+  const pets = await seedPets(send, counts.pets);
+  const petIds = Array.from({ length: counts.orders }, () => adoptable.nextPetId());
+  const orders = await make(
+    send,
+    counts.orders,
+    (index) => ({
+      caller: "shopper",
+      method: "POST",
+      path: "/v1/store/orders",
+      body: JSON.stringify({ petId: petIds[index] }),
+    }),
+    201,
+  );
+  const webhooks = await make(
+    send,
+    2,
+    () => ({
+      caller: "hooks",
+      method: "POST",
+      path: "/v1/webhooks",
+      body: JSON.stringify({ url: hookUrl, types: HOOK_TYPES }),
+    }),
+    201,
+  );
+  const deliveries = await make(
+    send,
+    1,
+    () => ({ caller: "hooks", method: "POST", path: `/v1/webhooks/${webhooks[0]}/test` }),
+    202,
+  );
+  return { pets, orders, webhooks, deliveries, adoptable };
+}
+
+/** One request of a unit as sent, with its answer. */
+export interface Exchange {
+  method: string;
+  path: string;
+  status: number;
+  body: string;
+}
+
+/** Sends one unit of a row's flow, step after step; each answer's status must be the step's. */
+export async function sendUnit(
+  send: Send,
+  caller: Caller,
+  steps: readonly FlowStep[],
+): Promise<Exchange[]> {
+  const context: FlowContext = {};
+  const exchanges: Exchange[] = [];
+  for (const step of steps) {
+    const request = { caller, method: step.method, ...step.request(context) };
+    const body = await sendChecked(send, request, step.expectStatus);
+    exchanges.push({ method: step.method, path: request.path, status: step.expectStatus, body });
+    step.read?.(body, context);
+  }
+  return exchanges;
+}

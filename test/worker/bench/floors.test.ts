@@ -1,0 +1,183 @@
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { CALLERS, type Caller, floorAccountsSql } from "../../bench/callers.ts";
+import floorWorker from "../../bench/floor/floor-worker.ts";
+import type { Send } from "../../bench/flows.ts";
+import { OrderWalk, orderAnimalsSql } from "../../bench/order-animals.ts";
+import { ROWS, type Seeded } from "../../bench/rows.ts";
+import { type Exchange, seed, sendUnit } from "../../bench/seeding.ts";
+import { seedKey } from "../support/keys.ts";
+import { Contract } from "../support/openapi-contract.ts";
+import { recordingD1 } from "../support/recording-d1.ts";
+import { api, ORIGIN } from "../support/request.ts";
+import { receiverUrl } from "../support/webhooks.ts";
+
+/**
+ * Every bench row's requests, sent as the bench sends them: to the API with
+ * the caller's key, and to the floor Worker without one. The floor acts for
+ * the keys its database holds; here the test's keys belong to the same
+ * accounts, so both see the same orders and endpoints.
+ */
+
+const ANIMALS = 40;
+let contract: Contract;
+let keys: Record<Caller, string>;
+let onApi: Seeded;
+let onFloor: Seeded;
+
+const headersFor = (body: string | undefined): Record<string, string> =>
+  body === undefined ? {} : { "Content-Type": "application/json" };
+
+/** Sends to the API with the caller's key; with `bindings`, over those in place of the real ones. */
+const apiSender =
+  (bindings?: Partial<Env>): Send =>
+  async ({ caller, method, path, body }) => {
+    const init = { method, key: keys[caller], headers: headersFor(body), body };
+    const response = await api(path, bindings ? { ...init, bindings } : init);
+    return { status: response.status, body: await response.text() };
+  };
+
+/** Sends to the floor Worker, without a key; with `bindings`, over those in place of the real ones. */
+const floorSender =
+  (bindings?: Partial<Env>): Send =>
+  async ({ method, path, body }) => {
+    const request = new Request(`${ORIGIN}${path}`, { method, headers: headersFor(body), body });
+    const ctx = createExecutionContext();
+    const response = await floorWorker.fetch(request, { ...env, ...bindings }, ctx);
+    const text = await response.text();
+    await waitOnExecutionContext(ctx);
+    return { status: response.status, body: text };
+  };
+
+const sendToApi = apiSender();
+const sendToFloor = floorSender();
+
+/** The documented operation a request of the API is, by its method and path. */
+function operationOf({ method, path }: Exchange): string {
+  const bare = path.replace(/^\/v1/, "").replace(/\?.*$/, "");
+  for (const [template, item] of Object.entries(contract.document.paths)) {
+    const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+")}$`);
+    const operation = item[method.toLowerCase()];
+    if (pattern.test(bare) && operation) return operation.operationId;
+  }
+  throw new Error(`the document has no ${method} ${path}`);
+}
+
+/** Whether a body is one the operation documents for that status. */
+function documented(operationId: string, { status, body }: Exchange): boolean {
+  const { method, path } = contract.operation(operationId);
+  const escaped = path.replace(/~/g, "~0").replace(/\//g, "~1");
+  const pointer = `/paths/${escaped}/${method}/responses/${status}/content/application~1json/schema`;
+  return body === "" || contract.accepts(pointer, JSON.parse(body));
+}
+
+beforeAll(async () => {
+  contract = await Contract.load();
+  // As the bench prepares the floor's database: the animals to order, then its accounts and keys.
+  await env.DB.prepare(orderAnimalsSql(ANIMALS)).run();
+  const statements = floorAccountsSql().split(";\n");
+  await env.DB.batch(statements.map((statement) => env.DB.prepare(statement)));
+  const [shopper, hooks] = await Promise.all(
+    (["shopper", "hooks"] as const).map((caller) => seedKey({ account: CALLERS[caller].email })),
+  );
+  keys = { shopper: shopper?.key ?? "", hooks: hooks?.key ?? "" };
+  const hookUrl = receiverUrl("ok", "bench-floors");
+  const counts = { pets: 3, orders: 2 };
+  // One database here: each side orders animals of its own.
+  onApi = await seed(sendToApi, counts, new OrderWalk(1, ANIMALS / 2), hookUrl);
+  onFloor = await seed(sendToFloor, counts, new OrderWalk(ANIMALS / 2 + 1, ANIMALS), hookUrl);
+});
+
+describe("each floor", () => {
+  for (const row of ROWS) {
+    it(`answers as ${row.label} does: its status, and a body its documented schema takes`, async () => {
+      const endpoint = await sendUnit(sendToApi, row.caller, row.flow(onApi).steps);
+      for (const floor of row.floors) {
+        const flow = (floor.flow ?? row.flow)(onFloor);
+        const answers = await sendUnit(sendToFloor, row.caller, flow.steps);
+        expect(answers.map((answer) => answer.status)).toEqual(endpoint.map((e) => e.status));
+        endpoint.forEach((exchange, i) => {
+          const operationId = operationOf(exchange);
+          const answer = answers[i] as Exchange;
+          expect(documented(operationId, exchange), `${operationId} on the API`).toBe(true);
+          expect(documented(operationId, answer), `${operationId} on the floor`).toBe(true);
+        });
+      }
+    });
+  }
+});
+
+describe("the floor", () => {
+  it("sends D1 the very batches the endpoint sends, for every change a row makes", async () => {
+    for (const id of ["create", "adopt", "cancel", "webhook-churn", "webhook-rotate"]) {
+      const row = ROWS.find((candidate) => candidate.id === id);
+      if (!row) throw new Error(`no row ${id}`);
+      const sent: string[][] = [];
+      const floored: string[][] = [];
+      await sendUnit(apiSender({ DB: recordingD1(sent) }), row.caller, row.flow(onApi).steps);
+      const flow = row.flow(onFloor);
+      await sendUnit(floorSender({ DB: recordingD1(floored) }), row.caller, flow.steps);
+      expect(sent.length, id).toBeGreaterThan(0);
+      expect(floored, id).toEqual(sent);
+    }
+  });
+
+  it("acts for the callers' keys its database holds: their accounts' orders and endpoints", async () => {
+    const [order] = onFloor.orders;
+    const placed = await sendToFloor({
+      caller: "shopper",
+      method: "GET",
+      path: `/v1/store/orders/${order}`,
+    });
+    expect(JSON.parse(placed.body)).toMatchObject({ id: order, status: "placed" });
+    // The API's order is the same account's: the floor finds it too.
+    const theApis = await sendToFloor({
+      caller: "shopper",
+      method: "GET",
+      path: `/v1/store/orders/${onApi.orders[0]}`,
+    });
+    expect(theApis.status).toBe(200);
+    const hooks = await sendToFloor({ caller: "hooks", method: "GET", path: "/v1/webhooks" });
+    expect((JSON.parse(hooks.body) as { id: number }[]).map((webhook) => webhook.id)).toEqual(
+      [...onApi.webhooks, ...onFloor.webhooks].sort((a, b) => a - b),
+    );
+  });
+
+  it("is tidied after a load cut off between making an endpoint and deleting it", async () => {
+    const churn = ROWS.find((row) => row.id === "webhook-churn");
+    const [make] = churn?.flow(onFloor).steps ?? [];
+    if (!churn?.tidy || !make) throw new Error("the churn row lost its tidy or its steps");
+    await sendUnit(sendToFloor, "hooks", [make]);
+    // Both sides' endpoints belong to one account here: the seeded ones are both sides'.
+    await churn.tidy(sendToFloor, {
+      ...onFloor,
+      webhooks: [...onApi.webhooks, ...onFloor.webhooks],
+    });
+    const hooks = await sendToFloor({ caller: "hooks", method: "GET", path: "/v1/webhooks" });
+    expect(JSON.parse(hooks.body)).toHaveLength(onApi.webhooks.length + onFloor.webhooks.length);
+  });
+
+  it("runs a create's whole batch, event and all, and its INSERT alone without one", async () => {
+    const pet = { name: "Floored", categoryId: 2 };
+    const batch = await sendToFloor({
+      caller: "shopper",
+      method: "POST",
+      path: "/v1/pets",
+      body: JSON.stringify(pet),
+    });
+    const alone = await sendToFloor({
+      caller: "shopper",
+      method: "POST",
+      path: "/v1/pets/insert-only",
+      body: JSON.stringify(pet),
+    });
+    const ids = [batch, alone].map((answer) => (JSON.parse(answer.body) as { id: number }).id);
+    const { results } = await env.DB.prepare(
+      "SELECT json_extract(data, '$.id') AS id FROM events WHERE type = 'pet.created' AND json_extract(data, '$.id') IN (?, ?)",
+    )
+      .bind(...ids)
+      .all<{ id: number }>();
+    expect(results).toEqual([{ id: ids[0] }]);
+    expect(JSON.parse(alone.body)).toMatchObject({ id: ids[1], ...pet, status: "available" });
+  });
+});
