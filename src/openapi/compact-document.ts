@@ -144,23 +144,30 @@ function responseName(uses: readonly ResponseUse[], taken: ReadonlySet<string>):
 }
 
 /**
- * Each header name's most used form, where replies use it more than once,
- * keyed by name and JSON text. Each of `responses` counts as stated once.
+ * Each form of a header that replies use more than once, keyed by name and
+ * JSON text, with the name it is stated under: its own name for the most
+ * used form, numbered on for the others (`Cache-Control-2`). Each of
+ * `responses` counts as stated once.
  */
-function sharedHeaders(responses: readonly JsonObject[]): Map<string, JsonObject> {
+function sharedHeaders(
+  responses: readonly JsonObject[],
+): Map<string, { component: string; header: JsonObject }> {
   const forms = responses.flatMap((response) =>
     Object.entries(isObject(response.headers) ? response.headers : {}).map(([name, header]) => ({
       name,
       header,
     })),
   );
-  const shared = new Map<string, JsonObject>();
+  const shared = new Map<string, { component: string; header: JsonObject }>();
   for (const [name, uses] of groupBy(forms, (form) => form.name)) {
-    const [text, most] = [...groupBy(uses, (form) => JSON.stringify(form.header))].reduce(
-      (best, next) => (next[1].length > best[1].length ? next : best),
-    );
-    const header = most[0]?.header;
-    if (most.length > 1 && isObject(header)) shared.set(`${name}\n${text}`, header);
+    const byUse = [...groupBy(uses, (form) => JSON.stringify(form.header))]
+      .filter(([, same]) => same.length > 1)
+      .sort((a, b) => b[1].length - a[1].length);
+    byUse.forEach(([text, same], i) => {
+      const header = same[0]?.header;
+      const component = i === 0 ? name : `${name}-${i + 1}`;
+      if (isObject(header)) shared.set(`${name}\n${text}`, { component, header });
+    });
   }
   return shared;
 }
@@ -169,10 +176,10 @@ function sharedHeaders(responses: readonly JsonObject[]): Map<string, JsonObject
  * The document with what it repeats stated once and referenced: a response
  * that several operations give alike (the usual 401, 429, 5xx…) in
  * `components/responses`, the headers replies share (request id, rate
- * limits…) in `components/headers`, each name's most used form (a rarer
- * form, such as the optional rate-limit headers of a 5xx, stays where it
- * is), and parameters used alike in `components/parameters`. Only the form
- * changes: resolving the references gives the document back.
+ * limits, a read's Cache-Control…) in `components/headers`, every form used
+ * more than once (a form used once stays where it is), and parameters used
+ * alike in `components/parameters`. Only the form changes: resolving the
+ * references gives the document back.
  */
 export function compactDocument(document: OpenApiDocument): OpenApiDocument {
   const groups = groupBy(responseUses(document.paths), (use) => JSON.stringify(use.response));
@@ -187,19 +194,17 @@ export function compactDocument(document: OpenApiDocument): OpenApiDocument {
   );
   const shared = sharedHeaders(stated.map((use) => use.response));
   const headers: Record<string, unknown> = Object.fromEntries(
-    [...shared].map(([key, header]) => [key.slice(0, key.indexOf("\n")), header]),
+    [...shared.values()].map(({ component, header }) => [component, header]),
   );
   const withHeaderReferences = (response: JsonObject): JsonObject =>
     isObject(response.headers)
       ? {
           ...response,
           headers: Object.fromEntries(
-            Object.entries(response.headers).map(([name, header]) => [
-              name,
-              shared.has(`${name}\n${JSON.stringify(header)}`)
-                ? { $ref: `#/components/headers/${name}` }
-                : header,
-            ]),
+            Object.entries(response.headers).map(([name, header]) => {
+              const form = shared.get(`${name}\n${JSON.stringify(header)}`);
+              return [name, form ? { $ref: `#/components/headers/${form.component}` } : header];
+            }),
           ),
         }
       : response;
