@@ -17,12 +17,14 @@ interface AuthenticatedKey {
 
 /**
  * Who sent the request, as far as the key in it tells: a working key; a key
- * that exists but no longer works (revoked or past its grace period); or no
- * usable key at all (none, malformed, or one that does not exist).
+ * that exists but no longer works (revoked, expired or past its grace
+ * period); a working key sent from an address outside the ranges it was
+ * made with; or no usable key at all (none, malformed, or one that does not exist).
  */
 export type Caller =
   | { kind: "key"; key: AuthenticatedKey }
   | { kind: "dead"; key: AuthenticatedKey }
+  | { kind: "elsewhere"; key: AuthenticatedKey }
   | { kind: "anonymous"; keySent: boolean };
 
 export interface AppEnv {
@@ -34,7 +36,7 @@ export interface AppEnv {
     caller: Caller;
     /**
      * Set by the limiter when the key's object says a key KV still called
-     * working is dead (revoked, or past its grace period): the 401 follows.
+     * working is dead (revoked, or past its expiry or grace period): the 401 follows.
      */
     keyDead?: true;
     apiKey: AuthenticatedKey;

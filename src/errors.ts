@@ -8,6 +8,8 @@ export const errorStatus = {
   invalid_request: 400,
   invalid_json: 400,
   unauthorized: 401,
+  insufficient_scope: 403,
+  address_not_allowed: 403,
   not_owner: 403,
   not_found: 404,
   method_not_allowed: 405,
@@ -53,6 +55,10 @@ export const messages = {
   invalidIfMatch:
     'The If-Match header is not valid: send "*" or a comma-separated list of entity tags such as "3".',
   unauthorized: "A valid API key is required: send Authorization: Bearer <key>.",
+  insufficientScope: (missing: readonly string[]) =>
+    `This API key lacks the scope${missing.length === 1 ? "" : "s"} ${missing.join(" and ")}, which this request needs; use a key made with ${missing.length === 1 ? "it" : "them"}.`,
+  addressNotAllowed:
+    "This API key may not be used from this address: only from the address ranges it was made with.",
   notFound: "No resource exists at this address.",
   methodNotAllowed: (method: string, allow: string) =>
     `${method} is not allowed here; use ${allow}.`,

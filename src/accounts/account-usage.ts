@@ -1,4 +1,5 @@
 import { effectiveLimits } from "../keys/key-projection.ts";
+import { workingUntil } from "../keys/key-state.ts";
 import type { KeyWithAccount } from "../keys/keys.queries.ts";
 import type { RateLimitClient } from "../rate-limit/rate-limit-client.ts";
 import type { WindowReport } from "../rate-limit/rate-limit-types.ts";
@@ -28,7 +29,7 @@ export interface AccountUsage {
 
 /** A key that ended before the 30 days the charts show has nothing left to show. */
 function mayHaveHistory(key: KeyWithAccount, now: number): boolean {
-  const ended = key.revokedAt ?? key.expiresAt;
+  const ended = key.revokedAt ?? workingUntil(key);
   return ended === null || ended.getTime() > now - HISTORY_DAYS * DAY_MS;
 }
 

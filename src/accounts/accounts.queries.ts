@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { type Database, type Drizzle, millis, preparedQueries, runOne } from "../db/database.ts";
 import { accounts } from "../db/schema.ts";
+import { planLimits } from "../rate-limit/plans.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
 
 export type Account = typeof accounts.$inferSelect;
@@ -22,6 +23,9 @@ const accountQueries = preparedQueries((db: Drizzle) => ({
     .values({
       email: sql.placeholder("email"),
       passwordHash: sql.placeholder("passwordHash"),
+      plan: sql.placeholder("plan"),
+      perMinute: sql.placeholder("perMinute"),
+      perDay: sql.placeholder("perDay"),
       createdAt: millis("now"),
     })
     .onConflictDoNothing()
@@ -44,25 +48,43 @@ export function hasPassword(account: Account): boolean {
 }
 
 /**
- * The new account (on Free), or null when the email is taken, in any case:
- * signing up never takes over an existing account, even one an operator made.
+ * The plan a new account starts on: Free, but the environment's operator
+ * account (whichever way it is first made) starts on Enterprise, with the
+ * numbers of Business, so it may hold the most working keys.
+ */
+function startingPlan(email: string, operatorEmail: string) {
+  return normaliseEmail(email) === normaliseEmail(operatorEmail)
+    ? { plan: "enterprise", ...planLimits.business }
+    : { plan: "free", perMinute: null, perDay: null };
+}
+
+/**
+ * The new account (see `startingPlan`), or null when the email is taken, in
+ * any case: signing up never takes over an existing account, even one an
+ * operator made.
  */
 export async function insertAccount(
   db: Database,
-  email: string,
-  passwordHash: string,
+  account: { email: string; passwordHash: string; operatorEmail: string },
 ): Promise<Account | null> {
-  const values = { email: normaliseEmail(email), passwordHash, now: Date.now() };
+  const { email, passwordHash, operatorEmail } = account;
+  const values = {
+    email: normaliseEmail(email),
+    passwordHash,
+    ...startingPlan(email, operatorEmail),
+    now: Date.now(),
+  };
   const [row] = await guardStorage("D1", () => runOne(db, accountQueries(db).insert, values));
   return row ?? null;
 }
 
-/** The account with this email, made (on Free, without a password) when there is none. */
+/** The account with this email, made (without a password) when there is none. */
 export async function findOrCreateAccount(
   db: Database,
   email: string,
+  operatorEmail: string,
 ): Promise<{ account: Account; created: boolean }> {
-  const created = await insertAccount(db, email, "");
+  const created = await insertAccount(db, { email, passwordHash: "", operatorEmail });
   if (created) return { account: created, created: true };
   const existing = await findAccountByEmail(db, email);
   if (!existing) throw new Error("account vanished between insert and select");

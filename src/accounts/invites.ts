@@ -20,11 +20,15 @@ interface Invite {
 
 /**
  * A one-time link for the account's owner to set its password, making the
- * account (on Free, with no password) when the operator names a new email.
- * A new invite replaces the account's earlier one.
+ * account (with no password) when the operator names a new email. A new
+ * invite replaces the account's earlier one.
  */
-export async function inviteAccount(db: Database, email: string, now: number): Promise<Invite> {
-  const { account, created } = await findOrCreateAccount(db, email);
+export async function inviteAccount(
+  db: Database,
+  invited: { email: string; operatorEmail: string },
+  now: number,
+): Promise<Invite> {
+  const { account, created } = await findOrCreateAccount(db, invited.email, invited.operatorEmail);
   const token = newSecretToken();
   const expiresAt = new Date(now + INVITE_TTL_MS);
   await saveInvite(db, { tokenHash: await sha256Hex(token), accountId: account.id, expiresAt });

@@ -3,7 +3,7 @@ import { INVITE_PATH, inviteAccount } from "../accounts/invites.ts";
 import type { RouteHandlers } from "../api/route-router.ts";
 import { ApiError, messages } from "../errors.ts";
 import * as changes from "../keys/key-changes.ts";
-import { listAccountKeys, MAX_WORKING_KEYS } from "../keys/keys.queries.ts";
+import { listAccountKeys } from "../keys/keys.queries.ts";
 import * as outbox from "../outbox/outbox-relay.ts";
 import type { adminRoutes } from "./admin.routes.ts";
 import { accountSummary, keySummary } from "./summaries.ts";
@@ -20,32 +20,38 @@ function numbersOf(body: { perMinute?: number | undefined; perDay?: number | und
 export const adminHandlers = {
   createKey: async (c) => {
     const services = c.var.services;
-    const body = c.req.valid("json");
+    const { account: email, plan, perMinute, perDay, ...restrictions } = c.req.valid("json");
+    const { operatorEmail } = services.config;
     const { account, created } = await findOrCreateAccount(
       services.db,
-      body.account ?? services.config.operatorEmail,
+      email ?? operatorEmail,
+      operatorEmail,
     );
-    const limits = body.plan ? { plan: body.plan, ...numbersOf(body) } : changes.FOLLOW_ACCOUNT;
-    const made = await changes.createKey(services, account, limits);
+    const limits = plan ? { plan, ...numbersOf({ perMinute, perDay }) } : changes.FOLLOW_ACCOUNT;
+    const made = await changes.createKey(services, account, { limits, ...restrictions });
     if (!made.ok) {
       throw new ApiError(
         "limit_reached",
-        messages.limitReached(MAX_WORKING_KEYS, "working keys", "revoke a key"),
+        messages.limitReached(made.cap, "working keys", "revoke a key"),
       );
     }
     return c.json({ key: made.key, accountCreated: created, ...keySummary(made.row) }, 201);
   },
 
+  /** Each key with its last use, from its Durable Object: one call per key. */
   listKeys: async (c) => {
-    const { db } = c.var.services;
+    const { db, limiter } = c.var.services;
     const account = await findAccountByEmail(db, c.req.valid("query").account);
     if (!account) throw noSuchAccount();
     const keys = await listAccountKeys(db, account.id);
+    const lastUses = await Promise.all(keys.map((key) => limiter.lastUse(key.hash)));
     const now = Date.now();
-    return c.json(
-      { account: accountSummary(account), keys: keys.map((key) => keySummary(key, now)) },
-      200,
-    );
+    const listed = keys.map((key, i) => {
+      const lastUse = lastUses[i];
+      const lastUsedAt = lastUse === undefined ? null : new Date(lastUse).toISOString();
+      return { ...keySummary(key, now), lastUsedAt };
+    });
+    return c.json({ account: accountSummary(account), keys: listed }, 200);
   },
 
   revokeKey: async (c) => {
@@ -77,7 +83,9 @@ export const adminHandlers = {
   },
 
   invite: async (c) => {
-    const invite = await inviteAccount(c.var.services.db, c.req.valid("param").email, Date.now());
+    const { db, config } = c.var.services;
+    const invited = { email: c.req.valid("param").email, operatorEmail: config.operatorEmail };
+    const invite = await inviteAccount(db, invited, Date.now());
     const link = new URL(`${INVITE_PATH}${invite.token}`, c.req.url).href;
     return c.json(
       {

@@ -1,5 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { AccountEmailSchema } from "../accounts/account-email.ts";
+import { KeyRestrictionsSchema } from "../keys/key-restrictions.ts";
+import { SCOPES } from "../keys/scopes.ts";
 import { PlanSchema } from "../rate-limit/plans.ts";
 
 export const KeyHashParamsSchema = z.object({
@@ -46,13 +48,17 @@ export const KeyPlanBodySchema = z
   })
   .superRefine(numbersFitPlan);
 
-/** Without a plan the key follows its account's; with one it carries its own limits. */
+/**
+ * Without a plan the key follows its account's; with one it carries its own
+ * limits. Its scopes, life and address ranges are the dashboard's rules.
+ */
 export const CreateKeyBodySchema = z
   .strictObject({
     account: AccountEmailSchema.optional(),
     plan: PlanSchema.optional(),
     perMinute: Count.optional(),
     perDay: Count.optional(),
+    ...KeyRestrictionsSchema.shape,
   })
   .superRefine(numbersFitPlan);
 
@@ -63,7 +69,13 @@ export const KeySummarySchema = z.object({
   createdAt: z.string(),
   status: z.enum(["active", "rolled", "expired", "revoked"]),
   revokedAt: z.string().nullable(),
+  /** When the key stops working whatever happens to it; null: never. */
   expiresAt: z.string().nullable(),
+  /** When a rolled key's grace period ends; null for a key never rolled. */
+  graceEndsAt: z.string().nullable(),
+  scopes: z.array(z.enum(SCOPES)),
+  /** Null: any address may use the key. */
+  allowedRanges: z.array(z.string()).nullable(),
   /** `account` when the key follows its account's plan, `key` when it has limits of its own. */
   limitsFrom: z.enum(["account", "key"]),
   plan: PlanSchema,
@@ -71,6 +83,10 @@ export const KeySummarySchema = z.object({
   perDay: z.number(),
 });
 export type KeySummary = z.infer<typeof KeySummarySchema>;
+
+/** A key as listed: with the minute it last admitted a request (null: never), from its object. */
+const ListedKeySchema = KeySummarySchema.extend({ lastUsedAt: z.string().nullable() });
+export type ListedKey = z.infer<typeof ListedKeySchema>;
 
 const AccountSummarySchema = z.object({
   email: z.string(),
@@ -89,7 +105,7 @@ export const CreatedKeySchema = KeySummarySchema.extend({
 
 export const AccountKeysSchema = z.object({
   account: AccountSummarySchema,
-  keys: z.array(KeySummarySchema),
+  keys: z.array(ListedKeySchema),
 });
 
 export const AccountPlanChangeSchema = z.object({

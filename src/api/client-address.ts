@@ -27,7 +27,12 @@ function ipv6Prefix64(ip: string): string | undefined {
   return `${prefix.join(":")}::/64`;
 }
 
+/** The client's address as Cloudflare sends it (none off Cloudflare), which a key's allowed ranges are matched against. */
+export function connectingAddress(c: Context): string | undefined {
+  return c.req.header("CF-Connecting-IP");
+}
+
 /** The address the request's budgets count against (keyless requests, sign-in and sign-up). */
 export function clientAddress(c: Context): string {
-  return throttleAddress(c.req.header("CF-Connecting-IP"));
+  return throttleAddress(connectingAddress(c));
 }

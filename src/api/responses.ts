@@ -195,8 +195,16 @@ const errorDescriptions: Record<
     },
   },
   403: {
-    description: "The key may not do this: the record belongs to another account.",
-    codes: ["not_owner"],
+    description:
+      "The key may not do this: it lacks the operation's scope, or is used from an address outside the ranges it was made with, or the record belongs to another account.",
+    codes: ["insufficient_scope", "address_not_allowed", "not_owner"],
+    headers: {
+      "WWW-Authenticate": optionalHeader({
+        description: "With `insufficient_scope` (RFC 6750): the scopes the request needs.",
+        schema: { type: "string" },
+        example: 'Bearer realm="petstore", error="insufficient_scope", scope="pets:write"',
+      }),
+    },
   },
   404: { description: "No such resource.", codes: ["not_found"] },
   405: {
@@ -254,6 +262,8 @@ const exampleMessages: Record<ErrorCode, string> = {
   invalid_request: messages.invalidRequest(`${limitTooBig.path}: ${limitTooBig.message}`),
   invalid_json: messages.invalidJson,
   unauthorized: messages.unauthorized,
+  insufficient_scope: messages.insufficientScope(["pets:write"]),
+  address_not_allowed: messages.addressNotAllowed,
   not_owner: messages.notOwner("animal"),
   not_found: messages.notFound,
   method_not_allowed: messages.methodNotAllowed("DELETE", "GET, HEAD"),
@@ -278,7 +288,8 @@ const exampleMessages: Record<ErrorCode, string> = {
 /**
  * What a route documents about one error status: its codes and description
  * narrowed to those the route can send (a 409 says which conflict), and the
- * message it sends instead of the usual example.
+ * message it sends instead of the usual example (but for the key's 403s,
+ * whose words are the same everywhere).
  */
 interface DocumentedStatus {
   status: number;
@@ -289,6 +300,9 @@ interface DocumentedStatus {
 
 /** A documented status, a status with the message its route sends instead of the usual one, or the full form. */
 export type DocumentedError = number | readonly [number, string] | DocumentedStatus;
+
+/** The 403s any operation can give a key, whatever it does: the same words on every operation. */
+export const KEY_REFUSALS: readonly ErrorCode[] = ["insufficient_scope", "address_not_allowed"];
 
 /** The documented error replies for the given statuses, all with the Error body. */
 export function errorResponses(statuses: readonly DocumentedError[]): RouteConfig["responses"] {
@@ -308,7 +322,8 @@ export function errorResponses(statuses: readonly DocumentedError[]): RouteConfi
       }
       const examples = codes.map((code) => {
         const details = code === "invalid_request" ? { details: [limitTooBig] } : {};
-        const value = { code, message: message ?? exampleMessages[code], status, ...details };
+        const said = KEY_REFUSALS.includes(code) ? undefined : message;
+        const value = { code, message: said ?? exampleMessages[code], status, ...details };
         return [code, { value }];
       });
       return [

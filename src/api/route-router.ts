@@ -3,6 +3,7 @@ import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../context.ts";
 import { goneAfterSunset } from "../middleware/deprecation.ts";
 import { requestBody } from "../middleware/request-body.ts";
+import { requireScope } from "../middleware/require-scope.ts";
 import { notFoundWhenIdInvalid, rejectInvalid } from "../validation.ts";
 import { deprecationsIn } from "./deprecation.ts";
 import {
@@ -24,8 +25,8 @@ export type RouteHandlers<T extends RouteTable<OperatorRoute>> = {
 type AnyRouteHandler = Parameters<OpenAPIHono<AppEnv>["openapi"]>[1];
 
 /**
- * Registers one route: first what its traits ask for (the 410 of a
- * deprecated operation, then the checks of its body), then Hono's
+ * Registers one route: first what its traits ask for (the scope its key
+ * needs, the 410 of a deprecated operation, then the checks of its body), then Hono's
  * validators, whose failures on a path identifier are a 404 where the route
  * names its message, then the handler.
  */
@@ -57,12 +58,13 @@ export function apiRouter<T extends RouteTable>(
   );
   for (const [operationId, route] of Object.entries(table)) {
     const sunset = gone.get(operationId);
+    const scope = requireScope(route.scope);
     register(
       router,
       operationOf(operationId, route),
       route,
       handlers[operationId],
-      sunset ? [sunset] : [],
+      sunset ? [scope, sunset] : [scope],
     );
   }
   return router;

@@ -1,18 +1,9 @@
 import type { RouteConfig } from "@hono/zod-openapi";
 import type { Config } from "../config.ts";
+import type { Scope } from "../keys/scopes.ts";
 
 /** How settled an operation is, stated as `x-stability` on it. */
 type Stability = "stable" | "beta" | "experimental";
-
-/** What a key must be allowed to do to call an operation. */
-type Scope =
-  | "pets:read"
-  | "pets:write"
-  | "orders:read"
-  | "orders:write"
-  | "events:read"
-  | "webhooks:read"
-  | "webhooks:write";
 
 /** The operations the configuration holds a deprecation schedule for. */
 export type ScheduledOperation = keyof Config["deprecations"];

@@ -32,7 +32,8 @@ const managing = { ...tagged, invalidIdMessage: CATEGORY_NOT_FOUND } satisfies P
 const notFound: DocumentedError = [404, CATEGORY_NOT_FOUND];
 const notOwner: DocumentedError = {
   status: 403,
-  description: "The category belongs to another account: only that account's keys may change it.",
+  description:
+    "The key lacks this operation's scope or is used from outside its address ranges, or the category belongs to another account: only that account's keys may change it.",
   message: messages.notOwner("category"),
 };
 const stale: DocumentedError = { status: 412, message: messages.preconditionFailed("category") };

@@ -1,6 +1,6 @@
 import { accountUsage } from "../accounts/account-usage.ts";
 import * as changes from "../keys/key-changes.ts";
-import { findAccountKey, listAccountKeys, MAX_WORKING_KEYS } from "../keys/keys.queries.ts";
+import { findAccountKey, listAccountKeys } from "../keys/keys.queries.ts";
 import { listWebhooksWithLatestDelivery } from "../webhooks/webhook-overview.ts";
 import { formToken } from "./csrf.ts";
 import { leaveNotice, type Notice, takeNotices } from "./notices.ts";
@@ -11,7 +11,8 @@ import type { DashboardContext } from "./session.ts";
 
 const ACCOUNT_PAGE = "/dashboard/account";
 
-const capReached = `You already have ${MAX_WORKING_KEYS} working keys, the most an account can have. Revoke a key first, then make another.`;
+const capReached = (cap: number) =>
+  `You already have ${cap} working keys, the most your plan allows. Revoke a key first, then make another.`;
 
 /**
  * The account page: with notices (taken, so a reload shows none), or with
@@ -59,7 +60,7 @@ async function noticeAndRedirect(c: DashboardContext, notice: Notice) {
 
 export async function createKey(c: DashboardContext) {
   const created = await changes.createKey(c.var.services, c.get("account"));
-  if (!created.ok) return renderAccount(c, capReached);
+  if (!created.ok) return renderAccount(c, capReached(created.cap));
   return noticeAndRedirect(c, { kind: "key-created", key: created.key });
 }
 
@@ -100,15 +101,13 @@ export async function rollKey(c: DashboardContext) {
   if (!rolled.ok) {
     return renderAccount(
       c,
-      rolled.reason === "cap"
-        ? capReached
-        : `The key ending …${rolled.old.lastFour} cannot be rolled: it is already revoked or rolled.`,
+      `The key ending …${rolled.old.lastFour} cannot be rolled: it is already revoked, rolled or expired.`,
     );
   }
   return noticeAndRedirect(c, {
     kind: "key-rolled",
     key: rolled.key,
     oldLastFour: rolled.old.lastFour,
-    graceEndsAt: rolled.graceEndsAt.getTime(),
+    graceEndsAt: rolled.worksUntil.getTime(),
   });
 }

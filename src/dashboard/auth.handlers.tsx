@@ -113,7 +113,7 @@ export function showCredentialsForm(mode: CredentialsMode, notice?: string) {
   };
 }
 
-/** Validation → throttle → create (on Free) → session. */
+/** Validation → throttle → create (on Free, but the operator's account) → session. */
 export async function signUp(c: DashboardContext) {
   const email = postedEmail(c);
   const parsed = parseCredentials("sign-up", c.get("form"));
@@ -122,11 +122,15 @@ export async function signUp(c: DashboardContext) {
     [`signup-ip:${clientAddress(c)}`, SIGN_UP_PER_ADDRESS],
   ]);
   if (refused) return refused;
-  const { db } = c.var.services;
+  const { db, config } = c.var.services;
   // Looked up first, so a taken address costs no password hash; the insert still refuses a race.
   const account =
     (await findAccountByEmail(db, parsed.email)) === undefined
-      ? await insertAccount(db, parsed.email, await hashPassword(parsed.password))
+      ? await insertAccount(db, {
+          email: parsed.email,
+          passwordHash: await hashPassword(parsed.password),
+          operatorEmail: config.operatorEmail,
+        })
       : undefined;
   if (!account) {
     const taken = "An account with this email address already exists. Sign in instead.";

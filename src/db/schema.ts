@@ -7,6 +7,7 @@ import {
   text,
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
+import { SCOPES, type Scope } from "../keys/scopes.ts";
 
 export const PET_STATUSES = ["available", "pending", "sold"] as const;
 
@@ -106,8 +107,17 @@ export const apiKeys = sqliteTable(
     lastFour: text("last_four").notNull(),
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
     revokedAt: integer("revoked_at", { mode: "timestamp_ms" }),
-    // End of a rolled key's grace period.
+    // When the key stops working, fixed when it is made (a roll copies it); null: never.
     expiresAt: integer("expires_at", { mode: "timestamp_ms" }),
+    // End of a rolled key's grace period; null until the key is rolled.
+    graceEndsAt: integer("grace_ends_at", { mode: "timestamp_ms" }),
+    // What the key may do, fixed when it is made: a JSON array of scopes.
+    scopes: text("scopes", { mode: "json" })
+      .$type<Scope[]>()
+      .notNull()
+      .default([...SCOPES]),
+    // The CIDR ranges it may be used from, fixed when it is made; null: any address.
+    allowedRanges: text("allowed_ranges", { mode: "json" }).$type<string[]>(),
     // Limits an operator set on this key alone; null follows the account's plan.
     plan: text("plan", { enum: PLANS }),
     perMinute: integer("per_minute"),

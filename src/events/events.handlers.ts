@@ -1,9 +1,24 @@
 import { decodeCursor } from "../api/cursor.ts";
 import { nextPageLink } from "../api/pagination.ts";
 import type { RouteHandlers } from "../api/route-router.ts";
+import { EVENT_TYPES } from "../db/schema.ts";
+import { holdsScope, type Scope } from "../keys/scopes.ts";
 import { listEvents } from "./events.queries.ts";
 import type { eventRoutes } from "./events.routes.ts";
-import { kindsOf } from "./events.schemas.ts";
+import { type EventType, type EventTypeSelector, kindsOf } from "./events.schemas.ts";
+
+/**
+ * The kinds to list: those asked for (undefined: all), less the order
+ * events for a key that may not read orders, which sees none of them.
+ */
+function visibleKinds(
+  type: EventTypeSelector | undefined,
+  scopes: readonly Scope[],
+): EventType[] | undefined {
+  if (holdsScope(scopes, "orders:read")) return type === undefined ? undefined : kindsOf(type);
+  const asked = type === undefined ? EVENT_TYPES : kindsOf(type);
+  return asked.filter((kind) => !kind.startsWith("order."));
+}
 
 /** The event feed's handlers, one per route of the table. */
 export const eventHandlers = {
@@ -11,7 +26,7 @@ export const eventHandlers = {
     const { limit, type, cursor } = c.req.valid("query");
     const page = await listEvents(c.var.services.db, {
       apiKeyHash: c.var.apiKey.hash,
-      types: type === undefined ? undefined : kindsOf(type),
+      types: visibleKinds(type, c.var.apiKey.record.scopes),
       afterSeq: cursor === undefined ? 0 : decodeCursor(cursor),
       limit,
       now: Date.now(),

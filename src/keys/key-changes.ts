@@ -4,6 +4,8 @@ import type { Plan } from "../rate-limit/plans.ts";
 import type { Services } from "../services.ts";
 import { generateApiKey, hashApiKey, lastFourOf } from "./key-format.ts";
 import { keyRecordOf, policyOf } from "./key-projection.ts";
+import type { KeyRestrictions } from "./key-restrictions.ts";
+import { workingUntil } from "./key-state.ts";
 import {
   insertKeyUnderCap,
   revokeKeyOnce,
@@ -17,12 +19,16 @@ import {
   type KeyWithAccount,
   markKeySynced,
   unsyncedKeys,
+  WORKING_KEYS_BY_PLAN,
 } from "./keys.queries.ts";
+import { SCOPES } from "./scopes.ts";
 
 /**
- * The one writer of keys: made, revoked, rolled, given limits of their own,
- * or moved with their account to another plan. The dashboard and the admin
- * endpoint (and through it the operator command) call nothing else.
+ * The one writer of keys: made (with their scopes, expiry and address
+ * ranges), revoked, rolled, given limits of their own, or moved with their
+ * account to another plan. The dashboard and the admin endpoint (and through
+ * it the operator command) call nothing else. A key's expiry needs no change
+ * here: every isolate compares its record's instant itself.
  *
  * Every change is one conditional write in D1, the system of record, so
  * concurrent changes serialise in the database. Then each key it touched is
@@ -83,22 +89,39 @@ async function publishOrDefer(services: Services, rows: KeyWithAccount[]): Promi
   }
 }
 
-type CreatedKey = { ok: true; key: string; row: KeyWithAccount } | { ok: false; reason: "cap" };
+/**
+ * What a new key is made with beyond its account: limits of its own (else it
+ * follows its account's plan), and what narrows it (`KeyRestrictionsSchema`
+ * checks those): scopes (else all), a life (else none) and address ranges
+ * (else any), all fixed from then on.
+ */
+export type NewKeyOptions = KeyRestrictions & { limits?: KeyLimits };
 
-/** A new key for the account, following its plan unless limits of its own are given. */
+type CreatedKey =
+  | { ok: true; key: string; row: KeyWithAccount }
+  | { ok: false; reason: "cap"; cap: number };
+
+/** A new key for the account, under its plan's cap of working keys. */
 export async function createKey(
   services: Services,
-  account: Pick<Account, "id">,
-  limits: KeyLimits = FOLLOW_ACCOUNT,
+  account: Pick<Account, "id" | "plan">,
+  options: NewKeyOptions = {},
 ): Promise<CreatedKey> {
   const key = generateApiKey(services.config.keyPrefix);
   const hash = await hashApiKey(key);
-  const row = await insertKeyUnderCap(
-    services.db,
-    { hash, accountId: account.id, lastFour: lastFourOf(key), limits },
-    Date.now(),
-  );
-  if (!row) return { ok: false, reason: "cap" };
+  const now = Date.now();
+  const { expiresInSeconds } = options;
+  const newKey = {
+    hash,
+    accountId: account.id,
+    lastFour: lastFourOf(key),
+    limits: options.limits ?? FOLLOW_ACCOUNT,
+    scopes: options.scopes ?? SCOPES,
+    expiresAt: expiresInSeconds === undefined ? null : now + expiresInSeconds * 1000,
+    allowedRanges: options.allowedRanges ?? null,
+  };
+  const row = await insertKeyUnderCap(services.db, newKey, now);
+  if (!row) return { ok: false, reason: "cap", cap: WORKING_KEYS_BY_PLAN[account.plan] };
   await publishOrDefer(services, [row]);
   return { ok: true, key, row };
 }
@@ -114,14 +137,16 @@ export async function revokeKey(
 }
 
 type RolledKey =
-  | { ok: true; key: string; successor: KeyWithAccount; old: KeyWithAccount; graceEndsAt: Date }
+  | { ok: true; key: string; successor: KeyWithAccount; old: KeyWithAccount; worksUntil: Date }
   | { ok: false; reason: "not_found" }
-  | { ok: false; reason: "not_rollable" | "cap"; old: KeyWithAccount };
+  | { ok: false; reason: "not_rollable"; old: KeyWithAccount };
 
 /**
- * A successor now, with the old key's own limits if it has any; the old key
- * keeps working for the grace period, then is refused. Only a working key
- * that was never rolled can be rolled, and only under the account's cap.
+ * A successor now, with the old key's limits, scopes, ranges and expiry; the
+ * old key keeps working until the earlier of its grace's end and its
+ * expiry, then is refused. Only a working key that was never rolled can be
+ * rolled; the successor takes its place under the cap, so a roll is never
+ * refused for the cap.
  */
 export async function rollKey(
   services: Services,
@@ -137,12 +162,10 @@ export async function rollKey(
   );
   if (!old || old.accountId !== accountId) return { ok: false, reason: "not_found" };
   // The batch gave the old key its grace period exactly when it added the successor.
-  if (!successor || old.expiresAt === null) {
-    const rollable = old.revokedAt === null && old.expiresAt === null;
-    return { ok: false, reason: rollable ? "cap" : "not_rollable", old };
-  }
+  const worksUntil = workingUntil(old);
+  if (!successor || !worksUntil) return { ok: false, reason: "not_rollable", old };
   await publishOrDefer(services, [old, successor]);
-  return { ok: true, key, successor, old, graceEndsAt: old.expiresAt };
+  return { ok: true, key, successor, old, worksUntil };
 }
 
 /** Gives one key limits of its own, or (with FOLLOW_ACCOUNT) makes it follow its account again. */

@@ -1,6 +1,7 @@
 import { limitsOf } from "../rate-limit/plans.ts";
 import type { KeyPolicy } from "../rate-limit/rate-limit-types.ts";
 import type { KeyRecord } from "./key-record.ts";
+import { workingUntil } from "./key-state.ts";
 import type { KeyWithAccount } from "./keys.queries.ts";
 
 /** The limits in force for a key: its own, where an operator set them, else its account's plan. */
@@ -15,8 +16,11 @@ export function keyRecordOf(row: KeyWithAccount): KeyRecord {
     lastFour: row.lastFour,
     limits: effectiveLimits(row),
     revoked: row.revokedAt !== null,
+    scopes: row.scopes,
   };
-  if (row.expiresAt) record.expiresAt = row.expiresAt.getTime();
+  const until = workingUntil(row);
+  if (until) record.expiresAt = until.getTime();
+  if (row.allowedRanges) record.allowedRanges = row.allowedRanges;
   return record;
 }
 

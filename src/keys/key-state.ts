@@ -2,12 +2,23 @@ import type { KeyRow } from "./keys.queries.ts";
 
 /**
  * Where a key stands: working (`active`, or `rolled` and in its grace
- * period), or no longer (`expired` after its grace period, `revoked`).
+ * period), or no longer (`expired`, at its own expiry or its grace's end;
+ * `revoked`).
  */
 type KeyState = "active" | "rolled" | "expired" | "revoked";
 
-export function keyStateOf(key: Pick<KeyRow, "revokedAt" | "expiresAt">, now: number): KeyState {
+type KeyEnds = Pick<KeyRow, "expiresAt" | "graceEndsAt">;
+
+/** When the key stops working, if it does: the earlier of its own expiry and its grace's end. */
+export function workingUntil(key: KeyEnds): Date | null {
+  const { expiresAt, graceEndsAt } = key;
+  if (!expiresAt || !graceEndsAt) return expiresAt ?? graceEndsAt;
+  return new Date(Math.min(expiresAt.getTime(), graceEndsAt.getTime()));
+}
+
+export function keyStateOf(key: KeyEnds & Pick<KeyRow, "revokedAt">, now: number): KeyState {
   if (key.revokedAt) return "revoked";
-  if (key.expiresAt) return key.expiresAt.getTime() > now ? "rolled" : "expired";
-  return "active";
+  const until = workingUntil(key);
+  if (until && until.getTime() <= now) return "expired";
+  return key.graceEndsAt ? "rolled" : "active";
 }

@@ -9,37 +9,67 @@ import {
   type KeyLimits,
   type KeyWithAccount,
   keyNamed,
-  MAX_WORKING_KEYS,
   ROLL_GRACE_MS,
   selectWithAccount,
+  WORKING_KEYS_BY_PLAN,
 } from "./keys.queries.ts";
+import type { Scope } from "./scopes.ts";
 
 /** The keys' writes: each one change, one batch, its rows read back in the same transaction. */
 
-/** SQL that is true while the account has room for one more working key at the bound `now`. */
-function underCap(accountId: SQLiteColumn) {
-  return sql`(SELECT count(*) FROM ${apiKeys} AS counted
-    WHERE counted.account_id = ${accountId} AND counted.revoked_at IS NULL
-      AND (counted.expires_at IS NULL OR counted.expires_at > ${sql.placeholder("now")})) < ${MAX_WORKING_KEYS}`;
-}
+const stillWorks = (key: typeof apiKeys) =>
+  sql`(${key.expiresAt} IS NULL OR ${key.expiresAt} > ${sql.placeholder("now")})`;
+
+/** Each plan's cap of working keys, as SQL over the account's plan column. */
+const capOfPlan = sql`CASE ${accounts.plan} ${sql.raw(
+  Object.entries(WORKING_KEYS_BY_PLAN)
+    .map(([plan, cap]) => `WHEN '${plan}' THEN ${cap}`)
+    .join(" "),
+)} END`;
+
+/**
+ * SQL that is true while the account (the row of `accounts` in the statement)
+ * has room under its plan's cap for one more working key at the bound `now`:
+ * keys neither revoked, nor expired, nor rolled (a roll never counts).
+ */
+const underCap = sql`(SELECT count(*) FROM ${apiKeys} AS counted
+    WHERE counted.account_id = ${accounts.id} AND counted.revoked_at IS NULL
+      AND counted.grace_ends_at IS NULL
+      AND (counted.expires_at IS NULL OR counted.expires_at > ${sql.placeholder("now")})) < ${capOfPlan}`;
 
 type Selected = SQL.Aliased | SQLiteColumn;
 
-/** The columns of a new key row (bound `hash`, `lastFour`, `now`), for an INSERT … SELECT that adds it only when a condition holds. */
-function newKeyColumns(
-  limits: { plan: Selected; perMinute: Selected; perDay: Selected },
-  accountId: SQLiteColumn,
-) {
+/** What a new key takes from elsewhere: its limits and restrictions, bound or copied from the key it succeeds. */
+interface Inherited {
+  accountId: SQLiteColumn;
+  expiresAt: Selected;
+  scopes: Selected;
+  allowedRanges: Selected;
+  plan: Selected;
+  perMinute: Selected;
+  perDay: Selected;
+}
+
+const bound = <T>(name: string, column: string) => sql<T>`${sql.placeholder(name)}`.as(column);
+
+/**
+ * The columns of a new key row (bound `hash`, `lastFour`, `now`), in the
+ * table's order, for an INSERT … SELECT that adds it only when a condition holds.
+ */
+function newKeyColumns(inherited: Inherited) {
   return {
-    hash: sql<string>`${sql.placeholder("hash")}`.as("hash"),
-    accountId,
-    lastFour: sql<string>`${sql.placeholder("lastFour")}`.as("last_four"),
-    createdAt: sql<number>`${sql.placeholder("now")}`.as("created_at"),
+    hash: bound<string>("hash", "hash"),
+    accountId: inherited.accountId,
+    lastFour: bound<string>("lastFour", "last_four"),
+    createdAt: bound<number>("now", "created_at"),
     revokedAt: sql<null>`NULL`.as("revoked_at"),
-    expiresAt: sql<null>`NULL`.as("expires_at"),
-    plan: limits.plan,
-    perMinute: limits.perMinute,
-    perDay: limits.perDay,
+    expiresAt: inherited.expiresAt,
+    graceEndsAt: sql<null>`NULL`.as("grace_ends_at"),
+    scopes: inherited.scopes,
+    allowedRanges: inherited.allowedRanges,
+    plan: inherited.plan,
+    perMinute: inherited.perMinute,
+    perDay: inherited.perDay,
     version: sql<number>`1`.as("version"),
     syncedVersion: sql<number>`0`.as("synced_version"),
   };
@@ -51,14 +81,16 @@ const boundLimits = {
   perMinute: sql`${sql.placeholder("perMinute")}`,
   perDay: sql`${sql.placeholder("perDay")}`,
 };
+/** The working keys (a rolled one in its grace included) that follow the bound account's plan. */
 const following = and(
   eq(apiKeys.accountId, sql.placeholder("accountId")),
   isNull(apiKeys.plan),
   isNull(apiKeys.revokedAt),
-  sql`(${apiKeys.expiresAt} IS NULL OR ${apiKeys.expiresAt} > ${sql.placeholder("now")})`,
+  sql`(${apiKeys.graceEndsAt} IS NULL OR ${apiKeys.graceEndsAt} > ${sql.placeholder("now")})`,
+  stillWorks(apiKeys),
 );
 
-/** Adding a key under the cap of working keys, then reading it back. */
+/** Adding a key under its account's cap of working keys, then reading it back. */
 const creation = change()
   .step("inserted", (db) =>
     db
@@ -66,23 +98,28 @@ const creation = change()
       .select(
         db
           .select(
-            newKeyColumns(
-              {
-                plan: boundLimits.plan.as("plan"),
-                perMinute: boundLimits.perMinute.as("per_minute"),
-                perDay: boundLimits.perDay.as("per_day"),
-              },
-              accounts.id,
-            ),
+            newKeyColumns({
+              accountId: accounts.id,
+              expiresAt: bound<number | null>("expiresAt", "expires_at"),
+              scopes: bound<string>("scopes", "scopes"),
+              allowedRanges: bound<string | null>("allowedRanges", "allowed_ranges"),
+              plan: bound<Plan | null>("plan", "plan"),
+              perMinute: bound<number | null>("perMinute", "per_minute"),
+              perDay: bound<number | null>("perDay", "per_day"),
+            }),
           )
           .from(accounts)
-          .where(and(eq(accounts.id, sql.placeholder("accountId")), underCap(accounts.id))),
+          .where(and(eq(accounts.id, sql.placeholder("accountId")), underCap)),
       )
       .prepare(),
   )
   .read("key", (db) => keyNamed(db, "hash"));
 
-/** Rolling a key: its successor under the cap, then, only if added, the old key's grace. */
+/**
+ * Rolling a working key that was never rolled: its successor, with its
+ * limits, scopes, ranges and expiry, then, only if added, the old key's
+ * grace. A roll replaces a working key, so the cap does not apply.
+ */
 const rolling = change()
   .step("successorAdded", (db) =>
     db
@@ -90,10 +127,15 @@ const rolling = change()
       .select(
         db
           .select(
-            newKeyColumns(
-              { plan: apiKeys.plan, perMinute: apiKeys.perMinute, perDay: apiKeys.perDay },
-              apiKeys.accountId,
-            ),
+            newKeyColumns({
+              accountId: apiKeys.accountId,
+              expiresAt: apiKeys.expiresAt,
+              scopes: apiKeys.scopes,
+              allowedRanges: apiKeys.allowedRanges,
+              plan: apiKeys.plan,
+              perMinute: apiKeys.perMinute,
+              perDay: apiKeys.perDay,
+            }),
           )
           .from(apiKeys)
           .where(
@@ -101,8 +143,8 @@ const rolling = change()
               eq(apiKeys.hash, sql.placeholder("oldHash")),
               eq(apiKeys.accountId, sql.placeholder("accountId")),
               isNull(apiKeys.revokedAt),
-              isNull(apiKeys.expiresAt),
-              underCap(apiKeys.accountId),
+              isNull(apiKeys.graceEndsAt),
+              stillWorks(apiKeys),
             ),
           ),
       )
@@ -111,7 +153,7 @@ const rolling = change()
   .step("graceStarted", (db) =>
     db
       .update(apiKeys)
-      .set({ expiresAt: millis("graceEnds"), version: nextVersion })
+      .set({ graceEndsAt: millis("graceEnds"), version: nextVersion })
       .where(
         and(
           eq(apiKeys.hash, sql.placeholder("oldHash")),
@@ -162,27 +204,41 @@ interface NewKey {
   accountId: number;
   lastFour: string;
   limits: KeyLimits;
+  scopes: readonly Scope[];
+  /** Unix milliseconds; null for a key that does not expire. */
+  expiresAt: number | null;
+  /** Null for a key any address may use. */
+  allowedRanges: readonly string[] | null;
 }
 
 /**
- * Adds the key only while its account holds fewer than the cap of working
- * keys. Count and insert are one statement, so concurrent creates serialise
- * in the database and the cap holds exactly. Undefined when the cap refused it.
+ * Adds the key only while its account holds fewer working keys than its
+ * plan's cap. Count and insert are one statement, so concurrent creates
+ * serialise in the database and the cap holds exactly. Undefined when the
+ * cap refused it.
  */
 export async function insertKeyUnderCap(
   db: Database,
   key: NewKey,
   now: number,
 ): Promise<KeyWithAccount | undefined> {
-  const values = { hash: key.hash, accountId: key.accountId, lastFour: key.lastFour, now };
-  const { results } = await creation.run(db, { ...values, ...key.limits });
+  const { results } = await creation.run(db, {
+    hash: key.hash,
+    accountId: key.accountId,
+    lastFour: key.lastFour,
+    now,
+    expiresAt: key.expiresAt,
+    scopes: JSON.stringify(key.scopes),
+    allowedRanges: key.allowedRanges && JSON.stringify(key.allowedRanges),
+    ...key.limits,
+  });
   return results.key[0];
 }
 
 /**
  * Rolls a working key that has not been rolled: its successor (with the same
- * per-key limits) is added under the cap, and only if it was, the old key's
- * grace period starts. One batch, one transaction: either both or neither.
+ * limits, scopes, ranges and expiry) is added, and only if it was, the old
+ * key's grace period starts. One batch, one transaction: either both or neither.
  */
 export async function rollKeyOnce(
   db: Database,

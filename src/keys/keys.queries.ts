@@ -4,8 +4,16 @@ import { accounts, apiKeys } from "../db/schema.ts";
 import type { Plan } from "../rate-limit/plans.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
 
-/** Keys an account may hold at once that still work (not revoked, not past a roll's grace). */
-export const MAX_WORKING_KEYS = 20;
+/**
+ * Working keys an account may hold, by its plan: not revoked, not expired,
+ * and not a rolled key in its grace period (a roll never counts).
+ */
+export const WORKING_KEYS_BY_PLAN: Record<Plan, number> = {
+  free: 3,
+  pro: 10,
+  business: 25,
+  enterprise: 50,
+};
 
 /** How long a rolled key keeps working beside its successor. */
 export const ROLL_GRACE_MS = 24 * 60 * 60 * 1000;

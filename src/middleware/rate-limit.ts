@@ -10,9 +10,10 @@ import type { Services } from "../services.ts";
 /**
  * The working key's own budget (this isolate's share of it, else its object,
  * which also knows of revocations KV has not spread yet), else the client
- * IP's keyless budget. A key its object calls dead (`keyDead`) is charged to
- * the IP budget like any other dead key (a second call, after which this
- * isolate remembers it as dead).
+ * IP's keyless budget: for no key, a dead key, and a key sent from outside
+ * its ranges. A key its object calls dead (`keyDead`) is charged to the IP
+ * budget like any other dead key (a second call, after which this isolate
+ * remembers it as dead).
  */
 async function charge(
   services: Services,
@@ -32,8 +33,9 @@ async function charge(
 /**
  * Spends one request from the caller's budget, answers 429 where it is spent,
  * and records the budget's headers for the response chain to put on whatever
- * reply follows. A key that exists but no longer works is never told to wait:
- * it gets the 401 that follows, with its IP budget's headers and no Retry-After.
+ * reply follows. A key that exists but no longer works, or works but not
+ * from here, is never told to wait: it gets the 401 or 403 that follows,
+ * with its IP budget's headers and no Retry-After.
  */
 export function rateLimit(): MiddlewareHandler<AppEnv> {
   return async function rateLimit(c, next) {
@@ -43,8 +45,9 @@ export function rateLimit(): MiddlewareHandler<AppEnv> {
     if (keyDead) c.set("keyDead", true);
     const headers = rateLimitHeaders(result);
     c.set("rateLimitHeaders", headers);
-    if (caller.kind === "dead" || keyDead) delete headers["Retry-After"];
-    else if (result.outcome === "banned") {
+    if (caller.kind === "dead" || caller.kind === "elsewhere" || keyDead) {
+      delete headers["Retry-After"];
+    } else if (result.outcome === "banned") {
       throw new ApiError("api_key_banned", messages.apiKeyBanned);
     } else if (result.outcome !== "allowed") {
       throw new ApiError("rate_limited", messages.rateLimited);

@@ -5,7 +5,12 @@ import {
   deprecationsIn,
   sunsetDate,
 } from "../api/deprecation.ts";
-import { stringHeader, withConditionalRead } from "../api/responses.ts";
+import {
+  errorResponses,
+  KEY_REFUSALS,
+  stringHeader,
+  withConditionalRead,
+} from "../api/responses.ts";
 import { operationOf } from "../api/route-table.ts";
 import { v1Routes } from "../api/v1-routes.ts";
 import { categoriesTag } from "../categories/categories.routes.ts";
@@ -77,6 +82,24 @@ function documentDeprecation(
 }
 
 /**
+ * An operation as documented with the 403 every key may meet: without the
+ * operation's scope, or from outside its ranges. An operation that documents
+ * a 403 of its own (another account's record) lists those codes with it.
+ */
+function withKeyRefusals(route: RouteConfig): RouteConfig {
+  if (route.responses[403]) return route;
+  const refusals = errorResponses([
+    {
+      status: 403,
+      codes: KEY_REFUSALS,
+      description:
+        "The key lacks this operation's scope, or is used from outside the address ranges it was made with.",
+    },
+  ]);
+  return { ...route, responses: { ...route.responses, ...refusals } };
+}
+
+/**
  * The OpenAPI 3.1 description of /v1, generated from the route definitions
  * and their Zod schemas. It imports no handler, binding or Durable Object,
  * so the Worker serves it and plain Node can print it from the same code.
@@ -95,7 +118,7 @@ export function buildOpenApiDocument(config: DocumentConfig): OpenApiDocument {
   const deprecations = deprecationsIn(tables);
   for (const table of tables) {
     for (const [operationId, route] of Object.entries(table)) {
-      const operation = withConditionalRead(operationOf(operationId, route));
+      const operation = withConditionalRead(withKeyRefusals(operationOf(operationId, route)));
       const notice = deprecations.find((candidate) => candidate.operationId === operationId);
       registry.registerPath(notice ? documentDeprecation(operation, notice, config) : operation);
     }

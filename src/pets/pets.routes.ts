@@ -30,7 +30,8 @@ const managing = {
 const notFound: DocumentedError = [404, PET_NOT_FOUND];
 const notOwner: DocumentedError = {
   status: 403,
-  description: "The animal belongs to another account: only that account's keys may change it.",
+  description:
+    "The key lacks this operation's scope or is used from outside its address ranges, or the animal belongs to another account: only that account's keys may change it.",
 };
 const unknownCategory: DocumentedError = {
   status: 422,

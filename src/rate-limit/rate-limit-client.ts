@@ -31,6 +31,8 @@ export interface RateLimitClient {
   usageHistory(keyHash: string): Promise<HourCount[]>;
   /** Counts one attempt against a named budget (a minute or an hour window), for throttling. */
   hitNamed(name: string, budget: Budget): Promise<HitResult>;
+  /** The start of the minute the key last admitted a request (Unix ms), or undefined; one call. */
+  lastUse(keyHash: string): Promise<number | undefined>;
 }
 
 type LimiterStub = DurableObjectStub<RateLimiter>;
@@ -116,6 +118,7 @@ export function rateLimitClient(namespace: Env["RATE_LIMITER"]): RateLimitClient
         call(keyLimiterName(keyHash), (limiter) => limiter.usageHistory(reports)),
       ),
     hitNamed: (name, budget) => call(`named:${name}`, (limiter) => limiter.hitBudget(budget)),
+    lastUse: (keyHash) => call(keyLimiterName(keyHash), (limiter) => limiter.lastUse()),
   };
 }
 

@@ -1,12 +1,18 @@
+import type { Scope } from "../keys/scopes.ts";
 import type { Limits } from "./plans.ts";
 import type { WindowName } from "./windows.ts";
 
-/** What is known about a key: its limits, whether it still works, and how fresh that knowledge is. */
+/**
+ * What is known about a key: its limits, whether it still works, what it may
+ * do and from where (fixed when it was made), and how fresh that knowledge is.
+ */
 export interface KeyPolicy {
   limits: Limits;
   revoked: boolean;
-  /** Unix milliseconds at which a rolled key stops working. */
+  /** Unix milliseconds at which the key stops working: its expiry, or its roll's grace end. */
   expiresAt?: number;
+  scopes: Scope[];
+  allowedRanges?: string[];
   version: number;
 }
 
@@ -35,7 +41,7 @@ export interface HitResult {
   retryAfter?: number;
 }
 
-/** A key no request may use any more: revoked, or past its grace period. */
+/** A key no request may use any more: revoked, or past its expiry or its grace period. */
 export function isDead(policy: Pick<KeyPolicy, "revoked" | "expiresAt">, now: number): boolean {
   return policy.revoked || (policy.expiresAt !== undefined && policy.expiresAt <= now);
 }

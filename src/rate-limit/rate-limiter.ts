@@ -24,17 +24,19 @@ import {
   staleAt,
   type WindowState,
 } from "./window-counts.ts";
-import { HOUR_MS, windowStart } from "./windows.ts";
+import { HOUR_MS, MINUTE_MS, windowStart } from "./windows.ts";
 
 /**
  * A key uses its minute and day windows; a throttle one minute or hour
- * window. A key also counts its current hour of usage history here, and
- * keeps the shares of its budget it granted until they are reported.
+ * window. A key also counts its current hour of usage history here, keeps
+ * the shares of its budget it granted until they are reported, and the
+ * minute it last admitted a request or granted a share (`lastUse`, Unix ms).
  */
 type LimiterState = WindowState & {
   policy?: KeyPolicy;
   usageHour?: HourCount;
   grants?: Grants;
+  lastUse?: number;
 };
 
 const STATE_KEY = "state";
@@ -130,14 +132,25 @@ export class RateLimiter extends DurableObject<Env> {
     return this.#history.hours(now, this.#state.usageHour);
   }
 
+  /**
+   * The start of the minute in which the key last admitted a request or
+   * granted a share (an isolate admits from a share within a second of its
+   * grant); undefined for a key never used. Kept in the record every
+   * decision writes anyway, so it costs no write of its own.
+   */
+  lastUse(): number | undefined {
+    return this.#state.lastUse;
+  }
+
   /** Drops what has gone stale; an object left with nothing (a quiet client IP) is deleted. */
   override async alarm(): Promise<void> {
     const now = Date.now();
     this.#cleanupScheduled = false;
     if (this.#state.usageHour) this.#history.add(this.#state.usageHour);
-    const { policy, grants } = this.#state;
+    const { policy, grants, lastUse } = this.#state;
     const kept: LimiterState = freshWindows(this.#state, now);
     if (policy) kept.policy = policy;
+    if (lastUse !== undefined) kept.lastUse = lastUse;
     const stillCounted = grants && keptGrants(grants, kept);
     if (stillCounted) kept.grants = stillCounted;
     this.#state = kept;
@@ -177,6 +190,7 @@ export class RateLimiter extends DurableObject<Env> {
     if (forKey && result.outcome === "allowed") {
       this.#countHour(now, 1);
       this.#rate.add(1, now);
+      this.#state.lastUse = windowStart(now, MINUTE_MS);
     }
     if (changed) this.#persist();
     return result;
@@ -190,6 +204,7 @@ export class RateLimiter extends DurableObject<Env> {
     if (!grant) return undefined;
     this.#state.grants = grants;
     this.#countHour(now, grant.size);
+    this.#state.lastUse = windowStart(now, MINUTE_MS);
     this.#persist();
     return grant;
   }
@@ -254,6 +269,7 @@ function earliest(a: number | undefined, b: number | undefined): number | undefi
   return b === undefined ? a : Math.min(a, b);
 }
 
+/** Scopes and ranges are fixed when a key is made, so they are not compared. */
 function samePolicy(a: KeyPolicy, b: KeyPolicy): boolean {
   return (
     a.version === b.version &&

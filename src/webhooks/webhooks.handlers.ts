@@ -2,7 +2,9 @@ import { decodeCursor } from "../api/cursor.ts";
 import { nextPageLink } from "../api/pagination.ts";
 import type { RouteHandlers } from "../api/route-router.ts";
 import { ApiError, messages } from "../errors.ts";
+import type { EventTypeSelector } from "../events/events.schemas.ts";
 import { replyOf } from "../idempotency/idempotent-request.ts";
+import { checkScopes } from "../middleware/require-scope.ts";
 import type { Services } from "../services.ts";
 import {
   isAllowedWebhookUrl,
@@ -34,6 +36,16 @@ function checkUrl(url: string, policy: WebhookUrlPolicy): void {
   });
 }
 
+/** An endpoint's `order.*` types need a key that may read orders, besides the route's scope. */
+function checkOrderTypes(
+  apiKey: Parameters<typeof checkScopes>[0],
+  types: EventTypeSelector[] | undefined,
+): void {
+  if (types?.some((type) => type.startsWith("order."))) {
+    checkScopes(apiKey, ["webhooks:write", "orders:read"]);
+  }
+}
+
 /** The caller, as the owner of the endpoints its key's account has. */
 const ownerOf = (apiKey: { hash: string }): Owner => ({ kind: "key", apiKeyHash: apiKey.hash });
 
@@ -50,6 +62,7 @@ export const webhookHandlers = {
     const { url, types } = c.req.valid("json");
     const idempotencyKey = c.req.valid("header")["Idempotency-Key"];
     const services = c.var.services;
+    checkOrderTypes(c.var.apiKey, types);
     checkUrl(url, services.config.webhooks.urlPolicy);
     const outcome = await registerWebhook(services, {
       apiKeyHash: c.var.apiKey.hash,
@@ -98,6 +111,7 @@ export const webhookHandlers = {
     const { webhookId } = c.req.valid("param");
     const change = c.req.valid("json");
     const services = c.var.services;
+    checkOrderTypes(c.var.apiKey, change.types);
     if (change.url !== undefined) checkUrl(change.url, services.config.webhooks.urlPolicy);
     const webhook = await changeWebhook(services, ownerOf(c.var.apiKey), webhookId, change);
     if (!webhook) throw new ApiError("not_found", WEBHOOK_NOT_FOUND);

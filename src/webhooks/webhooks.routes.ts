@@ -48,7 +48,7 @@ export function webhookRoutes(policy: WebhookUrlPolicy) {
       method: "post",
       path: "/webhooks",
       summary: "Register a webhook endpoint",
-      description: `Registers an endpoint for the listed event kinds; it receives the events committed from now on. The reply holds the signing secret, shown this once. At most ${MAX_WEBHOOKS} endpoints per account: the next gives 409 \`limit_reached\`. Send \`Content-Type: application/json\` and at most 16 KiB. ${IDEMPOTENT}`,
+      description: `Registers an endpoint for the listed event kinds; it receives the events committed from now on. \`order.*\` kinds need the \`orders:read\` scope as well: without it, 403 \`insufficient_scope\`. The reply holds the signing secret, shown this once. At most ${MAX_WEBHOOKS} endpoints per account: the next gives 409 \`limit_reached\`. Send \`Content-Type: application/json\` and at most 16 KiB. ${IDEMPOTENT}`,
       request: {
         headers: IdempotencyHeadersSchema,
         body: {
@@ -123,7 +123,7 @@ export function webhookRoutes(policy: WebhookUrlPolicy) {
       invalidIdMessage: WEBHOOK_NOT_FOUND,
       summary: "Change, pause or enable a webhook endpoint",
       description:
-        "Changes the endpoint's `url`, `types` or `enabled`, each under the rules of creation, for the deliveries made from now on. `enabled: false` pauses it: no attempts are made, and the events it would have received are recorded as `skipped` (`recoverWebhook` sends them later). `enabled: true` enables it again, also after the service disabled it; its health starts afresh. Send `Content-Type: application/json`.",
+        "Changes the endpoint's `url`, `types` or `enabled`, each under the rules of creation (`order.*` types need the `orders:read` scope as well), for the deliveries made from now on. `enabled: false` pauses it: no attempts are made, and the events it would have received are recorded as `skipped` (`recoverWebhook` sends them later). `enabled: true` enables it again, also after the service disabled it; its health starts afresh. Send `Content-Type: application/json`.",
       request: {
         params: WebhookIdParamsSchema,
         body: {

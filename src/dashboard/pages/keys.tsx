@@ -1,5 +1,5 @@
 import type { KeyUsage } from "../../accounts/account-usage.ts";
-import { keyStateOf } from "../../keys/key-state.ts";
+import { keyStateOf, workingUntil } from "../../keys/key-state.ts";
 import type { KeyRow } from "../../keys/keys.queries.ts";
 import { CSRF_FIELD } from "../csrf.ts";
 import { formatCount, formatUtc } from "./format.ts";
@@ -12,15 +12,16 @@ function keyActions(key: KeyRow, now: Date): { roll: boolean; revoke: boolean } 
 }
 
 function keyStatus(key: KeyRow, now: Date): string {
+  const until = workingUntil(key);
   switch (keyStateOf(key, now.getTime())) {
     case "revoked":
       return `Revoked ${formatUtc(key.revokedAt ?? now)}`;
     case "rolled":
-      return `Rolled: works until ${formatUtc(key.expiresAt ?? now)}, then refused`;
+      return `Rolled: works until ${formatUtc(until ?? now)}, then refused`;
     case "expired":
-      return `Expired ${formatUtc(key.expiresAt ?? now)}`;
+      return `Expired ${formatUtc(until ?? now)}`;
     case "active":
-      return "Active";
+      return until ? `Active until ${formatUtc(until)}` : "Active";
   }
 }
 

@@ -119,7 +119,8 @@ describe("operator endpoints — happy path", () => {
   });
 
   it("changes one key's plan from the next request, and sets it back to follow its account", async () => {
-    const made = await createKey({});
+    // A Free account's key: the operator account, on Enterprise, would follow other numbers.
+    const made = await createKey({ account: uniqueEmail("mover") });
     expect((await probe(made.key)).limit).toBe("60");
     const pro = await adminJson<KeySummary>(`/keys/${made.hash}/plan`, { json: { plan: "pro" } });
     expect(pro).toMatchObject({ limitsFrom: "key", plan: "pro", perMinute: 300 });

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { setAccountPlan } from "../../../src/keys/key-changes.ts";
 import { hashApiKey, keyRecordName } from "../../../src/keys/key-format.ts";
 import { type KeyRecord, KeyRecordSchema } from "../../../src/keys/key-record.ts";
-import { MAX_WORKING_KEYS, ROLL_GRACE_MS } from "../../../src/keys/keys.queries.ts";
+import { ROLL_GRACE_MS, WORKING_KEYS_BY_PLAN } from "../../../src/keys/keys.queries.ts";
 import {
   DashboardBrowser,
   keyHashOnPage,
@@ -115,10 +115,10 @@ describe("creating a key", () => {
     expect(page.html).toContain("1 of 1,000");
   });
 
-  it(`refuses more than ${MAX_WORKING_KEYS} working keys`, async () => {
+  it(`refuses more than a Free account's ${WORKING_KEYS_BY_PLAN.free} working keys`, async () => {
     const browser = new DashboardBrowser();
     await browser.newAccount();
-    for (let i = 0; i < MAX_WORKING_KEYS; i += 1) await browser.createKey();
+    for (let i = 0; i < WORKING_KEYS_BY_PLAN.free; i += 1) await browser.createKey();
     const page = await browser.post("/dashboard/keys");
     expect(page.status).toBe(409);
     expect(page.html).toContain("Revoke a key first, then make another.");

@@ -66,7 +66,12 @@ describe("new passwords", () => {
 
   it("holds for the password an invite sets", async () => {
     const email = uniqueEmail("invited");
-    const invite = await inviteAccount(testServices().db, email, Date.now());
+    const { db, config } = testServices();
+    const invite = await inviteAccount(
+      db,
+      { email, operatorEmail: config.operatorEmail },
+      Date.now(),
+    );
     const browser = new DashboardBrowser();
     const path = `/dashboard/invite/${invite.token}`;
     await browser.get(path);

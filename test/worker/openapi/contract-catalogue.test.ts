@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { failingD1, failingLimiter } from "../support/faulty-bindings.ts";
 import { seedKey } from "../support/keys.ts";
 import { captureLogs, storageFailure } from "../support/logs.ts";
-import { CATALOGUE_OPERATIONS, Contract } from "../support/openapi-contract.ts";
+import { CATALOGUE_OPERATIONS, Contract, sweepKeyRefusals } from "../support/openapi-contract.ts";
 import { placeOrder } from "../support/orders.ts";
-import { type ApiRequestInit, api } from "../support/request.ts";
+import { type ApiRequestInit, api, MANY_REQUESTS } from "../support/request.ts";
 
 /**
  * The contract sweep of the operations that manage the catalogue (animals'
@@ -73,6 +73,12 @@ async function expectReplies(
     await contract.check(operationId, reply);
   }
 }
+
+describe("every operation managing the catalogue", MANY_REQUESTS, () => {
+  it("403 for a key without its scope, and for one used from outside its ranges", async () => {
+    await sweepKeyRefusals(contract, CATALOGUE_OPERATIONS);
+  });
+});
 
 describe("updatePet and deletePet", () => {
   it("200 and 204, with the ETag of the animal", async () => {

@@ -3,8 +3,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { failingD1, failingLimiter } from "../support/faulty-bindings.ts";
 import { seedKey } from "../support/keys.ts";
 import { captureLogs } from "../support/logs.ts";
-import { CATALOGUE_OPERATIONS, Contract } from "../support/openapi-contract.ts";
-import { api } from "../support/request.ts";
+import { CATALOGUE_OPERATIONS, Contract, sweepKeyRefusals } from "../support/openapi-contract.ts";
+import { api, MANY_REQUESTS } from "../support/request.ts";
 import { receivedAtLeast, receiverUrl, uniqueName } from "../support/webhooks.ts";
 
 /**
@@ -58,6 +58,15 @@ afterAll(() => {
     `contract sweep: ${contract.validated.length} responses validated against the document ` +
       `(${covered.size} distinct operation/status pairs); not producible locally: ${Object.keys(NOT_PRODUCIBLE).join(", ")}`,
   );
+});
+
+describe("every operation", MANY_REQUESTS, () => {
+  it("403 for a key without its scope, and for one used from outside its ranges", async () => {
+    const operations = Object.values(contract.document.paths)
+      .flatMap((item) => Object.values(item).map((operation) => operation.operationId))
+      .filter((operationId) => !CATALOGUE_OPERATIONS.includes(operationId));
+    await sweepKeyRefusals(contract, operations);
+  });
 });
 
 const newPet = (name: string, status?: string) => ({ name, categoryId: 1, status });

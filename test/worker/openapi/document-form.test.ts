@@ -1,36 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { inlineReferences, type OpenApiDocument } from "../support/openapi-contract.ts";
+import {
+  inlineReferences,
+  OPERATION_SCOPES,
+  type OpenApiDocument,
+} from "../support/openapi-contract.ts";
 import { api } from "../support/request.ts";
-
-/** Each operation's scope, as the table of least privilege assigns them. */
-const SCOPES: Record<string, string> = {
-  listPets: "pets:read",
-  getPet: "pets:read",
-  createPet: "pets:write",
-  updatePet: "pets:write",
-  deletePet: "pets:write",
-  listCategories: "pets:read",
-  getCategory: "pets:read",
-  createCategory: "pets:write",
-  updateCategory: "pets:write",
-  deleteCategory: "pets:write",
-  listOrders: "orders:read",
-  getOrder: "orders:read",
-  placeOrder: "orders:write",
-  completeOrder: "orders:write",
-  cancelOrder: "orders:write",
-  listEvents: "events:read",
-  listWebhooks: "webhooks:read",
-  getWebhook: "webhooks:read",
-  listDeliveries: "webhooks:read",
-  createWebhook: "webhooks:write",
-  updateWebhook: "webhooks:write",
-  deleteWebhook: "webhooks:write",
-  testWebhook: "webhooks:write",
-  retryDelivery: "webhooks:write",
-  recoverWebhook: "webhooks:write",
-  rotateWebhookSecret: "webhooks:write",
-};
 
 async function documentAt(path: string): Promise<{ text: string; document: OpenApiDocument }> {
   const response = await api(path);
@@ -54,10 +28,10 @@ describe("the OpenAPI document", () => {
         security: operation.security,
       })),
     );
-    expect(stated.map(({ id }) => id).sort()).toEqual(Object.keys(SCOPES).sort());
+    expect(stated.map(({ id }) => id).sort()).toEqual(Object.keys(OPERATION_SCOPES).sort());
     for (const { id, stability, security } of stated) {
       expect(["stable", "beta", "experimental"], id).toContain(stability);
-      expect(security, id).toEqual([{ bearerAuth: [SCOPES[id]] }]);
+      expect(security, id).toEqual([{ bearerAuth: [OPERATION_SCOPES[id]] }]);
     }
   });
 

@@ -8,6 +8,7 @@ import {
   inlineReferences,
   type OpenApiDocument,
   type OperationObject,
+  type ResponseObject,
 } from "../support/openapi-contract.ts";
 import { api, ORIGIN, sendInTurn } from "../support/request.ts";
 
@@ -154,6 +155,7 @@ describe("GET /v1/openapi.json", () => {
       "201",
       "400",
       "401",
+      "403",
       "409",
       "413",
       "415",
@@ -324,6 +326,7 @@ describe("GET /v1/openapi.json", () => {
       "201",
       "400",
       "401",
+      "403",
       "404",
       "409",
       "413",
@@ -356,6 +359,20 @@ describe("GET /v1/openapi.json", () => {
       type: "http",
       scheme: "bearer",
     });
+  });
+
+  it("documents on every operation the 403 a key meets without its scope or from elsewhere", async () => {
+    const document = await served();
+    for (const [name, operation] of operations(document)) {
+      const forbidden = operation.responses["403"] as
+        | (ResponseObject & { content: { "application/json": { examples: object } } })
+        | undefined;
+      const codes = Object.keys(forbidden?.content["application/json"].examples ?? {});
+      expect(codes, name).toEqual(
+        expect.arrayContaining(["insufficient_scope", "address_not_allowed"]),
+      );
+      expect(forbidden?.headers?.["WWW-Authenticate"]?.required, name).toBe(false);
+    }
   });
 
   it("states the parameter constraints the validators enforce", async () => {

@@ -87,7 +87,7 @@ describe("state outlives the object", MANY_REQUESTS, () => {
 });
 
 describe("alarm clean-up", MANY_REQUESTS, () => {
-  it("shrinks a quiet key's storage to its policy once the day is over", async () => {
+  it("shrinks a quiet key's storage to its policy and last use once the day is over", async () => {
     setClock("2030-06-15T10:00:30Z");
     const { key, hash, record } = await seedKey({ plan: "free" });
     await sendInTurn(3, "/v1/pets", { key });
@@ -98,7 +98,8 @@ describe("alarm clean-up", MANY_REQUESTS, () => {
     vi.setSystemTime(new Date("2030-06-16T00:00:00Z"));
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     const policy = testPolicy(planLimits.free, record.version);
-    expect(await storedState(stub)).toEqual({ state: { policy } });
+    const lastUse = Date.parse("2030-06-15T10:00:00Z");
+    expect(await storedState(stub)).toEqual({ state: { policy, lastUse } });
     // What is left to wake for: the day's usage history leaving the 30 days.
     expect(await scheduledAlarm(stub)).toBe(Date.parse("2030-07-15T00:00:00Z"));
   });
@@ -129,12 +130,13 @@ describe("alarm clean-up", MANY_REQUESTS, () => {
     vi.setSystemTime(new Date("2030-06-16T00:00:00Z"));
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     const policy = testPolicy(planLimits.free, record.version);
-    expect(await storedState(stub)).toEqual({ state: { policy, ban } });
+    const lastUse = Date.parse("2030-06-15T10:00:00Z");
+    expect(await storedState(stub)).toEqual({ state: { policy, ban, lastUse } });
     expect(await scheduledAlarm(stub)).toBe(banEnds + 86_400_000);
 
     vi.setSystemTime(new Date(banEnds + 86_400_000));
     expect(await runDurableObjectAlarm(stub)).toBe(true);
-    expect(await storedState(stub)).toEqual({ state: { policy } });
+    expect(await storedState(stub)).toEqual({ state: { policy, lastUse } });
     expect(await scheduledAlarm(stub)).toBe(Date.parse("2030-07-15T00:00:00Z"));
   });
 

@@ -44,6 +44,7 @@ describe("a read refused while its query ran", () => {
     await rateLimitClient(env.RATE_LIMITER).applyPolicy(hash, {
       limits: { perMinute: 1000, perDay: 100000 },
       revoked: true,
+      scopes: record.scopes,
       version: record.version + 1,
     });
     const res = await api(`/v1/pets/${id}`, {
@@ -73,6 +74,7 @@ describe("a read refused while its query ran", () => {
     await rateLimitClient(env.RATE_LIMITER).applyPolicy(hash, {
       limits: { perMinute: 1000, perDay: 100000 },
       revoked: true,
+      scopes: record.scopes,
       version: record.version + 1,
     });
     const res = await api("/v1/pets", { key, headers: { "CF-Connecting-IP": ip } });

@@ -2,11 +2,17 @@ import { evictDurableObject } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { revokeKey } from "../../../src/keys/key-changes.ts";
 import { planLimits } from "../../../src/rate-limit/plans.ts";
-import { rateLimitClient } from "../../../src/rate-limit/rate-limit-client.ts";
 import type { HitResult, KeyPolicy } from "../../../src/rate-limit/rate-limit-types.ts";
 import { shareSize } from "../../../src/rate-limit/share-size.ts";
 import { seedKey, testServices } from "../support/keys.ts";
-import { keyLimiter, recordingLimiters, setClock, testPolicy } from "../support/limiters.ts";
+import {
+  holdShare,
+  type Isolate,
+  isolate,
+  keyLimiter,
+  setClock,
+  testPolicy,
+} from "../support/limiters.ts";
 import { header, MANY_REQUESTS, send, sendAll, sendInTurn, tally } from "../support/request.ts";
 
 // Each client made here stands for one isolate: its own shares, over the real objects.
@@ -15,35 +21,10 @@ const NOW = "2030-06-15T10:00:30Z";
 beforeEach(() => setClock(NOW));
 afterEach(() => vi.useRealTimers());
 
-interface Isolate {
-  client: ReturnType<typeof rateLimitClient>;
-  /** Every call it made to a key's object, with the answer. */
-  calls: ReturnType<typeof recordingLimiters>["calls"];
-}
-
-function isolate(): Isolate {
-  const { namespace, calls } = recordingLimiters();
-  return { client: rateLimitClient(namespace), calls };
-}
-
 const later = (ms: number) => vi.setSystemTime(new Date(Date.now() + ms));
 const remaining = (result: HitResult) => result.windows[0]?.remaining;
 const count = (results: HitResult[], outcome: HitResult["outcome"]) =>
   results.filter((result) => result.outcome === outcome).length;
-
-/**
- * Sends the key's requests one at a time until a call brings back a share of
- * at least `atLeast`; returns how many it sent and the share's size.
- */
-async function holdShare(at: Isolate, hash: string, policy: KeyPolicy, atLeast = 2) {
-  for (let sent = 1; sent <= 100; sent++) {
-    const before = at.calls.length;
-    expect((await at.client.hitKey(hash, policy)).outcome).toBe("allowed");
-    const grant = at.calls.length > before ? at.calls.at(-1)?.decision.grant : undefined;
-    if (grant && grant.size >= atLeast) return { sent, size: grant.size };
-  }
-  throw new Error("no share came back");
-}
 
 /** Sends requests one at a time until one is refused; returns every result. */
 async function untilRefused(at: Isolate, hash: string, policy: KeyPolicy): Promise<HitResult[]> {

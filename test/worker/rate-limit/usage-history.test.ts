@@ -134,7 +134,7 @@ describe("the 30-day bound", MANY_REQUESTS, () => {
     expect(await limiter.usageHistory(hash)).toEqual([]);
   });
 
-  it("a quiet key wakes once its history must shrink, then keeps only its policy", async () => {
+  it("a quiet key wakes once its history must shrink, then keeps only its policy and last use", async () => {
     setClock("2030-06-15T10:00:30Z");
     const { key, hash, record } = await seedKey({ plan: "free" });
     await sendInTurn(3, "/v1/pets", { key });
@@ -152,7 +152,12 @@ describe("the 30-day bound", MANY_REQUESTS, () => {
     const stored = await runInDurableObject(stub, async (_, state) =>
       Object.fromEntries(await state.storage.list()),
     );
-    expect(stored).toEqual({ state: { policy: testPolicy(record.limits, record.version) } });
+    expect(stored).toEqual({
+      state: {
+        policy: testPolicy(record.limits, record.version),
+        lastUse: Date.parse("2030-06-15T10:00:00Z"),
+      },
+    });
   });
 
   it("holds at most 720 rows: 30 days of every hour, a few kilobytes", async () => {

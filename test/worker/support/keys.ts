@@ -1,21 +1,38 @@
 import { env } from "cloudflare:test";
 import { findOrCreateAccount } from "../../../src/accounts/accounts.queries.ts";
-import { createKey, publishKeys, revokeKey } from "../../../src/keys/key-changes.ts";
+import {
+  createKey,
+  type NewKeyOptions,
+  publishKeys,
+  revokeKey,
+} from "../../../src/keys/key-changes.ts";
 import { keyRecordOf } from "../../../src/keys/key-projection.ts";
 import type { KeyRecord } from "../../../src/keys/key-record.ts";
 import { findKeyWithAccount, type KeyWithAccount } from "../../../src/keys/keys.queries.ts";
 import type { Limits, Plan } from "../../../src/rate-limit/plans.ts";
 import { buildServices } from "../../../src/services.ts";
 
-export interface SeedKeyOptions {
+export interface SeedKeyOptions extends Omit<NewKeyOptions, "limits"> {
   /** The key's own plan (default business); `account` makes it follow its account's plan. */
   plan?: Plan | "account";
   limits?: Limits;
   /** Default: an account of its own, so no test meets another's cap of working keys. */
   account?: string;
   revoked?: boolean;
-  /** Unix milliseconds at which the key stops working, as after a roll. */
+  /** Unix milliseconds of the key's own expiry, written past the bounds a new key's life has. */
   expiresAt?: number;
+  /** Unix milliseconds at which its grace period ends, as after a roll. */
+  graceEndsAt?: number;
+}
+
+/** Writes a column of the key's row as no change would, then publishes the row as any change does. */
+async function overwrite(hash: string, column: "expires_at" | "grace_ends_at", value: number) {
+  const services = testServices();
+  await env.DB.prepare(`UPDATE api_keys SET ${column} = ?, version = version + 1 WHERE hash = ?`)
+    .bind(value, hash)
+    .run();
+  const row = await findKeyWithAccount(services.db, hash);
+  if (row) await publishKeys(services, [row]);
 }
 
 export interface SeededKey {
@@ -38,7 +55,7 @@ export function testServices() {
 export async function seedKey(options: SeedKeyOptions = {}): Promise<SeededKey> {
   const services = testServices();
   const email = options.account ?? `seed-${crypto.randomUUID()}@example.com`;
-  const { account } = await findOrCreateAccount(services.db, email);
+  const { account } = await findOrCreateAccount(services.db, email, services.config.operatorEmail);
   const plan = options.plan ?? "business";
   const limits =
     plan === "account"
@@ -48,16 +65,18 @@ export async function seedKey(options: SeedKeyOptions = {}): Promise<SeededKey> 
           perMinute: options.limits?.perMinute ?? null,
           perDay: options.limits?.perDay ?? null,
         };
-  const created = await createKey(services, account, limits);
+  const { scopes, expiresInSeconds, allowedRanges } = options;
+  const created = await createKey(services, account, {
+    limits,
+    ...(scopes && { scopes }),
+    ...(expiresInSeconds && { expiresInSeconds }),
+    ...(allowedRanges && { allowedRanges }),
+  });
   if (!created.ok) throw new Error(`${email} is at its cap of working keys`);
   const hash = created.row.hash;
-  if (options.expiresAt !== undefined) {
-    await env.DB.prepare("UPDATE api_keys SET expires_at = ?, version = version + 1 WHERE hash = ?")
-      .bind(options.expiresAt, hash)
-      .run();
-    const expiring = await findKeyWithAccount(services.db, hash);
-    if (expiring) await publishKeys(services, [expiring]);
-  }
+  if (options.expiresAt !== undefined) await overwrite(hash, "expires_at", options.expiresAt);
+  if (options.graceEndsAt !== undefined)
+    await overwrite(hash, "grace_ends_at", options.graceEndsAt);
   if (options.revoked) await revokeKey(services, hash);
   const row = await findKeyWithAccount(services.db, hash);
   if (!row) throw new Error("the seeded key vanished");

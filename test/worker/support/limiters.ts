@@ -1,7 +1,12 @@
 import { env } from "cloudflare:test";
-import { vi } from "vitest";
+import { expect, vi } from "vitest";
+import { SCOPES } from "../../../src/keys/scopes.ts";
 import type { Limits } from "../../../src/rate-limit/plans.ts";
-import { ipLimiterName, keyLimiterName } from "../../../src/rate-limit/rate-limit-client.ts";
+import {
+  ipLimiterName,
+  keyLimiterName,
+  rateLimitClient,
+} from "../../../src/rate-limit/rate-limit-client.ts";
 import type {
   KeyCall,
   KeyDecision,
@@ -45,7 +50,7 @@ export function testPolicy(
   version: number,
   revoked = false,
 ): KeyPolicy {
-  return { limits, revoked, version };
+  return { limits, revoked, scopes: [...SCOPES], version };
 }
 
 /**
@@ -75,4 +80,30 @@ export function recordingLimiters(): {
     },
   };
   return { namespace: namespace as unknown as Env["RATE_LIMITER"], calls };
+}
+
+/** A limiter client standing for one isolate: its own shares, over the real objects. */
+export interface Isolate {
+  client: ReturnType<typeof rateLimitClient>;
+  /** Every call it made to a key's object, with the answer. */
+  calls: ReturnType<typeof recordingLimiters>["calls"];
+}
+
+export function isolate(): Isolate {
+  const { namespace, calls } = recordingLimiters();
+  return { client: rateLimitClient(namespace), calls };
+}
+
+/**
+ * Sends the key's requests one at a time until a call brings back a share of
+ * at least `atLeast`; returns how many it sent and the share's size.
+ */
+export async function holdShare(at: Isolate, hash: string, policy: KeyPolicy, atLeast = 2) {
+  for (let sent = 1; sent <= 100; sent++) {
+    const before = at.calls.length;
+    expect((await at.client.hitKey(hash, policy)).outcome).toBe("allowed");
+    const grant = at.calls.length > before ? at.calls.at(-1)?.decision.grant : undefined;
+    if (grant && grant.size >= atLeast) return { sent, size: grant.size, grant };
+  }
+  throw new Error("no share came back");
 }

@@ -1,6 +1,8 @@
 import { type Schema, Validator } from "@cfworker/json-schema";
 import { expect } from "vitest";
 import { errorStatus } from "../../../src/errors.ts";
+import { SCOPES, type Scope } from "../../../src/keys/scopes.ts";
+import { seedKey } from "./keys.ts";
 import { api } from "./request.ts";
 
 /** The parts of an OpenAPI 3.1 document the contract checks read. */
@@ -34,6 +36,39 @@ export interface OpenApiDocument {
     parameters?: Record<string, unknown>;
   };
 }
+
+/**
+ * Each operation's scope, as the contract's table of least privilege assigns
+ * them: what the route tables must declare and the document state.
+ */
+export const OPERATION_SCOPES: Record<string, Scope> = {
+  listPets: "pets:read",
+  getPet: "pets:read",
+  createPet: "pets:write",
+  updatePet: "pets:write",
+  deletePet: "pets:write",
+  listCategories: "pets:read",
+  getCategory: "pets:read",
+  createCategory: "pets:write",
+  updateCategory: "pets:write",
+  deleteCategory: "pets:write",
+  listOrders: "orders:read",
+  getOrder: "orders:read",
+  placeOrder: "orders:write",
+  completeOrder: "orders:write",
+  cancelOrder: "orders:write",
+  listEvents: "events:read",
+  listWebhooks: "webhooks:read",
+  getWebhook: "webhooks:read",
+  listDeliveries: "webhooks:read",
+  createWebhook: "webhooks:write",
+  updateWebhook: "webhooks:write",
+  deleteWebhook: "webhooks:write",
+  testWebhook: "webhooks:write",
+  retryDelivery: "webhooks:write",
+  recoverWebhook: "webhooks:write",
+  rotateWebhookSecret: "webhooks:write",
+};
 
 /** The operations that manage the catalogue, swept by contract-catalogue.test.ts rather than contract.test.ts. */
 export const CATALOGUE_OPERATIONS = [
@@ -232,5 +267,34 @@ export class Contract {
         Object.keys(operation.responses).map((status) => `${operation.operationId} ${status}`),
       ),
     );
+  }
+}
+
+/**
+ * Drives each operation into the 403s any key can meet, and checks them
+ * against the document: sent by a key without the scope its security
+ * requirement names, and by a key from outside the ranges it was made with.
+ */
+export async function sweepKeyRefusals(contract: Contract, operationIds: string[]): Promise<void> {
+  const lacking = new Map<string, string>();
+  const elsewhere = (await seedKey({ allowedRanges: ["192.0.2.0/24"] })).key;
+  for (const operationId of operationIds) {
+    const { method, path } = contract.operation(operationId);
+    const scope = OPERATION_SCOPES[operationId];
+    if (!scope) throw new Error(`${operationId} has no scope in the table`);
+    let key = lacking.get(scope);
+    if (!key) {
+      key = (await seedKey({ scopes: SCOPES.filter((held) => held !== scope) })).key;
+      lacking.set(scope, key);
+    }
+    const url = `/v1${path.replace(/\{\w+\}/g, "1")}`;
+    for (const [sender, code] of [
+      [key, "insufficient_scope"],
+      [elsewhere, "address_not_allowed"],
+    ] as const) {
+      const reply = await api(url, { method: method.toUpperCase(), key: sender });
+      expect(reply.status, `${operationId} ${code}`).toBe(403);
+      expect(((await contract.check(operationId, reply)) as { code: string }).code).toBe(code);
+    }
   }
 }
