@@ -66,18 +66,21 @@ export function limitsOf(values: { "per-minute"?: string; "per-day"?: string }) 
  * Arguments as the Worker's own schema for them takes them, checked here
  * before anything is sent, so a refusal changes nothing; the Worker checks
  * them again. A field reads as the user wrote it: `<plan>` when it is one of
- * the `positionals`, else its option (`perDay` is `--per-day`).
+ * the `positionals`, the option `options` names for it, else its own option
+ * (`perDay` is `--per-day`).
  */
 export function checkArguments<S extends z.ZodType>(
   schema: S,
   value: unknown,
   positionals: string[] = [],
+  options: Record<string, string> = {},
 ): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const field = String(issue?.path[0] ?? "");
-  const option = `--${field.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
+  const option =
+    options[field] ?? `--${field.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
   throw new UsageError(`${positionals.includes(field) ? `<${field}>` : option}: ${issue?.message}`);
 }
 

@@ -6,8 +6,10 @@ import {
   CreateKeyBodySchema,
   KeyPlanBodySchema,
   type KeySummary,
+  type ListedKey,
 } from "../admin/admin.schemas.ts";
 import { hashApiKey, isWellFormedKey } from "../keys/key-format.ts";
+import { SCOPES } from "../keys/scopes.ts";
 import { PlanSchema } from "../rate-limit/plans.ts";
 import {
   checkArguments,
@@ -39,21 +41,78 @@ const NO_SUCH_KEY = "no key has this value";
 
 const keyName = (key: KeySummary) => `key ending in ${key.lastFour} (${key.account})`;
 
+const SECONDS_PER_UNIT: Record<string, number> = { s: 1, m: 60, h: 3_600, d: 86_400 };
+
+/** `90s`, `30m`, `12h`, `30d` as seconds; the Worker's schema judges the bounds. */
+function secondsOf(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const [, amount, unit = ""] = /^(\d{1,9})([smhd])$/.exec(text) ?? [];
+  if (amount === undefined) {
+    throw new UsageError(
+      `--expires-in takes a number and s, m, h or d (90s, 30m, 12h, 30d), got "${text}"`,
+    );
+  }
+  return Number(amount) * (SECONDS_PER_UNIT[unit] ?? 1);
+}
+
+const restrictionOptions = {
+  scopes: { type: "string" },
+  "expires-in": { type: "string" },
+  "allow-ip": { type: "string", multiple: true },
+} as const;
+
+/** What the key's restrictions are called on this command line. */
+const restrictionNames = { expiresInSeconds: "--expires-in", allowedRanges: "--allow-ip" };
+
+/** "all scopes" or the list; "never"; "any address" or the ranges. */
+const scopesText = (key: KeySummary) =>
+  key.scopes.length === SCOPES.length ? "all scopes" : key.scopes.join(",");
+/** An expiry to the second: a key made to live 90 s should not read as ending a minute early. */
+const expiryText = (key: KeySummary) =>
+  key.expiresAt ? `${key.expiresAt.slice(0, 19).replace("T", " ")} UTC` : "never";
+const rangesText = (key: KeySummary) => key.allowedRanges?.join(",") ?? "any address";
+
 const create = subcommand({
-  synopsis: "[--account EMAIL] [--plan PLAN [--per-minute N --per-day N]]",
+  synopsis:
+    "[--account EMAIL] [--plan PLAN [--per-minute N --per-day N]] [--scopes S,S…] [--expires-in 90s|30m|12h|30d] [--allow-ip CIDR …]",
   summary: "make a key; it is printed alone on the last line",
   help: `Makes a new API key and prints it alone on the last line. It is shown this
-once: the Worker stores only its SHA-256.
+once: the Worker stores only its SHA-256. Its scopes, expiry and addresses are
+fixed for good (a roll copies them).
 
   --account EMAIL           the account the key belongs to, made (on Free, with no password)
                             if missing; default: the environment's operator account
   --plan PLAN               ${PlanSchema.options.join("|")}: limits of the key's own; without
                             it the key follows its account's plan
-${limitsHelp}`,
-  options: { ...limitOptions, account: { type: "string" }, plan: { type: "string" } },
+${limitsHelp}
+  --scopes S,S…             only these scopes, comma-separated, from
+                            ${SCOPES.join(", ")};
+                            default: all of them (a write scope does not grant the read one)
+  --expires-in TIME         the key stops working this long after it is made: a number and
+                            s, m, h or d (90s, 30m, 12h, 30d), from 1 minute to 365 days;
+                            default: never
+  --allow-ip CIDR           only requests from this address or range (10.0.0.0/8,
+                            2001:db8::/32, 203.0.113.7) may use the key; repeat for up to
+                            10; default: any address`,
+  options: {
+    ...limitOptions,
+    ...restrictionOptions,
+    account: { type: "string" },
+    plan: { type: "string" },
+  },
   async run(values, _, worker) {
-    const { account, plan } = values;
-    const body = checkArguments(CreateKeyBodySchema, { account, plan, ...limitsOf(values) });
+    const { account, plan, scopes } = values;
+    const restrictions = {
+      scopes: scopes?.split(",").map((scope) => scope.trim()),
+      expiresInSeconds: secondsOf(values["expires-in"]),
+      allowedRanges: values["allow-ip"],
+    };
+    const body = checkArguments(
+      CreateKeyBodySchema,
+      { account, plan, ...limitsOf(values), ...restrictions },
+      [],
+      restrictionNames,
+    );
     type Made = z.infer<typeof CreatedKeySchema>;
     const made = await worker.send<Made>("POST", "/keys", { body });
     if (made.accountCreated) {
@@ -63,6 +122,9 @@ ${limitsHelp}`,
     }
     console.log(
       `Made a key for ${made.account} at ${worker.origin}: ${keyLimitsText(made)}, ends in ${made.lastFour}.`,
+    );
+    console.log(
+      `It has ${scopesText(made)}, expires ${expiryText(made)}, and works from ${rangesText(made)}.`,
     );
     console.log("This is the only time the key is shown; only its SHA-256 is stored:");
     console.log(made.key);
@@ -106,8 +168,12 @@ ${limitsHelp}`,
 
 function statusText(key: KeySummary): string {
   if (key.status === "revoked" && key.revokedAt) return `revoked ${minuteOf(key.revokedAt)}`;
-  if (key.status === "rolled" && key.expiresAt)
-    return `rolled, works until ${minuteOf(key.expiresAt)}`;
+  if (key.status === "rolled" && key.graceEndsAt) {
+    // ISO instants in one format compare as text.
+    const until =
+      key.expiresAt && key.expiresAt < key.graceEndsAt ? key.expiresAt : key.graceEndsAt;
+    return `rolled, works until ${minuteOf(until)}`;
+  }
   return key.status;
 }
 
@@ -126,11 +192,27 @@ function formatTable(rows: string[][]): string {
     .join("\n");
 }
 
-const HEADER = ["KEY", "CREATED", "STATUS", "PLAN", "PER MINUTE", "PER DAY", "LIMITS FROM"];
+const HEADER = [
+  "KEY",
+  "CREATED",
+  "LAST USED",
+  "EXPIRES",
+  "SCOPES",
+  "ADDRESSES",
+  "STATUS",
+  "PLAN",
+  "PER MINUTE",
+  "PER DAY",
+  "LIMITS FROM",
+];
 
-const rowOf = (key: KeySummary) => [
+const rowOf = (key: ListedKey) => [
   `…${key.lastFour}`,
   minuteOf(key.createdAt),
+  key.lastUsedAt ? minuteOf(key.lastUsedAt) : "never",
+  expiryText(key),
+  key.scopes.length === SCOPES.length ? "all" : key.scopes.join(","),
+  key.allowedRanges?.join(",") ?? "any",
   statusText(key),
   key.plan,
   String(key.perMinute),
@@ -142,8 +224,10 @@ const list = subcommand({
   synopsis: "--account EMAIL",
   summary: "the account's keys, newest first",
   help: `Shows the account's plan and its keys, newest first: last four characters,
-when it was made, status, limits and whether they come from the account's
-plan or the key's own. Keys themselves are never stored, so never shown.
+when it was made, when it last admitted a request (to the minute), when it
+expires, its scopes and the addresses it may be used from, its status, limits
+and whether they come from the account's plan or the key's own. Keys
+themselves are never stored, so never shown.
 
   --account EMAIL           whose keys (required)`,
   options: { account: { type: "string" } },

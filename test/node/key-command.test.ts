@@ -30,16 +30,47 @@ describe("npm run key -- create", () => {
     expect(list.stdout).toMatch(/active\s+free\s+60\s+1000\s+account/);
   });
 
-  it("refuses a key past the account's cap of 20 in one line", async () => {
+  it("refuses a Free account's 4th key in one line", async () => {
     const account = "full@example.com";
-    // The first 19 through the admin endpoint the command calls: a command is a Node start each.
-    for (let made = 0; made < 19; made++) await adminKey(local, { account });
+    // The first two through the admin endpoint the command calls: a command is a Node start each.
+    for (let made = 0; made < 2; made++) await adminKey(local, { account });
     await createKey("--account", account);
     const result = await local.sandbox.key("create", "--account", account);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
     expect(lines(result.stderr)).toHaveLength(1);
-    expect(result.stderr).toMatch(/already has 20 working keys.*revoke a key first/);
+    expect(result.stderr).toMatch(/already has 3 working keys.*revoke a key first/);
+  });
+
+  it("makes a key with only some scopes, an expiry and address ranges, and says so", async () => {
+    const result = await local.sandbox.key(
+      "create",
+      "--account",
+      "narrow@example.com",
+      "--scopes",
+      "pets:read,orders:read",
+      "--expires-in",
+      "30d",
+      "--allow-ip",
+      "127.0.0.0/8",
+      "--allow-ip",
+      "::1",
+    );
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(
+      /It has pets:read,orders:read, expires \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC, and works from 127\.0\.0\.0\/8,::1\/128\./,
+    );
+    const key = lastLine(result.stdout);
+    expect((await petsWith(local.server.origin, key)).status).toBe(200);
+    const write = await fetch(`${local.server.origin}/v1/pets`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ name: "Rex", categoryId: 1 }),
+    });
+    await write.body?.cancel();
+    expect(write.status).toBe(403);
+    expect(write.headers.get("WWW-Authenticate")).toContain('scope="pets:write"');
   });
 });
 
@@ -112,7 +143,9 @@ describe("npm run key -- list", () => {
     expect(result.code).toBe(0);
     const [heading, header, ...rows] = lines(result.stdout);
     expect(heading).toMatch(/^lister@example\.com: free \(60\/min, 1,000\/day\), no password yet/);
-    expect(header).toMatch(/^KEY\s+CREATED\s+STATUS\s+PLAN\s+PER MINUTE\s+PER DAY\s+LIMITS FROM$/);
+    expect(header).toMatch(
+      /^KEY\s+CREATED\s+LAST USED\s+EXPIRES\s+SCOPES\s+ADDRESSES\s+STATUS\s+PLAN\s+PER MINUTE\s+PER DAY\s+LIMITS FROM$/,
+    );
     expect(rows).toHaveLength(2);
     expect(rows[0]).toMatch(
       new RegExp(`^…${revoked.slice(-4)} .* revoked .* free +60 +1000 +account$`),
@@ -121,6 +154,34 @@ describe("npm run key -- list", () => {
       new RegExp(`^…${kept.slice(-4)} .* active +business +1000 +100000 +key$`),
     );
     expect(result.stdout).not.toContain(kept);
+  });
+
+  it("shows each key's last use, expiry, scopes and addresses", async () => {
+    const account = "detailed@example.com";
+    const used = await adminKey(local, { account });
+    expect((await petsWith(local.server.origin, used)).status).toBe(200);
+    await local.sandbox.key(
+      "create",
+      "--account",
+      account,
+      "--scopes",
+      "events:read",
+      "--expires-in",
+      "12h",
+      "--allow-ip",
+      "10.0.0.0/8",
+    );
+    const result = await local.sandbox.key("list", "--account", account);
+    expect(result.code).toBe(0);
+    const [, , narrow, broad] = lines(result.stdout);
+    const minute = "\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC";
+    const second = "\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC";
+    expect(narrow).toMatch(
+      new RegExp(`^…\\w{4} +${minute} +never +${second} +events:read +10\\.0\\.0\\.0/8 +active `),
+    );
+    expect(broad).toMatch(
+      new RegExp(`^…${used.slice(-4)} +${minute} +${minute} +never +all +any +active `),
+    );
   });
 
   it("says in one line that an unknown account does not exist", async () => {
