@@ -2,15 +2,17 @@ import { createBenchKey } from "./seed.ts";
 
 /** The most working keys an account may hold: Enterprise's cap, the plan the bench's accounts are on. */
 const KEYS_PER_ACCOUNT = 50;
+/** Keys per account every build takes, one from before the caps by plan (20 an account) too. */
+export const KEYS_PER_ACCOUNT_ANY_BUILD = 20;
 /** The bench's keys carry limits of their own, so the account's numbers never apply. */
 const ACCOUNT_PLAN = { plan: "enterprise", perMinute: 60, perDay: 1_000 };
 /** Admin requests in flight: each writes D1, KV and a new Durable Object. */
 const PARALLEL = 8;
 const PROGRESS_EVERY_MS = 10_000;
 
-/** The account the i-th bench key belongs to: fifty keys each, as Enterprise's cap allows. */
-export const benchAccount = (index: number): string =>
-  `bench-${Math.floor(index / KEYS_PER_ACCOUNT)}@petstore.invalid`;
+/** The account the i-th bench key belongs to, `perAccount` keys each. */
+const benchAccount = (index: number, perAccount: number): string =>
+  `bench-${Math.floor(index / perAccount)}@petstore.invalid`;
 
 /** Moves the account to Enterprise through the admin endpoint, as `npm run account -- plan` does. */
 async function onEnterprise(apiOrigin: string, adminToken: string, account: string): Promise<void> {
@@ -32,7 +34,8 @@ async function onEnterprise(apiOrigin: string, adminToken: string, account: stri
  * Grows `keys` to `count` keys through the API's admin endpoint, as an
  * operator would, a few at a time. Each worker fills one account after
  * another, so no two requests race to create the same account; an account
- * (made, on Free, by its first key) moves to Enterprise before its second.
+ * (made, on Free, by its first key) moves to Enterprise before its second,
+ * and takes `perAccount` keys (by default, as many as Enterprise allows).
  */
 export async function makeKeys(
   apiOrigin: string,
@@ -40,10 +43,11 @@ export async function makeKeys(
   keys: string[],
   count: number,
   log: (message: string) => void,
+  perAccount = KEYS_PER_ACCOUNT,
 ): Promise<void> {
   const byAccount = new Map<string, number[]>();
   for (let index = keys.length; index < count; index++) {
-    const account = benchAccount(index);
+    const account = benchAccount(index, perAccount);
     byAccount.set(account, [...(byAccount.get(account) ?? []), index]);
   }
   const pending = [...byAccount.entries()];
@@ -56,7 +60,7 @@ export async function makeKeys(
       const [account, indices] = next;
       for (const index of indices) {
         keys[index] = await createBenchKey(apiOrigin, adminToken, account);
-        if (index % KEYS_PER_ACCOUNT === 0) await onEnterprise(apiOrigin, adminToken, account);
+        if (index % perAccount === 0) await onEnterprise(apiOrigin, adminToken, account);
         made += 1;
         const now = performance.now();
         if (now - reported >= PROGRESS_EVERY_MS) {

@@ -15,7 +15,7 @@ import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { buildReferenceAssets } from "../../src/cli/reference-assets.ts";
-import { makeKeys } from "./bench-keys.ts";
+import { KEYS_PER_ACCOUNT_ANY_BUILD, makeKeys } from "./bench-keys.ts";
 import { one } from "./flows.ts";
 import { measure, type Sample, type Target } from "./measure.ts";
 import { median } from "./report.ts";
@@ -128,7 +128,7 @@ async function serve(builds: Build[], state: string): Promise<void> {
   log(`making ${KEYS} keys on each, seeding animals`);
   for (const build of builds) {
     const origin = build.server?.origin ?? "";
-    await makeKeys(origin, adminToken, build.keys, KEYS, log);
+    await makeKeys(origin, adminToken, build.keys, KEYS, log, KEYS_PER_ACCOUNT_ANY_BUILD);
     const key = build.keys[0] ?? "";
     await seedPets(sendTo(origin, { shopper: key, hooks: key }), BENCH_SEED.pets);
   }
