@@ -1,6 +1,4 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import type { MiddlewareHandler } from "hono";
-import { except } from "hono/combine";
 import { adminHandlers } from "./admin/admin.handlers.ts";
 import { adminRoutes } from "./admin/admin.routes.ts";
 import { requireAdminToken } from "./admin/admin-token.ts";
@@ -50,15 +48,16 @@ export function createApp(): OpenAPIHono<AppEnv> {
   app.get("/health", (c) => c.json({ status: "ok" }));
   app.route("/", openapiRoutes());
 
-  // The document under /v1 needs no key: it skips the key's chain, each step on its own.
-  const unlessDocument = (middleware: MiddlewareHandler<AppEnv>) =>
-    except((c) => c.req.path === OPENAPI_PATH, middleware);
+  // The document under /v1 needs no key: its route answers before the key's chain, and any
+  // other method ends here, as a 404 that the 405 above turns into its answer. A route
+  // registered first is cheaper than a condition every /v1 request would evaluate.
+  app.all(OPENAPI_PATH, (c) => c.notFound());
   app.use(
     "/v1/*",
     deprecationMarks(deprecationsIn(Object.values(v1))),
-    unlessDocument(authenticate()),
-    unlessDocument(rateLimit()),
-    unlessDocument(requireKey()),
+    authenticate(),
+    rateLimit(),
+    requireKey(),
   );
   app.route("/v1", apiRouter(v1.pets, petHandlers));
   app.route("/v1", apiRouter(v1.categories, categoryHandlers));
