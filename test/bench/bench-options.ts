@@ -1,10 +1,11 @@
 import { parseArgs } from "node:util";
 import type { Target } from "./measure.ts";
-import { OrderWalk } from "./order-animals.ts";
 import { loadSeconds, type RoundSettings } from "./rounds.ts";
+import type { BenchRow, Seeded } from "./row-kinds.ts";
 import { rowTargets } from "./row-targets.ts";
 import { ROWS } from "./rows.ts";
 import { type ScaleOptions, scaleLoadSeconds } from "./scale-run.ts";
+import { benchAnimalWalks } from "./seeded-animals.ts";
 
 export interface BenchOptions {
   mode: "rows" | "scale" | "profile";
@@ -13,8 +14,8 @@ export interface BenchOptions {
   otherRounds: number;
   /** Set for `--scale`: what to grow and how far. */
   scale: ScaleOptions | null;
-  /** Set for `--profile`: the rows whose endpoints and floors are profiled. */
-  profileRows: string[];
+  /** The rows measured (every row by default) or, for `--profile`, profiled (get, list, create). */
+  rows: string[];
   /** Hard stop for the whole run, whatever hangs. */
   deadlineMs: number;
 }
@@ -28,17 +29,33 @@ function ascendingCounts(list: string, name: string): number[] {
   return counts;
 }
 
-/** The rows' targets with stand-ins for the servers, where only their number and rounds matter. */
-export function plannedRowTargets(otherRounds: number): Target[] {
-  const seeded = { pets: [1], orders: [1], webhooks: [1, 2], deliveries: [1] };
-  const send = async () => ({ status: 200, body: "[]" });
-  const server = () => ({ origin: "", send, seeded: { ...seeded, adoptable: new OrderWalk(1) } });
-  const keys = { shopper: "", hooks: "" };
-  return rowTargets(ROWS, { api: { ...server(), keys }, floor: server() }, otherRounds);
+/** The rows with these ids, in the order of ROWS. */
+export function rowsNamed(ids: readonly string[]): BenchRow[] {
+  return ROWS.filter((row) => ids.includes(row.id));
 }
 
-/** Rounds the other rows take by default, the first that fits: fewer as rows are added. */
-const OTHER_ROUNDS = [5, 4, 3];
+/** The rows' targets with stand-ins for the servers, where only their number and rounds matter. */
+export function plannedRowTargets(otherRounds: number, rows: readonly BenchRow[] = ROWS): Target[] {
+  const seeded = (): Seeded => ({
+    pets: [1],
+    editable: [1],
+    categories: [1],
+    orders: [1],
+    webhooks: [1, 2],
+    deliveries: [1],
+    ...benchAnimalWalks(),
+  });
+  const send = async () => ({ status: 200, body: "[]" });
+  const server = () => ({ origin: "", send, seeded: seeded() });
+  const keys = { shopper: "", hooks: "" };
+  return rowTargets(rows, { api: { ...server(), keys }, floor: server() }, otherRounds);
+}
+
+/**
+ * Rounds the other rows take by default, the first that fits: fewer as rows
+ * are added. Two still load each floor once on either side of its endpoint.
+ */
+const OTHER_ROUNDS = [5, 4, 3, 2];
 
 /** Most seconds of load each run may ask for: what is left of its hard stop goes to setup. */
 const LOAD_BUDGET_SECONDS = { rows: 480, scale: 480 };
@@ -54,7 +71,7 @@ export function parseBenchOptions(args: string[]): BenchOptions {
     options: {
       scale: { type: "boolean", default: false },
       profile: { type: "boolean", default: false },
-      rows: { type: "string", default: "get,list,create" },
+      rows: { type: "string" },
       rounds: { type: "string" },
       "other-rounds": { type: "string" },
       duration: { type: "string" },
@@ -72,9 +89,15 @@ export function parseBenchOptions(args: string[]): BenchOptions {
     warmupSeconds: Number(values.warmup ?? "1"),
     connections: Number(values.connections),
   };
+  const rows = (values.rows ?? (mode === "profile" ? "get,list,create" : ""))
+    .split(",")
+    .filter(Boolean);
+  const unknown = rows.filter((id) => !ROWS.some((row) => row.id === id));
+  if (unknown.length > 0) throw new Error(`--rows: no row ${unknown.join(", ")}`);
+  const measured = rows.length > 0 ? rowsNamed(rows) : ROWS;
   const rowSeconds = (otherRounds: number) =>
-    loadSeconds(plannedRowTargets(otherRounds), settings, { paired: true });
-  // The most rounds (five at most, three at least) in which the other rows fit the budget.
+    loadSeconds(plannedRowTargets(otherRounds, measured), settings, { paired: true });
+  // The most rounds (five at most, two at least) in which the other rows fit the budget.
   const otherRounds = Number(
     values["other-rounds"] ??
       OTHER_ROUNDS.find((n) => rowSeconds(n) <= LOAD_BUDGET_SECONDS.rows) ??
@@ -86,15 +109,20 @@ export function parseBenchOptions(args: string[]): BenchOptions {
       "--rounds, --other-rounds, --duration, --warmup and --connections must be positive numbers",
     );
   }
-  const profileRows = values.rows.split(",").filter(Boolean);
-  const unknown = profileRows.filter((id) => !ROWS.some((row) => row.id === id));
-  if (unknown.length > 0) throw new Error(`--rows: no row ${unknown.join(", ")}`);
-  const base = { mode, settings, otherRounds, scale: null, profileRows } as const;
+  const base = {
+    mode,
+    settings,
+    otherRounds,
+    scale: null,
+    rows: measured.map((row) => row.id),
+  } as const;
   if (mode === "profile") return { ...base, deadlineMs: 600_000 };
   if (mode === "rows") {
     const budget = rowSeconds(otherRounds);
     if (budget > LOAD_BUDGET_SECONDS.rows) {
-      throw new Error(`${budget} s of load would not fit the time limit; lower them`);
+      throw new Error(
+        `${budget} s of load would not fit the time limit; lower them, or name fewer --rows`,
+      );
     }
     return { ...base, deadlineMs: 720_000 };
   }

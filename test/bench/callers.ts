@@ -21,16 +21,27 @@ export const CALLERS: Readonly<Record<Caller, Account>> = {
 };
 
 /**
- * SQL that gives the floor's database each caller's account and the key the
- * floor acts for. Account ids are the database's to choose, so a test's
- * database that holds other accounts takes it too.
+ * SQL that makes each caller's account, for a database that holds what
+ * they own before their keys are made (the API's keys are then made
+ * through its admin endpoint, which finds the account by its email).
+ * Account ids are the database's to choose, so a test's database that
+ * holds other accounts takes it too.
  */
-export function floorAccountsSql(): string {
+export function callerAccountsSql(): string {
+  return Object.values(CALLERS)
+    .map(
+      ({ email }) =>
+        `INSERT INTO accounts (email, password_hash, plan, created_at) VALUES ('${email}', '', 'free', 0);`,
+    )
+    .join("\n");
+}
+
+/** SQL that gives the floor's database, after the accounts, the key it acts for in each. */
+export function floorKeysSql(): string {
   return Object.values(CALLERS)
     .map(
       ({ email, floorKeyHash }) =>
-        `INSERT INTO accounts (email, password_hash, plan, created_at) VALUES ('${email}', '', 'free', 0);
-INSERT INTO api_keys (hash, account_id, last_four, created_at)
+        `INSERT INTO api_keys (hash, account_id, last_four, created_at)
 SELECT '${floorKeyHash}', id, 'flor', 0 FROM accounts WHERE email = '${email}';`,
     )
     .join("\n");

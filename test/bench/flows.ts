@@ -45,12 +45,13 @@ export function one(method: Method, path: string, expectStatus: number, body?: s
   return { steps: [{ method, expectStatus, request: () => request }] };
 }
 
-/** One request per unit, walking through `ids` in turn. */
+/** One request per unit, walking through `ids` in turn; with `body`, each its own body. */
 export function walk(
   method: Method,
   ids: readonly number[],
   pathOf: (id: number) => string,
   expectStatus = 200,
+  body?: () => string,
 ): Flow {
   if (ids.length === 0) throw new Error(`nothing seeded for ${pathOf(0)}`);
   let n = 0;
@@ -59,7 +60,10 @@ export function walk(
       {
         method,
         expectStatus,
-        request: () => ({ path: pathOf(ids[n++ % ids.length] as number) }),
+        request: () => {
+          const path = pathOf(ids[n++ % ids.length] as number);
+          return body === undefined ? { path } : { path, body: body() };
+        },
       },
     ],
   };

@@ -4,10 +4,10 @@ import { buildReferenceAssets } from "../../src/cli/reference-assets.ts";
 import { CALLERS, type Caller } from "./callers.ts";
 import { type HookReceiver, startHookReceiver } from "./hook-receiver.ts";
 import { probe, type Target } from "./measure.ts";
-import { OrderWalk } from "./order-animals.ts";
+import type { BenchRow } from "./row-kinds.ts";
 import { rowTargets } from "./row-targets.ts";
-import { ROWS } from "./rows.ts";
 import { createBenchKey, prepareDatabases, sendTo } from "./seed.ts";
+import { benchAnimalWalks } from "./seeded-animals.ts";
 import { BENCH_SEED, seed } from "./seeding.ts";
 import {
   API_CONFIG,
@@ -39,11 +39,12 @@ export interface RowServersUp {
 /**
  * Bundles both Workers, prepares their databases, starts them with
  * `wrangler dev`, makes each caller's key on the API through its admin
- * endpoint, seeds both alike through their own routes, and probes every
- * target once. The floor runs on the real Worker's configuration.
+ * endpoint, seeds both alike through their own routes, and probes each
+ * row's targets once. The floor runs on the real Worker's configuration.
  */
 export async function startRowServers(
   { runDir, stateDir, log }: RowRunContext,
+  rows: readonly BenchRow[],
   otherRounds: number,
 ): Promise<RowServersUp> {
   const servers: DevServer[] = [];
@@ -99,14 +100,14 @@ export async function startRowServers(
     const hookUrl = receiver.url;
     const [apiSend, floorSend] = [sendTo(api.origin, keys), sendTo(floor.origin)];
     const [apiSeeded, floorSeeded] = await Promise.all([
-      seed(apiSend, BENCH_SEED, new OrderWalk(1), hookUrl),
-      seed(floorSend, BENCH_SEED, new OrderWalk(1), hookUrl),
+      seed(apiSend, BENCH_SEED, benchAnimalWalks(), hookUrl),
+      seed(floorSend, BENCH_SEED, benchAnimalWalks(), hookUrl),
     ]);
-    const rows = {
+    const rowServers = {
       api: { origin: api.origin, keys, seeded: apiSeeded, send: apiSend },
       floor: { origin: floor.origin, seeded: floorSeeded, send: floorSend },
     };
-    const targets = metered(rowTargets(ROWS, rows, otherRounds), servers);
+    const targets = metered(rowTargets(rows, rowServers, otherRounds), servers);
     for (const target of targets) await probe(target);
     return { api, floor, targets, stop };
   } catch (error) {

@@ -1,7 +1,7 @@
 import type { Caller } from "./callers.ts";
 import type { Send } from "./flows.ts";
 import type { Target } from "./measure.ts";
-import type { BenchRow, Seeded } from "./rows.ts";
+import type { BenchRow, Seeded } from "./row-kinds.ts";
 
 /** A server the rows load: where it listens, what seeding left on it, and how to send it one request. */
 export interface RowServer {

@@ -1,6 +1,8 @@
-import type { Caller } from "./callers.ts";
+import { CATALOGUE_ROWS } from "./catalogue-rows.ts";
 import { type Flow, makeThen, one, type Send, walk } from "./flows.ts";
-import type { OrderWalk } from "./order-animals.ts";
+import { petName } from "./pet-names.ts";
+import { type BenchRow, type Seeded, sameRequests } from "./row-kinds.ts";
+import type { AnimalWalk } from "./seeded-animals.ts";
 
 /**
  * What `npm run bench` measures: one row per `/v1` endpoint, each the
@@ -9,57 +11,21 @@ import type { OrderWalk } from "./order-animals.ts";
  * Durable Object calls and nothing else, at the same path. Free of any
  * runtime's types: the Node bench and the Worker tests both read it.
  *
- * To add a row: add the endpoint here, and its floor to floor/floors.ts at
- * the endpoint's method and path; test/worker/bench/floors.test.ts then
- * checks that the floor answers as the endpoint does.
+ * The rows of the catalogue's finders, edits and categories are in
+ * catalogue-rows.ts; the shape of a row is in row-kinds.ts.
+ *
+ * To add a row: add the endpoint here (or beside its kin), and its floor to
+ * floor/floors.ts at the endpoint's method and path;
+ * test/worker/bench/floors.test.ts then checks that the floor answers as
+ * the endpoint does.
  */
-
-/** What seeding left on one server for the rows to work on (see seeding.ts). */
-export interface Seeded {
-  /** Animals added through the create route. */
-  pets: number[];
-  /** Orders the shopper placed. */
-  orders: number[];
-  /** The hooks account's endpoints. */
-  webhooks: number[];
-  /** Deliveries of the first endpoint. */
-  deliveries: number[];
-  /** Available animals, one for each order a row places, shared by the rows that order. */
-  adoptable: OrderWalk;
-}
-
-/** A floor of a row: what it runs, and the requests it gets when they are not the row's own. */
-export interface RowFloor {
-  label: string;
-  flow?: (seeded: Seeded) => Flow;
-}
-
-export interface BenchRow {
-  id: string;
-  label: string;
-  /** Hot rows are loaded every round; the others in the first few (`--other-rounds`). */
-  tier: "hot" | "other";
-  /** Whose key the endpoint's requests carry, and whom the floor acts for. */
-  caller: Caller;
-  /** At most this many connections, where the endpoint caps what one account may hold at once. */
-  connections?: number;
-  flow: (seeded: Seeded) => Flow;
-  /** Each is loaded right beside the endpoint, every round the row is. */
-  floors: RowFloor[];
-  /**
-   * Undoes what a load leaves half done on a server, run after each: a
-   * load ends mid-unit on each connection, so a unit that makes something
-   * and then removes it may leave it behind.
-   */
-  tidy?: (send: Send, seeded: Seeded) => Promise<void>;
-}
 
 const PET_STATUSES = ["available", "pending", "sold"] as const;
 
 /** The body of the `index`th animal the bench adds. */
 export function newPetBody(index: number): string {
   return JSON.stringify({
-    name: `Bench pet ${index}`,
+    name: petName(index),
     categoryId: (index % 7) + 1,
     status: PET_STATUSES[index % PET_STATUSES.length],
   });
@@ -72,7 +38,7 @@ export const INSERT_ONLY_PATH = "/v1/pets/insert-only";
 export const HOOK_TYPES = ["order.*"];
 
 /** An order for the next available animal, then its `move`; each unit uses one animal up. */
-function orderThen(move: "complete" | "cancel", adoptable: OrderWalk): Flow {
+function orderThen(move: "complete" | "cancel", adoptable: AnimalWalk): Flow {
   const orders = "/v1/store/orders";
   return {
     steps: makeThen(
@@ -89,7 +55,6 @@ const hook = (seeded: Seeded, index: number) => {
   if (id === undefined) throw new Error(`no webhook endpoint ${index + 1} was seeded`);
   return `/v1/webhooks/${id}`;
 };
-const sameRequests = (label: string): RowFloor[] => [{ label }];
 
 /** Deletes the hooks account's endpoints that seeding did not make. */
 async function deleteUnseededHooks(send: Send, seeded: Seeded): Promise<void> {
@@ -139,6 +104,7 @@ export const ROWS: readonly BenchRow[] = [
     flow: () => one("GET", "/v1/pets?status=available", 200),
     floors: sameRequests("listPets' query by status"),
   },
+  ...CATALOGUE_ROWS,
   {
     id: "adopt",
     label: "POST /v1/store/orders + complete",

@@ -4,7 +4,8 @@
  * `wrangler dev`, loads each row of rows.ts beside its floors in
  * interleaved rounds, reading each Worker's CPU and memory around every
  * load, and prints the medians, also written to .bench/ as JSON for
- * comparing runs. Options: --rounds 9 (the hot rows) --other-rounds 5
+ * comparing runs. Options: --rows (ids; every row by default) --rounds 9
+ * (the hot rows) --other-rounds 5 (down to 2 as rows are added)
  * --duration 2 --warmup 1 --connections 16. Many short rounds rather than a
  * few long ones: here a ratio moves about as much between loads of 1.5 s as
  * between loads of 3 s, so more pairs make a steadier median in the same time.
@@ -20,7 +21,7 @@
  */
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
-import { parseBenchOptions } from "./bench-options.ts";
+import { parseBenchOptions, rowsNamed } from "./bench-options.ts";
 import { profileRows } from "./profile.ts";
 import {
   formatTable,
@@ -38,6 +39,7 @@ import { workerUse } from "./workerd-usage.ts";
 
 const options = parseBenchOptions(process.argv.slice(2));
 const { settings, otherRounds, deadlineMs } = options;
+const rows = rowsNamed(options.rows);
 
 const t0 = performance.now();
 const log = (message: string) =>
@@ -52,7 +54,7 @@ let stateDir: string | undefined;
 
 /** Every row beside its floors, round after round; the table and the JSON. */
 async function runRows(context: RowRunContext): Promise<void> {
-  const up = await startRowServers(context, otherRounds);
+  const up = await startRowServers(context, rows, otherRounds);
   try {
     const samples = await measureRounds(up.targets, settings, log, { paired: true });
     const [api, floor] = await Promise.all([
@@ -81,9 +83,9 @@ async function runRows(context: RowRunContext): Promise<void> {
 
 /** Some rows' endpoints and floors under a profiler; the summary and the profiles. */
 async function runProfile(context: RowRunContext): Promise<void> {
-  const up = await startRowServers(context, otherRounds);
+  const up = await startRowServers(context, rows, otherRounds);
   try {
-    await profileRows(up, options.profileRows, settings, { benchDir, startedAt, log });
+    await profileRows(up, options.rows, settings, { benchDir, startedAt, log });
   } finally {
     await up.stop();
   }

@@ -1,7 +1,12 @@
 import type { Caller } from "./callers.ts";
-import { floorAccountsSql } from "./callers.ts";
+import { callerAccountsSql, floorKeysSql } from "./callers.ts";
 import type { Send } from "./flows.ts";
-import { orderAnimalsSql } from "./order-animals.ts";
+import {
+  DEPARTING_ANIMALS,
+  departingAnimalsSql,
+  ORDER_ANIMALS,
+  orderAnimalsSql,
+} from "./seeded-animals.ts";
 import { API_CONFIG, wrangler } from "./servers.ts";
 
 /** Limits no bench run can reach, so every measured request is admitted yet still counted. */
@@ -26,16 +31,19 @@ export function executeSql(persistTo: string, sql: string, timeoutMs?: number) {
 }
 
 /**
- * Prepares both databases before the servers start: the tables, and the
- * animals the order rows adopt (so their ids are 1 to N); in the floor's,
- * also the callers' accounts and the keys it acts for. The API's callers
- * get their keys through its admin endpoint instead.
+ * Prepares both databases before the servers start: the tables, the
+ * animals the order rows adopt (so their ids are 1 to N), the callers'
+ * accounts, and the shopper's animals the deletion row deletes; in the
+ * floor's, also the keys it acts for. The API's callers get their keys
+ * through its admin endpoint instead.
  */
 export async function prepareDatabases(apiState: string, floorState: string): Promise<void> {
   await Promise.all([applyMigrationsTo(apiState), applyMigrationsTo(floorState)]);
+  const departing = departingAnimalsSql(ORDER_ANIMALS + 1, ORDER_ANIMALS + DEPARTING_ANIMALS);
+  const common = [orderAnimalsSql(), callerAccountsSql(), departing];
   await Promise.all([
-    executeSql(apiState, orderAnimalsSql()),
-    executeSql(floorState, `${orderAnimalsSql()}\n${floorAccountsSql()}`),
+    executeSql(apiState, common.join("\n")),
+    executeSql(floorState, [...common, floorKeysSql()].join("\n")),
   ]);
 }
 

@@ -1,7 +1,9 @@
 import type { Caller } from "./callers.ts";
+import { freshName } from "./catalogue-rows.ts";
 import type { FlowContext, FlowStep, Send } from "./flows.ts";
-import type { OrderWalk } from "./order-animals.ts";
-import { HOOK_TYPES, newPetBody, type Seeded } from "./rows.ts";
+import type { Seeded } from "./row-kinds.ts";
+import { HOOK_TYPES, newPetBody } from "./rows.ts";
+import type { AnimalWalks } from "./seeded-animals.ts";
 
 /**
  * What the rows work on, made through each server's own routes (the API's
@@ -14,10 +16,16 @@ import { HOOK_TYPES, newPetBody, type Seeded } from "./rows.ts";
 export interface SeedCounts {
   pets: number;
   orders: number;
+  /** The shopper's animals to rename, and categories: twice a load's connections, so they seldom meet on one. */
+  editable: number;
+  categories: number;
 }
 
-/** What the bench seeds: a page's worth of most things, and animals enough to walk through. */
-export const BENCH_SEED: SeedCounts = { pets: 500, orders: 20 };
+/**
+ * What the bench seeds: a page's worth of most things, animals enough to
+ * walk through, and records to rename.
+ */
+export const BENCH_SEED: SeedCounts = { pets: 500, orders: 20, editable: 32, categories: 32 };
 
 /** Requests sent at once while seeding. */
 const PARALLEL = 8;
@@ -66,18 +74,33 @@ export function seedPets(send: Send, count: number): Promise<number[]> {
 }
 
 /**
- * Seeds one server: animals, the shopper's orders (of animals the walk
- * hands out), the hooks account's two endpoints at `hookUrl`, and a test
- * delivery to the first.
+ * Seeds one server: animals, the shopper's animals to rename and
+ * categories, the shopper's orders (of animals the walk hands out), the
+ * hooks account's two endpoints at `hookUrl`, and a test delivery to the
+ * first.
  */
 export async function seed(
   send: Send,
   counts: SeedCounts,
-  adoptable: OrderWalk,
+  walks: AnimalWalks,
   hookUrl: string,
 ): Promise<Seeded> {
   const pets = await seedPets(send, counts.pets);
-  const petIds = Array.from({ length: counts.orders }, () => adoptable.nextPetId());
+  const shopper = (path: string, body: () => string) => () =>
+    ({ caller: "shopper", method: "POST", path, body: body() }) as const;
+  const editable = await make(
+    send,
+    counts.editable,
+    shopper("/v1/pets", () => JSON.stringify({ name: freshName("Editable"), categoryId: 1 })),
+    201,
+  );
+  const categories = await make(
+    send,
+    counts.categories,
+    shopper("/v1/categories", () => JSON.stringify({ name: freshName("Bench kind") })),
+    201,
+  );
+  const petIds = Array.from({ length: counts.orders }, () => walks.adoptable.nextPetId());
   const orders = await make(
     send,
     counts.orders,
@@ -106,7 +129,7 @@ export async function seed(
     () => ({ caller: "hooks", method: "POST", path: `/v1/webhooks/${webhooks[0]}/test` }),
     202,
   );
-  return { pets, orders, webhooks, deliveries, adoptable };
+  return { pets, editable, categories, orders, webhooks, deliveries, ...walks };
 }
 
 /** One request of a unit as sent, with its answer. */

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { parseBenchOptions, plannedRowTargets } from "../bench/bench-options.ts";
 import type { Sample, Target } from "../bench/measure.ts";
-import { OrderWalk } from "../bench/order-animals.ts";
 import { formatRows, summarise } from "../bench/report.ts";
 import { loadSeconds, pairedPlan, type Slot } from "../bench/rounds.ts";
 import { rowTargets } from "../bench/row-targets.ts";
 import { ROWS } from "../bench/rows.ts";
+import { AnimalWalk } from "../bench/seeded-animals.ts";
 
 const names = (plan: Slot[]) =>
   plan.map(({ target, besideEndpoint }) =>
@@ -45,6 +45,14 @@ describe("the rows", () => {
       "GET /v1/pets/{id}",
       "POST /v1/pets",
       "GET /v1/pets?status=available",
+      "GET /v1/pets?q=luna",
+      "GET /v1/pets?id={id}",
+      "PATCH /v1/pets/{id}",
+      "DELETE /v1/pets/{id}",
+      "GET /v1/categories",
+      "GET /v1/categories/{id}",
+      "POST /v1/categories + DELETE",
+      "PATCH /v1/categories/{id}",
       "POST /v1/store/orders + complete",
       "POST /v1/store/orders + cancel",
       "GET /v1/store/orders",
@@ -72,10 +80,13 @@ describe("the rows", () => {
   it("send the endpoint the caller's key and the floor none, with the same requests", () => {
     const seeded = {
       pets: [7],
+      editable: [11, 12],
+      categories: [8],
       orders: [3],
       webhooks: [4, 5],
       deliveries: [9],
-      adoptable: new OrderWalk(1),
+      adoptable: new AnimalWalk(1, 100),
+      departing: new AnimalWalk(101, 200),
     };
     const send = async () => ({ status: 200, body: "[]" });
     const made = rowTargets(
@@ -98,6 +109,15 @@ describe("the rows", () => {
     expect(first("deliveries")).toEqual(first("deliveries-floor"));
     expect(first("retry")).toEqual({ path: "/v1/webhooks/4/deliveries/9/retry" });
     expect(first("create-floor-2")).toMatchObject({ path: "/v1/pets/insert-only" });
+    expect(first("by-id")).toEqual({ path: "/v1/pets?id=7" });
+    expect(first("delete")).toEqual({ path: "/v1/pets/101" });
+    expect(first("category")).toEqual(first("category-floor"));
+    // Each edit sends a name nothing has had, so every request writes.
+    const [edit, nextEdit] = [first("update"), first("update")];
+    expect(edit?.path).toBe("/v1/pets/11");
+    expect(nextEdit?.path).toBe("/v1/pets/12");
+    expect(edit?.body).not.toEqual(nextEdit?.body);
+    expect(first("category-rename")?.body).not.toEqual(first("category-rename-floor")?.body);
     expect(byId("create").floors).toEqual(["create-floor-1", "create-floor-2"]);
     expect([
       byId("list").rounds,
@@ -126,7 +146,7 @@ describe("the rows", () => {
       "list-status",
       "list-status-floor@list-status",
     ]);
-    expect(pairedPlan(targets, 1)).toHaveLength(2 + 2 + 3 + 15 * 2);
+    expect(pairedPlan(targets, 1)).toHaveLength(2 + 2 + 3 + 23 * 2);
     expect(names(pairedPlan(targets, 2))).toEqual([
       "create-floor-1@create",
       "create",
@@ -140,12 +160,22 @@ describe("the rows", () => {
 
   it("fit the default run's load into its budget", () => {
     const { settings, otherRounds, deadlineMs } = parseBenchOptions([]);
-    expect([settings.rounds, otherRounds, settings.durationSeconds]).toEqual([9, 5, 2]);
-    // Warm-ups of 37 slots, five rounds of all 37, four of the seven hot slots.
+    // Twenty-three other rows: more than four rounds hold (nineteen), fewer than three do (twenty-four).
+    expect([settings.rounds, otherRounds, settings.durationSeconds]).toEqual([9, 3, 2]);
+    // Warm-ups of 53 slots, three rounds of all 53, six of the seven hot slots.
     const seconds = loadSeconds(plannedRowTargets(otherRounds), settings, { paired: true });
-    expect(seconds).toBe(37 * 1 + (5 * 37 + 4 * 7) * 2);
+    expect(seconds).toBe(53 * 1 + (3 * 53 + 6 * 7) * 2);
     expect(seconds + 150).toBeLessThan(deadlineMs / 1000);
     expect(() => parseBenchOptions(["--rounds", "20"])).toThrow(/would not fit/);
+    expect(() => parseBenchOptions(["--other-rounds", "5"])).toThrow(/fewer --rows/);
+  });
+
+  it("measure the rows named, in more rounds when fewer are named", () => {
+    const { rows, otherRounds } = parseBenchOptions(["--rows", "delete,list,update"]);
+    expect([rows, otherRounds]).toEqual([["list", "update", "delete"], 5]);
+    expect(parseBenchOptions([]).rows).toEqual(ROWS.map((row) => row.id));
+    expect(parseBenchOptions(["--profile"]).rows).toEqual(["list", "get", "create"]);
+    expect(() => parseBenchOptions(["--rows", "list,nothing"])).toThrow(/no row nothing/);
     expect(() => parseBenchOptions(["--profile", "--rows", "get,nothing"])).toThrow(
       /no row nothing/,
     );
@@ -187,9 +217,9 @@ describe("the report", () => {
   });
 });
 
-describe("the order walk", () => {
+describe("the animal walk", () => {
   it("hands out the seeded animals once each, in order, and never more than are left", () => {
-    const walk = new OrderWalk(3, 12);
+    const walk = new AnimalWalk(3, 12);
     expect(walk.requestBudget(2, 2)).toBe(2 * (10 - 4));
     expect([walk.nextPetId(), walk.nextPetId(), walk.nextPetId()]).toEqual([3, 4, 5]);
     expect(walk.requestBudget(2, 2)).toBe(2 * (7 - 4));

@@ -1,5 +1,13 @@
 import type { Context } from "hono";
 import { type Direction, decodeCursor, positionIn } from "../../../src/api/cursor.ts";
+import type { ChangeRequest } from "../../../src/catalogue/changes.ts";
+import { changerOf } from "../../../src/catalogue/ownership.ts";
+import {
+  createCategory,
+  findCategory,
+  listCategories,
+} from "../../../src/categories/categories.queries.ts";
+import { editCategory, removeCategory } from "../../../src/categories/category-edits.ts";
 import { preparedQueries, runOne } from "../../../src/db/database.ts";
 import { listEvents } from "../../../src/events/events.queries.ts";
 import { type EventTypeSelector, kindsOf } from "../../../src/events/events.schemas.ts";
@@ -12,9 +20,10 @@ import {
 } from "../../../src/orders/orders.queries.ts";
 import type { OrderStatus } from "../../../src/orders/orders.schemas.ts";
 import { createPet, insertPet, newPetValues } from "../../../src/pets/pet-changes.queries.ts";
+import { editPet, removePet } from "../../../src/pets/pet-edits.ts";
 import { listPets } from "../../../src/pets/pet-listing.queries.ts";
 import { findPet, petShape } from "../../../src/pets/pets.queries.ts";
-import type { NewPet, PetStatus } from "../../../src/pets/pets.schemas.ts";
+import type { NewPet, PetPatch, PetStatus } from "../../../src/pets/pets.schemas.ts";
 import { prefixQuery } from "../../../src/pets/search-words.ts";
 import type { Services } from "../../../src/services.ts";
 import {
@@ -65,6 +74,11 @@ async function ownHook(c: FloorContext, { db }: Services): Promise<Response | un
 
 const insertOnly = preparedQueries(insertPet);
 
+/** The shopper's change of the record at `name` in the path, whatever its version (no If-Match). */
+function changeOf(c: FloorContext, { config }: Services, name: string): ChangeRequest {
+  return { id: id(c, name), changer: changerOf({ hash: shopper }, config), accepted: undefined };
+}
+
 /** A placed order's move, answered as the API answers it. */
 function move(to: OrderMove): Floor {
   return async (c, { db }) => {
@@ -104,6 +118,37 @@ export const floors: Record<string, Floor> = {
     const values = newPetValues(await c.req.json<NewPet>(), owner);
     const [row] = await runOne(db, insertOnly(db), values);
     return c.json(row && petShape.render(row), 201);
+  },
+  "PATCH /v1/pets/:petId": async (c, services) => {
+    const request = changeOf(c, services, "petId");
+    const outcome = await editPet(services.db, request, await c.req.json<PetPatch>());
+    return "pet" in outcome ? c.json(outcome.pet, 200) : c.json(outcome, 409);
+  },
+  "DELETE /v1/pets/:petId": async (c, services) => {
+    const outcome = await removePet(services.db, changeOf(c, services, "petId"), now());
+    return outcome.kind === "deleted" ? c.body(null, 204) : c.json(outcome, 409);
+  },
+  "GET /v1/categories": async (c, { db }) => {
+    const found = await listCategories(db, page(c));
+    return c.json(found.categories, 200);
+  },
+  "GET /v1/categories/:categoryId": async (c, { db }) => {
+    const category = await findCategory(db, id(c, "categoryId"));
+    return category ? c.json(category, 200) : c.json({ code: "not_found" }, 404);
+  },
+  "POST /v1/categories": async (c, { db }) => {
+    const { name } = await c.req.json<{ name: string }>();
+    const made = await createCategory(db, { name, apiKeyHash: shopper, now: now() });
+    return made.kind === "made" ? c.json(made.category, 201) : c.json(made, 409);
+  },
+  "PATCH /v1/categories/:categoryId": async (c, services) => {
+    const { name } = await c.req.json<{ name: string }>();
+    const outcome = await editCategory(services.db, changeOf(c, services, "categoryId"), name);
+    return "category" in outcome ? c.json(outcome.category, 200) : c.json(outcome, 409);
+  },
+  "DELETE /v1/categories/:categoryId": async (c, services) => {
+    const outcome = await removeCategory(services.db, changeOf(c, services, "categoryId"), now());
+    return outcome.kind === "deleted" ? c.body(null, 204) : c.json(outcome, 409);
   },
   "GET /v1/store/orders": async (c, { db }) => {
     const status = c.req.query("status") as OrderStatus | undefined;

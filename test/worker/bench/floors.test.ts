@@ -1,10 +1,16 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { CALLERS, type Caller, floorAccountsSql } from "../../bench/callers.ts";
+import { CALLERS, type Caller, callerAccountsSql, floorKeysSql } from "../../bench/callers.ts";
 import floorWorker from "../../bench/floor/floor-worker.ts";
 import type { Send } from "../../bench/flows.ts";
-import { OrderWalk, orderAnimalsSql } from "../../bench/order-animals.ts";
-import { ROWS, type Seeded } from "../../bench/rows.ts";
+import type { Seeded } from "../../bench/row-kinds.ts";
+import { ROWS } from "../../bench/rows.ts";
+import {
+  AnimalWalk,
+  type AnimalWalks,
+  departingAnimalsSql,
+  orderAnimalsSql,
+} from "../../bench/seeded-animals.ts";
 import { type Exchange, seed, sendUnit } from "../../bench/seeding.ts";
 import { seedKey } from "../support/keys.ts";
 import { Contract } from "../support/openapi-contract.ts";
@@ -19,7 +25,9 @@ import { receiverUrl } from "../support/webhooks.ts";
  * accounts, so both see the same orders and endpoints.
  */
 
+/** Animals to order, ids 1 to 40; then animals to delete, ids 41 to 60: half of each for either side. */
 const ANIMALS = 40;
+const DEPARTING = 20;
 let contract: Contract;
 let keys: Record<Caller, string>;
 let onApi: Seeded;
@@ -71,21 +79,36 @@ function documented(operationId: string, { status, body }: Exchange): boolean {
   return body === "" || contract.accepts(pointer, JSON.parse(body));
 }
 
+/** One side's half of the animals to order and of those to delete. */
+function walksOf(side: 0 | 1): AnimalWalks {
+  const half = (first: number, count: number) =>
+    new AnimalWalk(first + (side * count) / 2, first - 1 + ((side + 1) * count) / 2);
+  return { adoptable: half(1, ANIMALS), departing: half(ANIMALS + 1, DEPARTING) };
+}
+
+/** Runs SQL of the bench's, statement by statement. */
+async function execute(sql: string): Promise<void> {
+  const statements = sql.split(";\n").filter((statement) => statement.trim() !== "");
+  await env.DB.batch(statements.map((statement) => env.DB.prepare(statement)));
+}
+
 beforeAll(async () => {
   contract = await Contract.load();
-  // As the bench prepares the floor's database: the animals to order, then its accounts and keys.
-  await env.DB.prepare(orderAnimalsSql(ANIMALS)).run();
-  const statements = floorAccountsSql().split(";\n");
-  await env.DB.batch(statements.map((statement) => env.DB.prepare(statement)));
+  // As the bench prepares the floor's database: the animals to order, the accounts, the
+  // animals to delete, and the keys the floor acts for.
+  const departing = departingAnimalsSql(ANIMALS + 1, ANIMALS + DEPARTING);
+  await execute(
+    [orderAnimalsSql(ANIMALS), callerAccountsSql(), departing, floorKeysSql()].join("\n"),
+  );
   const [shopper, hooks] = await Promise.all(
     (["shopper", "hooks"] as const).map((caller) => seedKey({ account: CALLERS[caller].email })),
   );
   keys = { shopper: shopper?.key ?? "", hooks: hooks?.key ?? "" };
   const hookUrl = receiverUrl("ok", "bench-floors");
-  const counts = { pets: 3, orders: 2 };
-  // One database here: each side orders animals of its own.
-  onApi = await seed(sendToApi, counts, new OrderWalk(1, ANIMALS / 2), hookUrl);
-  onFloor = await seed(sendToFloor, counts, new OrderWalk(ANIMALS / 2 + 1, ANIMALS), hookUrl);
+  const counts = { pets: 3, orders: 2, editable: 2, categories: 2 };
+  // One database here: each side orders and deletes animals of its own.
+  onApi = await seed(sendToApi, counts, walksOf(0), hookUrl);
+  onFloor = await seed(sendToFloor, counts, walksOf(1), hookUrl);
 });
 
 describe("each floor", () => {
@@ -109,7 +132,8 @@ describe("each floor", () => {
 
 describe("the floor", () => {
   it("sends D1 the very batches the endpoint sends, for every change a row makes", async () => {
-    for (const id of ["create", "adopt", "cancel", "webhook-churn", "webhook-rotate"]) {
+    const changes = ["create", "update", "delete", "category-churn", "category-rename"];
+    for (const id of [...changes, "adopt", "cancel", "webhook-churn", "webhook-rotate"]) {
       const row = ROWS.find((candidate) => candidate.id === id);
       if (!row) throw new Error(`no row ${id}`);
       const sent: string[][] = [];
