@@ -61,9 +61,10 @@ const OTHER_ROUNDS = [5, 4, 3, 2];
 const LOAD_BUDGET_SECONDS = { rows: 480, scale: 480 };
 
 /**
- * The command line of `npm run bench`. The scale run's defaults are shorter
- * per load because it has many more loads; both refuse settings whose load
- * alone would not leave time for setup before the deadline.
+ * The command line of `npm run bench`. The scale run's defaults are fewer
+ * rounds of longer loads (3 s: 4 s would not fit its budget with the
+ * finders' pages); each run refuses settings whose load alone would not
+ * leave time for setup before the deadline.
  */
 export function parseBenchOptions(args: string[]): BenchOptions {
   const { values } = parseArgs({
@@ -85,7 +86,7 @@ export function parseBenchOptions(args: string[]): BenchOptions {
   const mode = values.scale ? "scale" : values.profile ? "profile" : "rows";
   const settings: RoundSettings = {
     rounds: Number(values.rounds ?? (mode === "scale" ? "3" : "9")),
-    durationSeconds: Number(values.duration ?? (mode === "rows" ? "2" : "4")),
+    durationSeconds: Number(values.duration ?? { rows: "2", scale: "3", profile: "4" }[mode]),
     warmupSeconds: Number(values.warmup ?? "1"),
     connections: Number(values.connections),
   };

@@ -1,3 +1,4 @@
+import { GIVEN_NAMES } from "./pet-names.ts";
 import { executeSql } from "./seed.ts";
 
 export type PetStatus = "available" | "pending" | "sold";
@@ -22,19 +23,23 @@ export function statusOf(id: number): PetStatus {
 }
 
 /**
- * One statement adding animals with ids from+1 … to, generated inside SQLite
- * by a recursive CTE: a million rows take seconds, where one INSERT per row
- * would take many minutes.
+ * SQL adding animals with ids from+1 … to, generated inside SQLite by a
+ * recursive CTE (a million rows take seconds, where one INSERT per row would
+ * take many minutes), and their names' words to the search index, as each
+ * create writes them: named as `petName` names them, in the categories the
+ * catalogue starts with (1–7), their statuses skewed as above.
  */
 export function growPetsSql(from: number, to: number, createdAt = Date.now()): string {
   const status = STATUS_BY_REMAINDER.map(
     ({ below, status }) => `WHEN i % 100 < ${below} THEN '${status}'`,
   ).join(" ");
+  const given = `json_extract('${JSON.stringify(GIVEN_NAMES)}', '$[' || (i % ${GIVEN_NAMES.length}) || ']')`;
   return [
     `WITH RECURSIVE n(i) AS (SELECT ${from + 1} UNION ALL SELECT i + 1 FROM n WHERE i < ${to})`,
     "INSERT INTO pets (id, name, category_id, status, created_at)",
-    `SELECT i, 'Bench pet ' || i, i % 7 + 1, CASE ${status} END, ${createdAt} FROM n`,
-  ].join(" ");
+    `SELECT i, ${given} || ' ' || i, i % 7 + 1, CASE ${status} END, ${createdAt} FROM n;`,
+    `INSERT INTO pet_search (rowid, name) SELECT id, name FROM pets WHERE id > ${from} AND id <= ${to}`,
+  ].join("\n");
 }
 
 /** Grows the pets table of a local D1 (its state under `persistTo`) from `from` to `to` animals. */

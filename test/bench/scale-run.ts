@@ -52,6 +52,9 @@ export interface RunContext {
   log: (message: string) => void;
 }
 
+/** The finders' first pages are loaded at the largest size, beside the first size's. */
+const findersAt = (sizes: number[], i: number) => ({ finders: i > 0 && i === sizes.length - 1 });
+
 /** Stand-in for a server's origin where only the number of targets matters. */
 const nowhere = { origin: "", key: "" };
 
@@ -64,7 +67,13 @@ export function scaleLoadSeconds(options: ScaleOptions): number {
   const [firstSize = 0] = options.sizes;
   const phases: Target[][] = [
     ...options.sizes.map((size, i) =>
-      listingTargets(origins, "", size, i > 0 ? { ...nowhere, size: firstSize } : undefined),
+      listingTargets(
+        origins,
+        "",
+        size,
+        i > 0 ? { ...nowhere, size: firstSize } : undefined,
+        findersAt(options.sizes, i),
+      ),
     ),
     endpointTargets(origins, "", 1),
     ...options.keyCounts.map((_, i) => mixTargets(origins, [], 1, i > 0 ? [] : undefined)),
@@ -221,7 +230,13 @@ export async function runScale(options: ScaleOptions, context: RunContext): Prom
         await runPhase(fleet, context, settings, phase, async () => {
           log(`growing ${tables.length} tables from ${grownFrom} to ${size} animals`);
           await Promise.all(tables.map((t) => growPets(t, grownFrom, size)));
-          return listingTargets(fleet.origins, firstKey, size, firstSize);
+          return listingTargets(
+            fleet.origins,
+            firstKey,
+            size,
+            firstSize,
+            findersAt(options.sizes, i),
+          );
         }),
       );
       animals = size;

@@ -2,6 +2,7 @@ import { encodeCursor } from "../../src/api/cursor.ts";
 import { type Flow, one } from "./flows.ts";
 import type { Target } from "./measure.ts";
 import { createMix } from "./mix.ts";
+import { SEARCHED_NAME } from "./pet-names.ts";
 import { lastPageAfterId, type PetStatus } from "./pets-table.ts";
 import { newPetBody } from "./rows.ts";
 
@@ -48,6 +49,39 @@ function listing(
   };
 }
 
+/**
+ * The finders' first pages, each a full page at every size from 10³ on, as
+ * the grown table makes them (pets-table.ts): a given name (5% of the
+ * animals), twenty animals by id among the first thousand, a category
+ * (a seventh), and a rarer pair, `available` (9%) in two categories of
+ * seven (2.6%, some 26 animals in a thousand).
+ */
+const FINDERS: { id: string; label: string; query: string }[] = [
+  { id: "search", label: "q", query: `q=${SEARCHED_NAME.toLowerCase()}` },
+  {
+    id: "by-id",
+    label: "20 ids",
+    query: Array.from({ length: PAGE }, (_, i) => `id=${(i + 1) * 50 - 13}`).join("&"),
+  },
+  { id: "category", label: "categoryId", query: "categoryId=3" },
+  {
+    id: "status-category",
+    label: "status and categoryId",
+    query: "status=available&categoryId=2&categoryId=5",
+  },
+];
+
+/** A finder's first page on a server, with its key if it takes one. */
+function finder(server: { origin: string; key?: string }, shape: (typeof FINDERS)[number]): Target {
+  return {
+    id: `list-${shape.id}`,
+    label: `GET /v1/pets by ${shape.label}, first page`,
+    origin: server.origin,
+    ...(server.key === undefined ? {} : { headers: bearer(server.key) }),
+    flow: one("GET", `/v1/pets?${shape.query}&limit=${PAGE}`, 200),
+  };
+}
+
 /** A second API whose table stays at the first size, with a key of its own. */
 export interface FirstSizeApi {
   origin: string;
@@ -63,17 +97,19 @@ function onTheFloor(target: Target, origins: Origins, id = `floor-${target.id}`)
 
 /**
  * The four listings at one table size, first and last page with and without
- * the rare status. At the first size each is held to the same listing on
- * the floor, loaded right beside it. At a larger size each is held to the
- * same listing on a second API whose table stays at the first size, loaded
- * right beside it, so "10⁶ against 10³" compares two loads seconds apart
- * rather than two phases minutes apart.
+ * the rare status, and with `finders`, the finders' first pages. At the
+ * first size each listing is held to the same listing on the floor, loaded
+ * right beside it. At a larger size each is held to the same listing on a
+ * second API whose table stays at the first size, loaded right beside it,
+ * so "10⁶ against 10³" compares two loads seconds apart rather than two
+ * phases minutes apart.
  */
 export function listingTargets(
   origins: Origins,
   key: string,
   size: number,
   firstSize?: FirstSizeApi,
+  { finders = false } = {},
 ): Target[] {
   const api = { origin: origins.api, key };
   if (!firstSize) {
@@ -84,16 +120,21 @@ export function listingTargets(
     });
   }
   const animals = firstSize.size.toLocaleString("en-US");
-  const pairs = LISTINGS.map((shape): Target[] => {
-    const target = listing(api, size, shape);
-    const twin = listing(firstSize, firstSize.size, shape);
+  const besideFirstSize = (target: Target, twin: Target): Target[] => {
     const id = `first-size-${target.id}`;
     return [
       { ...twin, id, label: `${twin.label}, at ${animals} animals`, isFloor: true },
       { ...target, floors: [id] },
     ];
-  });
-  return pairs.flat();
+  };
+  return [
+    ...LISTINGS.flatMap((shape) =>
+      besideFirstSize(listing(api, size, shape), listing(firstSize, firstSize.size, shape)),
+    ),
+    ...(finders
+      ? FINDERS.flatMap((shape) => besideFirstSize(finder(api, shape), finder(firstSize, shape)))
+      : []),
+  ];
 }
 
 /** Gets walking through the animals 1 … largestId. */

@@ -3,8 +3,10 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { decodeCursor, encodeCursor } from "../../src/api/cursor.ts";
+import { parseBenchOptions } from "../bench/bench-options.ts";
 import type { Sample, Target } from "../bench/measure.ts";
 import { createMix, MIX_SHARES, type MixKind } from "../bench/mix.ts";
+import { petName, SEARCHED_NAME } from "../bench/pet-names.ts";
 import { growPetsSql, lastPageAfterId, statusOf } from "../bench/pets-table.ts";
 import { summarise } from "../bench/report.ts";
 import { pairedPlan } from "../bench/rounds.ts";
@@ -40,17 +42,25 @@ function sample(target: string, requestsPerSecond: number, besideEndpoint?: stri
 }
 
 describe("growing the pets table with SQL", () => {
-  it("adds 1,000 animals split 90% sold, 9% available, 1% pending, and finds the last page", async () => {
+  it("adds 1,000 animals split 90% sold, 9% available, 1% pending, named and indexed for the finders", async () => {
     const size = 1_000;
     const afterId = lastPageAfterId(size, 20, "available");
-    // One command: the tables as the migration makes them, the growth, the checks.
-    const createPets = await readFile(path.join(ROOT, "migrations/0000_initial.sql"), "utf8");
+    // One command: the tables and the search index as the migrations make them, the growth, the checks.
+    const migrations = ["0000_initial.sql", "0001_search_indexes.sql"];
+    const tables = await Promise.all(
+      migrations.map((file) => readFile(path.join(ROOT, "migrations", file), "utf8")),
+    );
     const sql = [
-      createPets,
+      ...tables,
       growPetsSql(0, size),
       "SELECT status, count(*) AS n FROM pets GROUP BY status ORDER BY status",
       "SELECT min(id) AS first, max(id) AS last FROM pets",
       `SELECT count(*) AS n FROM pets WHERE status = 'available' AND id > ${afterId}`,
+      "SELECT id, name FROM pets WHERE id IN (1, 20, 999) ORDER BY id",
+      `SELECT count(*) AS n FROM pet_search WHERE pet_search MATCH '"${SEARCHED_NAME}"*'`,
+      "SELECT min(category_id) AS lowest, max(category_id) AS highest FROM pets",
+      "SELECT count(*) AS n FROM pets WHERE category_id = 3",
+      "SELECT count(*) AS n FROM pets WHERE status = 'available' AND category_id IN (2, 5)",
     ].join(";\n");
     const output = await wrangler(
       [
@@ -71,7 +81,7 @@ describe("growing the pets table with SQL", () => {
     const results = (JSON.parse(output) as { results: Record<string, unknown>[] }[]).map(
       (statement) => statement.results,
     );
-    const [split, range, lastPage] = results.slice(-3);
+    const [split, range, lastPage, names, searched, categories, category, pair] = results.slice(-8);
     expect(split).toEqual([
       { status: "available", n: 90 },
       { status: "pending", n: 10 },
@@ -79,6 +89,12 @@ describe("growing the pets table with SQL", () => {
     ]);
     expect(range).toEqual([{ first: 1, last: size }]);
     expect(lastPage).toEqual([{ n: 20 }]);
+    expect(names).toEqual([1, 20, 999].map((id) => ({ id, name: petName(id) })));
+    // Every finder's first page at 10³ is full, with a next page after it.
+    expect(searched).toEqual([{ n: 50 }]);
+    expect(categories).toEqual([{ lowest: 1, highest: 7 }]);
+    expect(category).toEqual([{ n: 143 }]);
+    expect(pair).toEqual([{ n: 26 }]);
   });
 
   it("computes the same statuses in TypeScript as the SQL writes", () => {
@@ -143,6 +159,26 @@ describe("the listings at a larger size", () => {
     const keysSent = new Set(targets.map((t) => `${t.origin} ${t.headers?.Authorization}`));
     expect(keysSent).toEqual(
       new Set(["http://api-first-size Bearer first-size-key", "http://api Bearer key"]),
+    );
+  });
+
+  it("add the finders' first pages at the largest size, each beside the same page at the first", () => {
+    const withFinders = listingTargets(origins, "key", 1_000_000, firstSize, { finders: true });
+    const pages = pairedPlan(withFinders, 0)
+      .slice(8)
+      .map(({ target }) => `${target.origin}${target.flow?.steps[0]?.request({}).path}`);
+    const ids = [37, 87, 137, 187, 237, 287, 337, 387, 437, 487, 537, 587, 637, 687, 737, 787];
+    const finders = [
+      "q=luna",
+      [...ids, 837, 887, 937, 987].map((id) => `id=${id}`).join("&"),
+      "categoryId=3",
+      "status=available&categoryId=2&categoryId=5",
+    ];
+    expect(pages).toEqual(
+      finders.flatMap((query) => [
+        `http://api-first-size/v1/pets?${query}&limit=20`,
+        `http://api/v1/pets?${query}&limit=20`,
+      ]),
     );
   });
 
@@ -213,12 +249,17 @@ describe("the mix", () => {
   it("counts the scale run's loads from the plans its phases follow", () => {
     const settings = { rounds: 3, durationSeconds: 4, warmupSeconds: 1, connections: 16 };
     // Four pairs at every size (each listing beside the floor's at the first, beside
-    // the first size's API at the others); two pairs for get and create; then per
-    // key count the floor's pair for the first, and the floor's mix alone plus the
-    // fewer-keys pair for each later.
-    const loads = 8 * 3 + 4 + 2 + 3 + 3;
+    // the first size's API at the others), and the four finders' pairs at the largest;
+    // two pairs for get and create; then per key count the floor's pair for the first,
+    // and the floor's mix alone plus the fewer-keys pair for each later.
+    const loads = 8 * 3 + 8 + 4 + 2 + 3 + 3;
     const sizes = [1_000, 100_000, 1_000_000];
     expect(scaleLoadSeconds({ settings, sizes, keyCounts: [1, 100, 10_000] })).toBe(loads * 13);
+    // By default, three rounds of 3 s loads, which fit the run's budget where 4 s would not.
+    const { scale } = parseBenchOptions(["--scale"]);
+    expect(scale?.settings).toMatchObject({ rounds: 3, durationSeconds: 3 });
+    expect(scale && scaleLoadSeconds(scale)).toBe(loads * 10);
+    expect(() => parseBenchOptions(["--scale", "--duration", "4"])).toThrow(/would not fit/);
   });
 
   it("sends creates as JSON and no key to a server without auth", () => {
