@@ -94,7 +94,7 @@ describe("updatePet and deletePet", () => {
     await expectReplies("deletePet", 204, [[`/v1/pets/${pet.id}`, { method: "DELETE", key }]]);
   });
 
-  it("400, 401, 403, 404, 409, 412, 413, 415 and 422", async () => {
+  it("400, 401, 403, 404, 409, 412, 413, 415 and 422", MANY_REQUESTS, async () => {
     const pet = await animal();
     const path = `/v1/pets/${pet.id}`;
     const stale = { headers: { "If-Match": '"9"' } };
@@ -131,7 +131,7 @@ describe("updatePet and deletePet", () => {
 });
 
 describe("categories", () => {
-  it("200, 201, 204 and 304, paged, with the ETag of each category", async () => {
+  it("200, 201, 204 and 304, paged, with the ETag of each category", MANY_REQUESTS, async () => {
     let path: string | undefined = "/v1/categories?limit=3";
     while (path) {
       const reply = await api(path, { key });
@@ -159,7 +159,7 @@ describe("categories", () => {
     await expectReplies("deleteCategory", 204, [[one, { method: "DELETE", key }]]);
   });
 
-  it("400, 401, 403, 404, 409, 412, 413 and 415", async () => {
+  it("400, 401, 403, 404, 409, 412, 413 and 415", MANY_REQUESTS, async () => {
     const made = await category("Refusing");
     const one = `/v1/categories/${made.id}`;
     const stale = { headers: { "If-Match": '"9"' } };
@@ -220,7 +220,7 @@ describe("429 and 503 for every catalogue operation", () => {
     ["deleteCategory", "/v1/categories/1", { method: "DELETE" }],
   ];
 
-  it("answers 429 once a tiny Enterprise budget is spent", async () => {
+  it("answers 429 once a tiny Enterprise budget is spent", MANY_REQUESTS, async () => {
     // A day of one request: no new minute reopens the budget mid-test.
     for (const [operationId, path, init] of cases) {
       const { key: tiny } = await seedKey({
@@ -235,7 +235,7 @@ describe("429 and 503 for every catalogue operation", () => {
   describe("when storage fails", () => {
     const logs = captureLogs();
 
-    it("answers 503 for a failing D1 and a failing rate limiter", async () => {
+    it("answers 503 for a failing D1 and a failing rate limiter", MANY_REQUESTS, async () => {
       for (const [operationId, path, init] of cases) {
         for (const bindings of [{ DB: failingD1() }, { RATE_LIMITER: failingLimiter() }]) {
           await expectReplies(operationId, 503, [[path, { ...init, key, bindings }]]);

@@ -509,135 +509,143 @@ describe("createWebhook, listWebhooks, deleteWebhook, listDeliveries", () => {
     await contract.check("createWebhook", eleventh);
   });
 
-  it("404 for another account's or a malformed endpoint, 400 for a bad page, 401 without a key", async () => {
-    const mine = (await contract.check(
-      "createWebhook",
-      await createWebhook({ url: receiverUrl("ok", "never-called"), types: ["order.*"] }),
-    )) as { id: number };
-    const stranger = (await seedKey()).key;
-    for (const [webhookId, as] of [
-      [String(mine.id), stranger],
-      ["abc", key],
-      ["9007199254740991", key],
-    ] as const) {
-      const fetched = await api(`/v1/webhooks/${webhookId}`, { key: as });
-      expect(fetched.status).toBe(404);
-      await contract.check("getWebhook", fetched);
-      const listing = await api(`/v1/webhooks/${webhookId}/deliveries`, { key: as });
-      expect(listing.status).toBe(404);
-      await contract.check("listDeliveries", listing);
-      const deleting = await api(`/v1/webhooks/${webhookId}`, { method: "DELETE", key: as });
-      expect(deleting.status).toBe(404);
-      await contract.check("deleteWebhook", deleting);
-    }
-    for (const query of ["limit=0", "cursor=nope"]) {
-      const reply = await api(`/v1/webhooks/${mine.id}/deliveries?${query}`, { key });
-      expect(reply.status).toBe(400);
-      await contract.check("listDeliveries", reply);
-    }
-    for (const [operationId, path, method] of [
-      ["createWebhook", "/v1/webhooks", "POST"],
-      ["listWebhooks", "/v1/webhooks", "GET"],
-      ["getWebhook", `/v1/webhooks/${mine.id}`, "GET"],
-      ["deleteWebhook", `/v1/webhooks/${mine.id}`, "DELETE"],
-      ["listDeliveries", `/v1/webhooks/${mine.id}/deliveries`, "GET"],
-    ] as const) {
-      const reply = await api(path, { method, json: method === "POST" ? {} : undefined });
-      expect(reply.status).toBe(401);
-      await contract.check(operationId, reply);
-    }
-    const gone = await api(`/v1/webhooks/${mine.id}`, { method: "DELETE", key });
-    await contract.check("deleteWebhook", gone);
-  });
+  it(
+    "404 for another account's or a malformed endpoint, 400 for a bad page, 401 without a key",
+    MANY_REQUESTS,
+    async () => {
+      const mine = (await contract.check(
+        "createWebhook",
+        await createWebhook({ url: receiverUrl("ok", "never-called"), types: ["order.*"] }),
+      )) as { id: number };
+      const stranger = (await seedKey()).key;
+      for (const [webhookId, as] of [
+        [String(mine.id), stranger],
+        ["abc", key],
+        ["9007199254740991", key],
+      ] as const) {
+        const fetched = await api(`/v1/webhooks/${webhookId}`, { key: as });
+        expect(fetched.status).toBe(404);
+        await contract.check("getWebhook", fetched);
+        const listing = await api(`/v1/webhooks/${webhookId}/deliveries`, { key: as });
+        expect(listing.status).toBe(404);
+        await contract.check("listDeliveries", listing);
+        const deleting = await api(`/v1/webhooks/${webhookId}`, { method: "DELETE", key: as });
+        expect(deleting.status).toBe(404);
+        await contract.check("deleteWebhook", deleting);
+      }
+      for (const query of ["limit=0", "cursor=nope"]) {
+        const reply = await api(`/v1/webhooks/${mine.id}/deliveries?${query}`, { key });
+        expect(reply.status).toBe(400);
+        await contract.check("listDeliveries", reply);
+      }
+      for (const [operationId, path, method] of [
+        ["createWebhook", "/v1/webhooks", "POST"],
+        ["listWebhooks", "/v1/webhooks", "GET"],
+        ["getWebhook", `/v1/webhooks/${mine.id}`, "GET"],
+        ["deleteWebhook", `/v1/webhooks/${mine.id}`, "DELETE"],
+        ["listDeliveries", `/v1/webhooks/${mine.id}/deliveries`, "GET"],
+      ] as const) {
+        const reply = await api(path, { method, json: method === "POST" ? {} : undefined });
+        expect(reply.status).toBe(401);
+        await contract.check(operationId, reply);
+      }
+      const gone = await api(`/v1/webhooks/${mine.id}`, { method: "DELETE", key });
+      await contract.check("deleteWebhook", gone);
+    },
+  );
 });
 
 describe("updateWebhook, testWebhook, retryDelivery, recoverWebhook", () => {
-  it("200 and 202 for an endpoint's operation; 400, 404, 413 and 415 for what cannot be done; 401 without a key", async () => {
-    const owner = (await seedKey()).key;
-    const name = uniqueName("contract-operated");
-    const { id } = (await contract.check(
-      "createWebhook",
-      await createWebhook({ url: receiverUrl("ok", name), types: ["order.*"] }, owner),
-    )) as { id: number };
-    const path = `/v1/webhooks/${id}`;
-    const patch = (json: unknown, as: string | undefined = owner) =>
-      api(path, { method: "PATCH", key: as, json });
-    await contract.check("updateWebhook", await patch({ enabled: false }));
-    await contract.check("updateWebhook", await patch({ enabled: true, types: ["pet.*"] }));
-    const tested = (await contract.check(
-      "testWebhook",
-      await api(`${path}/test`, { method: "POST", key: owner }),
-    )) as { id: number };
-    await receivedAtLeast(name, 1);
-    await contract.check(
-      "retryDelivery",
-      await api(`${path}/deliveries/${tested.id}/retry`, { method: "POST", key: owner }),
-    );
-    const since = new Date(Date.now() - 60_000).toISOString();
-    const recover = (json: unknown, as: string | undefined = owner, at = path) =>
-      api(`${at}/recover`, { method: "POST", key: as, json });
-    await contract.check("recoverWebhook", await recover({ since }));
-
-    for (const body of [{}, { url: "https://10.1.2.3/hook" }, { enabled: 1 }]) {
-      const reply = await patch(body);
-      expect(reply.status).toBe(400);
-      await contract.check("updateWebhook", reply);
-    }
-    for (const body of [{}, { since: "yesterday" }, { since, extra: 1 }]) {
-      const reply = await recover(body);
-      expect(reply.status).toBe(400);
-      await contract.check("recoverWebhook", reply);
-    }
-    const stranger = (await seedKey()).key;
-    const notMine: [string, Promise<Response>][] = [
-      ["updateWebhook", patch({ enabled: false }, stranger)],
-      ["testWebhook", api(`${path}/test`, { method: "POST", key: stranger })],
-      ["testWebhook", api("/v1/webhooks/abc/test", { method: "POST", key: owner })],
-      [
+  it(
+    "200 and 202 for an endpoint's operation; 400, 404, 413 and 415 for what cannot be done; 401 without a key",
+    MANY_REQUESTS,
+    async () => {
+      const owner = (await seedKey()).key;
+      const name = uniqueName("contract-operated");
+      const { id } = (await contract.check(
+        "createWebhook",
+        await createWebhook({ url: receiverUrl("ok", name), types: ["order.*"] }, owner),
+      )) as { id: number };
+      const path = `/v1/webhooks/${id}`;
+      const patch = (json: unknown, as: string | undefined = owner) =>
+        api(path, { method: "PATCH", key: as, json });
+      await contract.check("updateWebhook", await patch({ enabled: false }));
+      await contract.check("updateWebhook", await patch({ enabled: true, types: ["pet.*"] }));
+      const tested = (await contract.check(
+        "testWebhook",
+        await api(`${path}/test`, { method: "POST", key: owner }),
+      )) as { id: number };
+      await receivedAtLeast(name, 1);
+      await contract.check(
         "retryDelivery",
-        api(`${path}/deliveries/${tested.id}/retry`, { method: "POST", key: stranger }),
-      ],
-      ["retryDelivery", api(`${path}/deliveries/999999/retry`, { method: "POST", key: owner })],
-      ["retryDelivery", api(`${path}/deliveries/x/retry`, { method: "POST", key: owner })],
-      ["recoverWebhook", recover({ since }, stranger)],
-    ];
-    for (const [operationId, reply] of notMine) {
-      const response = await reply;
-      expect(response.status, operationId).toBe(404);
-      await contract.check(operationId, response);
-    }
-    for (const [operationId, method, at] of [
-      ["updateWebhook", "PATCH", path],
-      ["recoverWebhook", "POST", `${path}/recover`],
-    ] as const) {
-      const big = await api(at, {
-        method,
-        key: owner,
-        body: JSON.stringify({ since, pad: "x".repeat(17 * 1024) }),
-        headers: { "Content-Type": "application/json" },
-      });
-      expect(big.status).toBe(413);
-      await contract.check(operationId, big);
-      const text = await api(at, {
-        method,
-        key: owner,
-        body: "{}",
-        headers: { "Content-Type": "text/plain" },
-      });
-      expect(text.status).toBe(415);
-      await contract.check(operationId, text);
-    }
-    for (const [operationId, method, at] of [
-      ["updateWebhook", "PATCH", path],
-      ["testWebhook", "POST", `${path}/test`],
-      ["retryDelivery", "POST", `${path}/deliveries/${tested.id}/retry`],
-      ["recoverWebhook", "POST", `${path}/recover`],
-    ] as const) {
-      const reply = await api(at, { method, json: method === "PATCH" ? {} : undefined });
-      expect(reply.status).toBe(401);
-      await contract.check(operationId, reply);
-    }
-  });
+        await api(`${path}/deliveries/${tested.id}/retry`, { method: "POST", key: owner }),
+      );
+      const since = new Date(Date.now() - 60_000).toISOString();
+      const recover = (json: unknown, as: string | undefined = owner, at = path) =>
+        api(`${at}/recover`, { method: "POST", key: as, json });
+      await contract.check("recoverWebhook", await recover({ since }));
+
+      for (const body of [{}, { url: "https://10.1.2.3/hook" }, { enabled: 1 }]) {
+        const reply = await patch(body);
+        expect(reply.status).toBe(400);
+        await contract.check("updateWebhook", reply);
+      }
+      for (const body of [{}, { since: "yesterday" }, { since, extra: 1 }]) {
+        const reply = await recover(body);
+        expect(reply.status).toBe(400);
+        await contract.check("recoverWebhook", reply);
+      }
+      const stranger = (await seedKey()).key;
+      const notMine: [string, Promise<Response>][] = [
+        ["updateWebhook", patch({ enabled: false }, stranger)],
+        ["testWebhook", api(`${path}/test`, { method: "POST", key: stranger })],
+        ["testWebhook", api("/v1/webhooks/abc/test", { method: "POST", key: owner })],
+        [
+          "retryDelivery",
+          api(`${path}/deliveries/${tested.id}/retry`, { method: "POST", key: stranger }),
+        ],
+        ["retryDelivery", api(`${path}/deliveries/999999/retry`, { method: "POST", key: owner })],
+        ["retryDelivery", api(`${path}/deliveries/x/retry`, { method: "POST", key: owner })],
+        ["recoverWebhook", recover({ since }, stranger)],
+      ];
+      for (const [operationId, reply] of notMine) {
+        const response = await reply;
+        expect(response.status, operationId).toBe(404);
+        await contract.check(operationId, response);
+      }
+      for (const [operationId, method, at] of [
+        ["updateWebhook", "PATCH", path],
+        ["recoverWebhook", "POST", `${path}/recover`],
+      ] as const) {
+        const big = await api(at, {
+          method,
+          key: owner,
+          body: JSON.stringify({ since, pad: "x".repeat(17 * 1024) }),
+          headers: { "Content-Type": "application/json" },
+        });
+        expect(big.status).toBe(413);
+        await contract.check(operationId, big);
+        const text = await api(at, {
+          method,
+          key: owner,
+          body: "{}",
+          headers: { "Content-Type": "text/plain" },
+        });
+        expect(text.status).toBe(415);
+        await contract.check(operationId, text);
+      }
+      for (const [operationId, method, at] of [
+        ["updateWebhook", "PATCH", path],
+        ["testWebhook", "POST", `${path}/test`],
+        ["retryDelivery", "POST", `${path}/deliveries/${tested.id}/retry`],
+        ["recoverWebhook", "POST", `${path}/recover`],
+      ] as const) {
+        const reply = await api(at, { method, json: method === "PATCH" ? {} : undefined });
+        expect(reply.status).toBe(401);
+        await contract.check(operationId, reply);
+      }
+    },
+  );
 });
 
 describe("rotateWebhookSecret and createWebhook's Idempotency-Key", () => {
@@ -775,7 +783,7 @@ describe("the requests webhooks deliver", () => {
 });
 
 describe("429 for every operation", () => {
-  it("answers 429 once a tiny Enterprise budget is spent", async () => {
+  it("answers 429 once a tiny Enterprise budget is spent", MANY_REQUESTS, async () => {
     const tiny = async () =>
       (await seedKey({ plan: "enterprise", limits: { perMinute: 1, perDay: 1 } })).key;
     const cases: [string, (k: string) => Promise<Response>][] = [
@@ -873,7 +881,7 @@ describe("422 and replays for createPet's Idempotency-Key", () => {
 describe("503 for every operation when storage fails", () => {
   const logs = captureLogs();
 
-  it("answers 503 for a failing D1 and a failing rate limiter", async () => {
+  it("answers 503 for a failing D1 and a failing rate limiter", MANY_REQUESTS, async () => {
     const cases: [string, string, RequestInit][] = [
       ["listPets", "/v1/pets", {}],
       ["getPet", "/v1/pets/1", {}],
