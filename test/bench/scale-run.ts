@@ -20,7 +20,7 @@ import {
   mixTargets,
   type Origins,
 } from "./scale-targets.ts";
-import { applyMigrationsTo } from "./seed.ts";
+import { applyMigrationsTo, prepareFloorCallers } from "./seed.ts";
 import {
   API_CONFIG,
   bundle,
@@ -124,7 +124,9 @@ async function startFleet(
     workers.map(async ({ entry, ...worker }): Promise<DevServerOptions> => {
       const [script] = await Promise.all([
         bundle(API_CONFIG, path.join(runDir, `${worker.name}-bundle`), entry),
-        applyMigrationsTo(state(worker.name)),
+        applyMigrationsTo(state(worker.name)).then(async () => {
+          if (entry === FLOOR_SCRIPT) await prepareFloorCallers(state(worker.name));
+        }),
       ]);
       const logFile = path.join(runDir, `${worker.name}.log`);
       return { ...worker, config: API_CONFIG, script, persistTo: state(worker.name), logFile };

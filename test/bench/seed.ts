@@ -48,6 +48,15 @@ export async function prepareDatabases(apiState: string, floorState: string): Pr
 }
 
 /**
+ * Gives a floor's database, its tables made, the callers' accounts and the
+ * keys the floor acts for: without them the floor's creates, which record
+ * the account whose key made the animal, have no account to record.
+ */
+export async function prepareFloorCallers(floorState: string): Promise<void> {
+  await executeSql(floorState, [callerAccountsSql(), floorKeysSql()].join("\n"));
+}
+
+/**
  * Makes an Enterprise key with limits that will not bind through the API's
  * own admin endpoint, as the operator command does, and returns the key.
  */
