@@ -16,6 +16,8 @@ export interface KeyUsage {
   minute: WindowUsage;
   day: WindowUsage;
   history: UsageSeries;
+  /** The start of the minute the key was last used (Unix ms); undefined for a key never used. */
+  lastUse: number | undefined;
 }
 
 export interface AccountUsage {
@@ -41,8 +43,10 @@ function windowUsage(windows: WindowReport[], name: WindowReport["name"]): Windo
 }
 
 /**
- * Asks each key's Durable Object for its current windows (counting nothing)
- * and its hourly history, both at once, and adds them up for the account.
+ * Asks each key's Durable Object, in one call per key, for its current
+ * windows (counting nothing), its hourly history and its last use, and adds
+ * them up for the account. Keys that ended before the 30 days the charts
+ * show are not asked.
  */
 export async function accountUsage(
   limiter: RateLimitClient,
@@ -51,23 +55,21 @@ export async function accountUsage(
   const now = Date.now();
   const counted = keys.filter((key) => mayHaveHistory(key, now));
   const answers = await Promise.all(
-    counted.map(async (key) => {
-      const [windows, hours] = await Promise.all([
-        limiter.usage(key.hash, effectiveLimits(key)),
-        limiter.usageHistory(key.hash),
-      ]);
-      return { hash: key.hash, windows, hours };
-    }),
+    counted.map(async (key) => ({
+      hash: key.hash,
+      ...(await limiter.keyReport(key.hash, effectiveLimits(key))),
+    })),
   );
   const byKey = new Map<string, KeyUsage>();
   const allHours: HourCount[] = [];
   let minute = 0;
   let day = 0;
-  for (const { hash, windows, hours } of answers) {
+  for (const { hash, windows, hours, lastUse } of answers) {
     const usage: KeyUsage = {
       minute: windowUsage(windows, "minute"),
       day: windowUsage(windows, "day"),
       history: usageSeries(hours, now),
+      lastUse,
     };
     byKey.set(hash, usage);
     allHours.push(...hours);

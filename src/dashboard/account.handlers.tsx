@@ -11,9 +11,6 @@ import type { DashboardContext } from "./session.ts";
 
 const ACCOUNT_PAGE = "/dashboard/account";
 
-const capReached = (cap: number) =>
-  `You already have ${cap} working keys, the most your plan allows. Revoke a key first, then make another.`;
-
 /**
  * The account page: with notices (taken, so a reload shows none), or with
  * the error a refused post re-renders it with. Everything that can fail is
@@ -52,16 +49,10 @@ export function showAccount(c: DashboardContext) {
   return renderAccount(c);
 }
 
-/** Post/Redirect/Get: what the post did reaches the account page through a one-time notice. */
-async function noticeAndRedirect(c: DashboardContext, notice: Notice) {
+/** Post/Redirect/Get: what the post did reaches the page through a one-time notice. */
+export async function noticeAndRedirect(c: DashboardContext, notice: Notice, page = ACCOUNT_PAGE) {
   await leaveNotice(c.var.services.db, c.get("session"), notice);
-  return c.redirect(ACCOUNT_PAGE, 303);
-}
-
-export async function createKey(c: DashboardContext) {
-  const created = await changes.createKey(c.var.services, c.get("account"));
-  if (!created.ok) return renderAccount(c, capReached(created.cap));
-  return noticeAndRedirect(c, { kind: "key-created", key: created.key });
+  return c.redirect(page, 303);
 }
 
 function keyNotFound(c: DashboardContext) {

@@ -4,7 +4,7 @@ import { csrf } from "hono/csrf";
 import { HTTPException } from "hono/http-exception";
 import { ApiError } from "../errors.ts";
 import { describeError, log } from "../logging.ts";
-import { confirmRevoke, createKey, revokeKey, rollKey, showAccount } from "./account.handlers.tsx";
+import { confirmRevoke, revokeKey, rollKey, showAccount } from "./account.handlers.tsx";
 import {
   acceptInviteForm,
   renderInvite,
@@ -18,6 +18,7 @@ import {
   staleInviteForm,
 } from "./auth.handlers.tsx";
 import { requireFormToken } from "./csrf.ts";
+import { createKey, showKeyForm } from "./key-form.handlers.tsx";
 import {
   COPY_KEY_SCRIPT,
   COPY_KEY_SCRIPT_ROUTE,
@@ -26,7 +27,7 @@ import {
   messageResponse,
 } from "./pages/layout.tsx";
 import type { DashboardContext, DashboardEnv } from "./session.ts";
-import { sendWebhookTest, setWebhookEnabled } from "./webhook.handlers.ts";
+import { webhookRoutes } from "./webhook-routes.ts";
 
 /**
  * The account dashboard: server-rendered HTML forms that need no script (one
@@ -77,13 +78,12 @@ export function dashboardRoutes(): Hono<DashboardEnv> {
   const signedIn = [requireSession(), requireFormToken("session", forbiddenFormPage)] as const;
   dashboard.get("/account", requireSession(), showAccount);
   dashboard.post("/sign-out", ...signedIn, signOut);
+  dashboard.get("/keys/new", requireSession(), showKeyForm);
   dashboard.post("/keys", ...signedIn, createKey);
   dashboard.get("/keys/:hash/revoke", requireSession(), confirmRevoke);
   dashboard.post("/keys/:hash/revoke", ...signedIn, revokeKey);
   dashboard.post("/keys/:hash/roll", ...signedIn, rollKey);
-  dashboard.post("/webhooks/:id/pause", ...signedIn, setWebhookEnabled(false));
-  dashboard.post("/webhooks/:id/resume", ...signedIn, setWebhookEnabled(true));
-  dashboard.post("/webhooks/:id/test", ...signedIn, sendWebhookTest);
+  dashboard.route("/webhooks", webhookRoutes(signedIn));
 
   dashboard.all("*", (c) =>
     messageResponse(c, 404, "Page not found", "There is no dashboard page at this address."),
@@ -107,7 +107,7 @@ async function formBody(c: DashboardContext, next: () => Promise<void>) {
   let read = false;
   try {
     return await formLimit(c, async () => {
-      c.set("form", await c.req.parseBody());
+      c.set("form", await c.req.parseBody({ all: true }));
       read = true;
       await next();
     });

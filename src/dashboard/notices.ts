@@ -20,9 +20,20 @@ const NoticeSchema = z.discriminatedUnion("kind", [
     graceEndsAt: z.number(),
   }),
   z.object({ kind: z.literal("key-revoked"), lastFour: z.string() }),
+  z.object({
+    kind: z.literal("webhook-secret"),
+    /** Whether the endpoint is new, or an existing one has a new secret. */
+    made: z.enum(["registered", "rotated"]),
+    url: z.string(),
+    secret: z.string(),
+  }),
+  z.object({ kind: z.literal("done"), text: z.string() }),
 ]);
 
-/** What a form's success tells the next page: a new key (its one showing), or what became of one. */
+/**
+ * What a form's success tells the next page: a new key or signing secret
+ * (its one showing), what became of a key, or a sentence saying what was done.
+ */
 export type Notice = z.infer<typeof NoticeSchema>;
 
 /**

@@ -5,6 +5,7 @@ import type { AppEnv } from "../context.ts";
 import type { Database } from "../db/database.ts";
 import { isSecretToken, newSecretToken } from "../utils/base64url.ts";
 import { sha256Hex } from "../utils/sha256.ts";
+import type { PostedForm } from "./form-values.ts";
 import { deleteSession, findSession, insertSession } from "./sessions.queries.ts";
 
 const SESSION_COOKIE = "ps_session";
@@ -29,7 +30,7 @@ export interface Session {
 export interface DashboardEnv {
   Bindings: AppEnv["Bindings"];
   Variables: AppEnv["Variables"] & {
-    form: Record<string, string | File>;
+    form: PostedForm;
     session: Session;
     account: Account;
     /** The account whose invite the address names. */

@@ -13,7 +13,7 @@ const EventTypeSchema = z.enum(EVENT_TYPES).openapi("EventType", {
 export type EventType = z.infer<typeof EventTypeSchema>;
 
 /** The families a client can ask for as a whole: every kind whose name starts `pet.`, `category.` or `order.`. */
-const EVENT_FAMILIES = ["pet.*", "category.*", "order.*"] as const;
+export const EVENT_FAMILIES = ["pet.*", "category.*", "order.*"] as const;
 type EventFamily = (typeof EVENT_FAMILIES)[number];
 
 export const EventTypeSelectorSchema = z

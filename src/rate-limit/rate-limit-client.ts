@@ -7,11 +7,11 @@ import type {
   Grant,
   HitResult,
   KeyPolicy,
+  KeyReport,
   ShareReport,
   WindowReport,
 } from "./rate-limit-types.ts";
 import type { RateLimiter } from "./rate-limiter.ts";
-import type { HourCount } from "./usage-history.ts";
 
 /** The only way the rest of the Worker reaches the RateLimiter Durable Object. */
 export interface RateLimitClient {
@@ -27,8 +27,8 @@ export interface RateLimitClient {
   applyPolicy(keyHash: string, policy: KeyPolicy): Promise<void>;
   /** The key's windows as they stand, counting nothing; this isolate's share of them given back first. */
   usage(keyHash: string, limits: Limits): Promise<WindowReport[]>;
-  /** The key's admitted requests per UTC hour over the last 30 days, in one call (its share given back first). */
-  usageHistory(keyHash: string): Promise<HourCount[]>;
+  /** The key's windows, hourly history and last use, in one call (this isolate's share given back first). */
+  keyReport(keyHash: string, limits: Limits): Promise<KeyReport>;
   /** Counts one attempt against a named budget (a minute or an hour window), for throttling. */
   hitNamed(name: string, budget: Budget): Promise<HitResult>;
   /** The start of the minute the key last admitted a request (Unix ms), or undefined; one call. */
@@ -113,9 +113,9 @@ export function rateLimitClient(namespace: Env["RATE_LIMITER"]): RateLimitClient
       givingBack(keyHash, (reports) =>
         call(keyLimiterName(keyHash), (limiter) => limiter.usage(limits, reports)),
       ),
-    usageHistory: (keyHash) =>
+    keyReport: (keyHash, limits) =>
       givingBack(keyHash, (reports) =>
-        call(keyLimiterName(keyHash), (limiter) => limiter.usageHistory(reports)),
+        call(keyLimiterName(keyHash), (limiter) => limiter.keyReport(limits, reports)),
       ),
     hitNamed: (name, budget) => call(`named:${name}`, (limiter) => limiter.hitBudget(budget)),
     lastUse: (keyHash) => call(keyLimiterName(keyHash), (limiter) => limiter.lastUse()),

@@ -1,5 +1,6 @@
 import type { Scope } from "../keys/scopes.ts";
 import type { Limits } from "./plans.ts";
+import type { HourCount } from "./usage-history.ts";
 import type { WindowName } from "./windows.ts";
 
 /**
@@ -14,6 +15,15 @@ export interface KeyPolicy {
   scopes: Scope[];
   allowedRanges?: string[];
   version: number;
+}
+
+/** What the dashboard shows of a key, from one call to its object. */
+export interface KeyReport {
+  windows: WindowReport[];
+  /** Admitted requests per UTC hour over the last 30 days, oldest first. */
+  hours: HourCount[];
+  /** The start of the minute the key was last used (Unix ms); absent for a key never used. */
+  lastUse?: number;
 }
 
 /** A throttle's allowance: `limit` attempts per UTC minute or per UTC hour. */

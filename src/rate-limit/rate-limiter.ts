@@ -7,6 +7,7 @@ import {
   type KeyCall,
   type KeyDecision,
   type KeyPolicy,
+  type KeyReport,
   type ShareReport,
   type WindowReport,
 } from "./rate-limit-types.ts";
@@ -126,10 +127,20 @@ export class RateLimiter extends DurableObject<Env> {
     return reports(activeWindows(this.#state, limits, now));
   }
 
-  /** The key's admitted requests per UTC hour over the last 30 days, oldest first, after the reported shares. */
-  usageHistory(shares: ShareReport[] = [], now: number = Date.now()): HourCount[] {
+  /**
+   * All the dashboard shows of a key, in one call, after the reported shares
+   * are given back: its windows as they stand (counting nothing), its
+   * admitted requests per UTC hour over the last 30 days (oldest first), and
+   * its last use (see `lastUse`).
+   */
+  keyReport(limits: Limits, shares: ShareReport[] = [], now: number = Date.now()): KeyReport {
     this.#takeReports(shares, now);
-    return this.#history.hours(now, this.#state.usageHour);
+    const report: KeyReport = {
+      windows: reports(activeWindows(this.#state, limits, now)),
+      hours: this.#history.hours(now, this.#state.usageHour),
+    };
+    if (this.#state.lastUse !== undefined) report.lastUse = this.#state.lastUse;
+    return report;
   }
 
   /**

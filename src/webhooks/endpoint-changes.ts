@@ -19,34 +19,42 @@ import type { CreatedWebhook, Webhook } from "./webhooks.schemas.ts";
 type Registration = Made<CreatedWebhook> | Stored | Replayed | Reused | { kind: "limit_reached" };
 
 /**
- * Registers an endpoint of the key's account with a new signing secret,
+ * Who changes an endpoint: an API request (its key's account, with the
+ * request's Idempotency-Key if it sent one) or the dashboard (the signed-in
+ * account; its forms are made once by Post/Redirect/Get instead).
+ */
+export type Changer =
+  | { kind: "key"; apiKeyHash: string; idempotencyKey: string | undefined }
+  | { kind: "account"; accountId: number };
+
+const ownerOf = (changer: Changer): Owner =>
+  changer.kind === "key"
+    ? { kind: "key", apiKeyHash: changer.apiKeyHash }
+    : { kind: "account", accountId: changer.accountId };
+
+/** The Idempotency-Key's claim on the operation, when the request sent one. */
+function claimFor(changer: Changer, operation: string, fingerprint: unknown[], now: number) {
+  if (changer.kind !== "key" || changer.idempotencyKey === undefined) return undefined;
+  return claimOf(changer.apiKeyHash, changer.idempotencyKey, operation, fingerprint, now);
+}
+
+/**
+ * Registers an endpoint of the changer's account with a new signing secret,
  * under the account's cap; with an Idempotency-Key, once per key, every
  * retry answered as the first, secret included.
  */
 export async function registerWebhook(
   services: Services,
-  request: {
-    apiKeyHash: string;
-    url: string;
-    types: EventTypeSelector[];
-    idempotencyKey: string | undefined;
-    now: number;
-  },
+  request: { changer: Changer; url: string; types: EventTypeSelector[]; now: number },
 ): Promise<Registration> {
-  const { idempotencyKey, ...fields } = request;
-  const endpoint = { ...fields, secret: generateWebhookSecret() };
-  if (idempotencyKey === undefined) {
+  const { changer, url, types, now } = request;
+  const endpoint = { owner: ownerOf(changer), url, types, now, secret: generateWebhookSecret() };
+  const claim = await claimFor(changer, "createWebhook", [url, types], now);
+  if (claim === undefined) {
     const outcome = await writes.insertWebhookUnderCap(services.db, endpoint);
     if (outcome.kind === "limit_reached") return outcome;
     return { kind: "made", body: { ...outcome.webhook, secret: endpoint.secret } };
   }
-  const claim = await claimOf(
-    request.apiKeyHash,
-    idempotencyKey,
-    "createWebhook",
-    [request.url, request.types],
-    request.now,
-  );
   return writes.insertWebhookOnce(services.db, endpoint, claim);
 }
 
@@ -86,19 +94,16 @@ export async function deleteWebhook(services: Services, owner: Owner, id: number
 }
 
 /**
- * Gives the key's account's endpoint a new signing secret; the old one keeps
- * signing for 24 hours. With an Idempotency-Key, once per key, every retry
- * answered with the same secret. Undefined when there is no such endpoint.
+ * Gives the changer's account's endpoint a new signing secret; the old one
+ * keeps signing for 24 hours. With an Idempotency-Key, once per key, every
+ * retry answered with the same secret. Undefined when there is no such endpoint.
  */
 export async function rotateWebhookSecret(
   services: Services,
-  request: { apiKeyHash: string; id: number; idempotencyKey: string | undefined; now: number },
+  request: { changer: Changer; id: number; now: number },
 ): Promise<Outcome<CreatedWebhook> | undefined> {
-  const { apiKeyHash, id, idempotencyKey, now } = request;
-  const claim =
-    idempotencyKey === undefined
-      ? undefined
-      : await claimOf(apiKeyHash, idempotencyKey, "rotateWebhookSecret", [id], now);
-  const rotation = { apiKeyHash, id, secret: generateWebhookSecret(), now };
+  const { changer, id, now } = request;
+  const claim = await claimFor(changer, "rotateWebhookSecret", [id], now);
+  const rotation = { owner: ownerOf(changer), id, secret: generateWebhookSecret(), now };
   return writes.rotateSecret(services.db, rotation, claim);
 }

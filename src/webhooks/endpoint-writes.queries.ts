@@ -5,10 +5,15 @@ import { type Database, type Drizzle, millis, preparedQueries, runOne } from "..
 import { accounts, events, webhooks } from "../db/schema.ts";
 import { shape } from "../db/shape.ts";
 import type { EventTypeSelector } from "../events/events.schemas.ts";
-import { accountOfKey } from "../keys/keys.queries.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
 import { MAX_SIGNING_SECRETS, SECRET_OVERLAP_MS, stillSigning } from "./webhook-secrets.ts";
-import { type Owner, ownedEndpoint, ownerValues, webhookShape } from "./webhooks.queries.ts";
+import {
+  type Owner,
+  ownedEndpoint,
+  ownersAccount,
+  ownerValues,
+  webhookShape,
+} from "./webhooks.queries.ts";
 import { type CreatedWebhook, MAX_WEBHOOKS, type Webhook } from "./webhooks.schemas.ts";
 
 /*
@@ -58,7 +63,7 @@ const endpointWrites = preparedQueries((db: Drizzle) => {
 });
 
 interface NewEndpoint {
-  apiKeyHash: string;
+  owner: Owner;
   url: string;
   types: EventTypeSelector[];
   secret: string;
@@ -66,8 +71,6 @@ interface NewEndpoint {
 }
 
 type InsertOutcome = { kind: "created"; webhook: Webhook } | { kind: "limit_reached" };
-
-const callersAccount = accountOfKey(sql.placeholder("apiKeyHash"));
 
 /**
  * Adds the endpoint only while the caller's account has fewer than the
@@ -100,7 +103,7 @@ const registration = change()
           .from(accounts)
           .where(
             and(
-              eq(accounts.id, callersAccount),
+              eq(accounts.id, ownersAccount),
               sql`(SELECT count(*) FROM ${webhooks} WHERE ${webhooks.accountId} = ${accounts.id}) < ${MAX_WEBHOOKS}`,
             ),
           ),
@@ -109,20 +112,21 @@ const registration = change()
       .prepare(),
   )
   .read("owner", (db) =>
-    db.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, callersAccount)).prepare(),
+    db.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, ownersAccount)).prepare(),
   )
   .reply(201, createdWebhookShape, eq(webhooks.id, sql`last_insert_rowid()`));
 
-/** The cap held: either the key has no account (a defect here), or the account is full. */
+/** The cap held: either the owner has no account (a defect here), or the account is full. */
 function refused(owner: unknown[]): { kind: "limit_reached" } {
-  // Every authenticated key has an account row; none here means the data is broken.
+  // Every authenticated key and every session has an account row; none here means the data is broken.
   if (owner.length === 0) {
-    throw new Error("no account owns the API key, so no endpoint could be added");
+    throw new Error("no account owns the endpoint, so none could be added");
   }
   return { kind: "limit_reached" };
 }
 
-const registrationValues = (endpoint: NewEndpoint) => ({
+const registrationValues = ({ owner, ...endpoint }: NewEndpoint) => ({
+  ...ownerValues(owner),
   ...endpoint,
   types: JSON.stringify(endpoint.types),
 });
@@ -191,13 +195,10 @@ export async function disableWebhook(db: Database, id: number, reason: string): 
   await guardStorage("D1", () => runOne(db, endpointWrites(db).disable, { id, reason }));
 }
 
-/** The endpoint with the columns rotation reads, if it is the caller's account's. */
-async function rotationTarget(db: Database, apiKeyHash: string, id: number) {
+/** The endpoint with the columns rotation reads, if it is the owner's account's. */
+async function rotationTarget(db: Database, owner: Owner, id: number) {
   const [row] = await guardStorage("D1", () =>
-    runOne(db, endpointWrites(db).rotationTarget, {
-      ...ownerValues({ kind: "key", apiKeyHash }),
-      id,
-    }),
+    runOne(db, endpointWrites(db).rotationTarget, { ...ownerValues(owner), id }),
   );
   return row;
 }
@@ -208,15 +209,16 @@ async function rotationTarget(db: Database, apiKeyHash: string, id: number) {
  * so two rotations at once cannot drop a secret: the later one finds it
  * changed and reads again. With a claim, the reply (the new secret
  * included) is stored with the Idempotency-Key in the same batch.
- * Undefined when the account has no such endpoint.
+ * Undefined when the owner's account has no such endpoint.
  */
 export async function rotateSecret(
   db: Database,
-  rotation: { apiKeyHash: string; id: number; secret: string; now: number },
+  rotation: { owner: Owner; id: number; secret: string; now: number },
   claim: Claim | undefined,
 ): Promise<Outcome<CreatedWebhook> | undefined> {
+  const { owner, ...values } = rotation;
   for (;;) {
-    const current = await rotationTarget(db, rotation.apiKeyHash, rotation.id);
+    const current = await rotationTarget(db, owner, rotation.id);
     if (!current) return undefined;
     const { secret: oldSecret, previousSecrets, ...webhook } = current;
     const previous = [
@@ -224,7 +226,12 @@ export async function rotateSecret(
       ...stillSigning(previousSecrets, rotation.now),
     ].slice(0, MAX_SIGNING_SECRETS - 1);
     const outcome = await secretRotation.answer(db, {
-      values: { ...rotation, oldSecret, previousSecrets: JSON.stringify(previous) },
+      values: {
+        ...ownerValues(owner),
+        ...values,
+        oldSecret,
+        previousSecrets: JSON.stringify(previous),
+      },
       claim,
       made: ({ rotated }) =>
         rotated.length > 0
@@ -252,7 +259,7 @@ const secretRotation = change()
       .where(
         and(
           eq(webhooks.id, sql.placeholder("id")),
-          eq(webhooks.accountId, callersAccount),
+          eq(webhooks.accountId, ownersAccount),
           eq(webhooks.secret, sql.placeholder("oldSecret")),
         ),
       )

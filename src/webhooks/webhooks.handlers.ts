@@ -65,10 +65,9 @@ export const webhookHandlers = {
     checkOrderTypes(c.var.apiKey, types);
     checkUrl(url, services.config.webhooks.urlPolicy);
     const outcome = await registerWebhook(services, {
-      apiKeyHash: c.var.apiKey.hash,
+      changer: { kind: "key", apiKeyHash: c.var.apiKey.hash, idempotencyKey },
       url,
       types,
-      idempotencyKey,
       now: Date.now(),
     });
     if (outcome.kind === "limit_reached") {
@@ -84,10 +83,10 @@ export const webhookHandlers = {
 
   rotateWebhookSecret: async (c) => {
     const { webhookId } = c.req.valid("param");
+    const idempotencyKey = c.req.valid("header")["Idempotency-Key"];
     const outcome = await rotateWebhookSecret(c.var.services, {
-      apiKeyHash: c.var.apiKey.hash,
+      changer: { kind: "key", apiKeyHash: c.var.apiKey.hash, idempotencyKey },
       id: webhookId,
-      idempotencyKey: c.req.valid("header")["Idempotency-Key"],
       now: Date.now(),
     });
     if (!outcome) throw new ApiError("not_found", WEBHOOK_NOT_FOUND);

@@ -31,7 +31,7 @@ export const ownerValues = (owner: Owner) =>
     : { accountId: null, apiKeyHash: owner.apiKeyHash };
 
 /** The owner's account, from whichever of the two `ownerValues` bound. */
-const ownersAccount = sql<number>`coalesce(${sql.placeholder("accountId")}, ${accountOfKey(sql.placeholder("apiKeyHash"))})`;
+export const ownersAccount = sql<number>`coalesce(${sql.placeholder("accountId")}, ${accountOfKey(sql.placeholder("apiKeyHash"))})`;
 
 /** The endpoint `id`, if it is the owner's account's. */
 export const ownedEndpoint = and(

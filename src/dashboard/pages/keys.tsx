@@ -1,7 +1,9 @@
 import type { KeyUsage } from "../../accounts/account-usage.ts";
 import { keyStateOf, workingUntil } from "../../keys/key-state.ts";
 import type { KeyRow } from "../../keys/keys.queries.ts";
+import { SCOPES } from "../../keys/scopes.ts";
 import { CSRF_FIELD } from "../csrf.ts";
+import { READ_SCOPES } from "../key-form.ts";
 import { formatCount, formatUtc } from "./format.ts";
 import { Layout } from "./layout.tsx";
 
@@ -21,8 +23,36 @@ function keyStatus(key: KeyRow, now: Date): string {
     case "expired":
       return `Expired ${formatUtc(until ?? now)}`;
     case "active":
-      return until ? `Active until ${formatUtc(until)}` : "Active";
+      return "Active";
   }
+}
+
+/** The key's scopes in words: a preset's name when they are one. */
+function accessOf(scopes: readonly string[]): string {
+  const held = new Set(scopes);
+  const exactly = (set: readonly string[]) =>
+    held.size === set.length && set.every((scope) => held.has(scope));
+  if (exactly(SCOPES)) return "Full access";
+  if (exactly(READ_SCOPES)) return "Read only";
+  return scopes.join(", ");
+}
+
+function Access({ keyRow }: { keyRow: KeyRow }) {
+  return (
+    <div>
+      <span data-testid="access">{accessOf(keyRow.scopes)}</span>
+      <br />
+      <span class="muted">
+        {keyRow.allowedRanges ? `From ${keyRow.allowedRanges.join(", ")}` : "From any address"}
+      </span>
+    </div>
+  );
+}
+
+/** When the key was last used, to the minute; a dash when its object could not be asked. */
+function lastUseOf(usage: KeyUsage | undefined): string {
+  if (!usage) return "—";
+  return usage.lastUse === undefined ? "Never" : formatUtc(new Date(usage.lastUse));
 }
 
 function KeyActions({ keyRow, csrf, now }: { keyRow: KeyRow; csrf: string; now: Date }) {
@@ -51,37 +81,51 @@ function KeyActions({ keyRow, csrf, now }: { keyRow: KeyRow; csrf: string; now: 
  */
 export function KeyTable(props: {
   keys: KeyRow[];
+  /** What each key's object said (one call per key); empty when they could not be asked. */
   usage: Map<string, KeyUsage>;
   csrf: string;
   now: Date;
 }) {
   const { keys, usage, csrf, now } = props;
   return (
-    <table class="keys">
+    <table class="cards keys">
       <thead>
         <tr>
           <th scope="col">Key</th>
-          <th scope="col">Created</th>
-          <th scope="col">Status</th>
+          <th scope="col">Access</th>
+          <th scope="col">Expires</th>
+          <th scope="col">Last used</th>
           <th scope="col">Requests today</th>
+          <th scope="col">Status</th>
           <th scope="col">Actions</th>
         </tr>
       </thead>
       <tbody>
         {keys.map((key) => {
-          const today = usage.get(key.hash)?.day;
+          const used = usage.get(key.hash);
+          const today = used?.day;
           return (
             <tr data-key-last-four={key.lastFour}>
               <td data-label="Key">
-                <code>…{key.lastFour}</code>
+                <div>
+                  <code>…{key.lastFour}</code>
+                  <br />
+                  <span class="muted">Created {formatUtc(key.createdAt)}</span>
+                </div>
               </td>
-              <td data-label="Created" class="nowrap">
-                {formatUtc(key.createdAt)}
+              <td data-label="Access">
+                <Access keyRow={key} />
               </td>
-              <td data-label="Status">{keyStatus(key, now)}</td>
-              <td data-label="Requests today" class="nowrap">
+              <td data-label="Expires" data-testid="expires">
+                {key.expiresAt ? formatUtc(key.expiresAt) : "Never"}
+              </td>
+              <td data-label="Last used" data-testid="last-used">
+                {lastUseOf(used)}
+              </td>
+              <td data-label="Requests today">
                 {today ? `${formatCount(today.used)} of ${formatCount(today.limit)}` : "—"}
               </td>
+              <td data-label="Status">{keyStatus(key, now)}</td>
               <td data-label="Actions">
                 <KeyActions keyRow={key} csrf={csrf} now={now} />
               </td>
@@ -118,6 +162,10 @@ export function RevokePage(props: { email: string; keyRow: KeyRow; csrf: string;
         </dd>
         <dt>Created</dt>
         <dd>{formatUtc(keyRow.createdAt)}</dd>
+        <dt>Access</dt>
+        <dd>
+          <Access keyRow={keyRow} />
+        </dd>
         <dt>Status</dt>
         <dd>{keyStatus(keyRow, now)}</dd>
       </dl>

@@ -35,42 +35,58 @@ for (const button of document.querySelectorAll("button[data-copy-from]")) {
 
 /** Our own constant, emitted verbatim: escaped as text, a child selector (">") or a quoted string would break. */
 const STYLES = `
-:root{--ink:#1b1b1b;--muted:#595959;--line:#d9d9d9;--accent:#1d4ed8;--danger:#b42318;--paper:#fff}
+:root{--ink:#1b1b1b;--muted:#595959;--line:#d9d9d9;--accent:#1d4ed8;--danger:#b42318;--paper:#fff;--focus:#1e3a8a}
 *{box-sizing:border-box}
-body{font-family:system-ui,sans-serif;max-width:60rem;margin:0 auto;padding:0 1rem 2rem;line-height:1.5;color:var(--ink);background:var(--paper)}
+body{font-family:system-ui,sans-serif;max-width:72rem;margin:0 auto;padding:0 1rem 2rem;line-height:1.5;color:var(--ink);background:var(--paper)}
 [hidden]{display:none!important}
+:focus-visible{outline:3px solid var(--focus);outline-offset:2px}
+main:focus{outline:none}
+.skip{position:absolute;left:1rem;top:-10rem;padding:.5rem .9rem;background:var(--paper);color:var(--accent);border:2px solid var(--accent);border-radius:4px;z-index:1}
+.skip:focus{top:.5rem}
 header{display:flex;flex-wrap:wrap;gap:.5rem 1rem;justify-content:space-between;align-items:center;border-bottom:1px solid var(--line);padding:.75rem 0;margin-bottom:1rem}
 header p{margin:0}
-.who{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem;color:var(--muted);overflow-wrap:anywhere}
+.who{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem;color:var(--muted);overflow-wrap:anywhere;min-width:0}
 h1{font-size:1.6rem;margin:.5rem 0 1rem}
 h2{font-size:1.2rem;margin:1.75rem 0 .5rem}
 form{margin:0}
 label{display:block;font-weight:600;margin-top:.75rem}
-input[type=email],input[type=password],input[type=text]{display:block;width:100%;max-width:24rem;padding:.45rem .5rem;font:inherit;border:1px solid #8c8c8c;border-radius:4px}
+input[type=email],input[type=password],input[type=text],input[type=url],input[type=datetime-local],textarea{display:block;width:100%;max-width:36rem;padding:.45rem .5rem;font:inherit;border:1px solid #767676;border-radius:4px;background:var(--paper);color:var(--ink)}
+textarea{font-family:ui-monospace,monospace}
 button,.button{display:inline-block;padding:.45rem .9rem;font:inherit;font-size:.95rem;line-height:1.25;border:1px solid var(--accent);border-radius:4px;background:var(--accent);color:#fff;text-decoration:none;cursor:pointer;white-space:nowrap}
 button:hover,.button:hover{filter:brightness(1.1)}
-button:focus-visible,.button:focus-visible,input:focus-visible{outline:3px solid #93b4f5;outline-offset:1px}
 .secondary{background:var(--paper);color:var(--accent)}
 .danger{border-color:var(--danger);background:var(--danger);color:#fff}
 .secondary.danger{background:var(--paper);color:var(--danger)}
-form div+button{margin-top:1rem}
+form div+button,.stacked>.actions,.stacked>button{margin-top:1rem}
 .actions{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem}
 .muted{color:var(--muted)}
-.hint{color:var(--muted);margin:.1rem 0 .3rem;font-size:.9rem}
+.hint{color:var(--muted);margin:.1rem 0 .3rem;font-size:.9rem;font-weight:400}
 .error{color:var(--danger);margin:.25rem 0}
-.notice{background:#eef6ee;border:1px solid #9c9;border-radius:4px;padding:.6rem .8rem}
+ul.error{padding-left:1.25rem}
+.notice{background:#eef6ee;border:1px solid #9c9;border-radius:4px;padding:.6rem .8rem;overflow-wrap:anywhere}
 .new-key{background:#fffbe6;border:1px solid #e6c200;border-radius:4px;padding:.8rem;margin:1rem 0}
 .new-key label{margin-top:0}
 .copy-row{display:flex;flex-wrap:wrap;gap:.5rem;align-items:stretch;max-width:36rem}
 .copy-row input{font-family:ui-monospace,monospace;max-width:none;flex:1 1 20rem;min-width:0}
-code{font-family:ui-monospace,monospace;white-space:nowrap}
-td.url code{white-space:normal;overflow-wrap:anywhere}
+fieldset{border:0;padding:0;margin:1.25rem 0 0;min-width:0}
+legend{font-weight:600;padding:0}
+.choice{display:flex;gap:.5rem;align-items:flex-start;margin:.35rem 0}
+.choice input{margin:.3rem 0 0;width:1.1rem;height:1.1rem;flex:none}
+.choice label{margin:0;font-weight:400}
+.choice .detail{display:block;color:var(--muted);font-size:.9rem}
+.inline-choices{display:flex;flex-wrap:wrap;gap:0 1.25rem}
+.choice-group{margin:.5rem 0 .75rem}
+.choice-group .choice+.choice{margin-left:1.6rem}
+code{font-family:ui-monospace,monospace;overflow-wrap:anywhere}
+.url code{overflow-wrap:anywhere}
 table{border-collapse:collapse;width:100%}
-th,td{text-align:left;padding:.5rem;border-bottom:1px solid var(--line);vertical-align:middle}
+th,td{text-align:left;padding:.5rem;border-bottom:1px solid var(--line);vertical-align:top}
 th{font-size:.9rem;color:var(--muted);font-weight:600;white-space:nowrap}
 .nowrap{white-space:nowrap}
 td .actions{flex-wrap:nowrap}
-.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(19rem,1fr));gap:1rem 2rem;margin:1rem 0}
+ol.attempts{margin:0;padding-left:1.25rem}
+.pages{margin:.75rem 0}
+.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(19rem,100%),1fr));gap:1rem 2rem;margin:1rem 0}
 .chart{margin:0}
 .chart figcaption{font-weight:600}
 .chart svg{display:block;width:100%;height:auto}
@@ -84,15 +100,22 @@ td .actions{flex-wrap:nowrap}
 .numbers td,.numbers th{padding:.2rem .5rem}
 summary{cursor:pointer}
 .key-usage{border-top:1px solid var(--line);padding:.5rem 0}
-.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}
+.facts{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.25rem 1rem}
 .facts dt{font-weight:600}
-.facts dd{margin:0}
-@media (max-width:40rem){
-table.keys thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}
-table.keys,table.keys tbody,table.keys tr,table.keys td{display:block;width:100%}
-table.keys tr{border:1px solid var(--line);border-radius:6px;padding:.5rem .75rem;margin-bottom:.75rem}
-table.keys td{display:flex;gap:.75rem;border:0;padding:.2rem 0;white-space:normal}
-table.keys td::before{content:attr(data-label);flex:0 0 8rem;font-weight:600;color:var(--muted)}
+.facts dd{margin:0;overflow-wrap:anywhere}
+@media (max-width:56rem){
+table.cards thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}
+table.cards,table.cards tbody,table.cards tr,table.cards td{display:block;width:100%}
+table.cards tr{border:1px solid var(--line);border-radius:6px;padding:.5rem .75rem;margin-bottom:.75rem}
+table.cards td{display:flex;gap:.75rem;border:0;padding:.2rem 0;white-space:normal;overflow-wrap:anywhere}
+table.cards td::before{content:attr(data-label);flex:0 0 7rem;font-weight:600;color:var(--muted)}
+table.cards td>*{min-width:0}
+td .actions{flex-wrap:wrap}
+}
+@media (max-width:30rem){
+.facts{grid-template-columns:minmax(0,1fr)}
+.facts dd{margin-bottom:.5rem}
+table.cards td::before{flex-basis:6rem}
 }
 `;
 
@@ -135,6 +158,9 @@ export function Layout({ title, signedIn, children }: LayoutProps) {
         <style>{raw(STYLES)}</style>
       </head>
       <body>
+        <a class="skip" href="#content">
+          Skip to content
+        </a>
         <header>
           <p>
             <strong>Pet Store dashboard</strong>
@@ -151,7 +177,7 @@ export function Layout({ title, signedIn, children }: LayoutProps) {
             </div>
           )}
         </header>
-        <main>
+        <main id="content" tabindex={-1}>
           <h1>{title}</h1>
           {children}
         </main>

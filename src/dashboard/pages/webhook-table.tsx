@@ -1,5 +1,5 @@
 import type { WebhookWithLatestDelivery } from "../../webhooks/webhook-overview.ts";
-import type { Delivery } from "../../webhooks/webhooks.schemas.ts";
+import type { Delivery, Webhook } from "../../webhooks/webhooks.schemas.ts";
 import { CSRF_FIELD } from "../csrf.ts";
 import { formatUtc } from "./format.ts";
 
@@ -27,13 +27,14 @@ function latestDeliveryText(delivery: Delivery | null): string {
   }
 }
 
-function statusText(webhook: WebhookWithLatestDelivery): string {
+/** The endpoint's status in words: enabled, paused by its owner, or disabled by the service and why. */
+export function statusText(webhook: Webhook): string {
   if (webhook.status === "enabled") return "Enabled";
   return webhook.disabledReason ? `Disabled: ${webhook.disabledReason}` : "Paused";
 }
 
-/** One action on an endpoint: a form that posts to the dashboard and comes back to the page. */
-function Action(props: { id: number; action: string; label: string; csrf: string }) {
+/** One action on an endpoint: a form that posts to the dashboard and ends on the endpoint's page. */
+export function Action(props: { id: number; action: string; label: string; csrf: string }) {
   return (
     <form method="post" action={`/dashboard/webhooks/${props.id}/${props.action}`}>
       <input type="hidden" name={CSRF_FIELD} value={props.csrf} />
@@ -45,9 +46,9 @@ function Action(props: { id: number; action: string; label: string; csrf: string
 }
 
 /**
- * The account's webhook endpoints, each with its status, its latest
- * delivery, Pause or Resume, and Send test. Narrow screens get one card per
- * endpoint, as for keys.
+ * The account's webhook endpoints, each linking to its page, with its
+ * status, its latest delivery, Pause or Resume, and Send test. Narrow
+ * screens get one card per endpoint, as for keys.
  */
 export function WebhookTable({
   webhooks,
@@ -57,7 +58,7 @@ export function WebhookTable({
   csrf: string;
 }) {
   return (
-    <table class="keys webhooks">
+    <table class="cards webhooks">
       <thead>
         <tr>
           <th scope="col">Endpoint</th>
@@ -72,7 +73,9 @@ export function WebhookTable({
         {webhooks.map((webhook) => (
           <tr data-webhook-id={String(webhook.id)}>
             <td data-label="Endpoint" class="url">
-              <code>{webhook.url}</code>
+              <a href={`/dashboard/webhooks/${webhook.id}`}>
+                <code>{webhook.url}</code>
+              </a>
             </td>
             <td data-label="Events">{webhook.types.join(", ")}</td>
             <td data-label="Registered" class="nowrap">

@@ -185,7 +185,8 @@ export const floors: Record<string, Floor> = {
   },
   "POST /v1/webhooks": async (c, services) => {
     const { url, types } = await c.req.json<{ url: string; types: EventTypeSelector[] }>();
-    const request = { apiKeyHash: hooks, url, types, idempotencyKey: undefined, now: now() };
+    const changer = { kind: "key", apiKeyHash: hooks, idempotencyKey: undefined } as const;
+    const request = { changer, url, types, now: now() };
     const outcome = await registerWebhook(services, request);
     return outcome.kind === "made" ? c.json(outcome.body, 201) : c.json(outcome, 409);
   },
@@ -199,7 +200,8 @@ export const floors: Record<string, Floor> = {
     return deleted ? c.body(null, 204) : c.json({ code: "not_found" }, 404);
   },
   "POST /v1/webhooks/:webhookId/rotate-secret": async (c, services) => {
-    const rotation = { apiKeyHash: hooks, id: id(c, "webhookId"), idempotencyKey: undefined };
+    const changer = { kind: "key", apiKeyHash: hooks, idempotencyKey: undefined } as const;
+    const rotation = { changer, id: id(c, "webhookId") };
     const outcome = await rotateWebhookSecret(services, { ...rotation, now: now() });
     return outcome?.kind === "made"
       ? c.json(outcome.body, 200)

@@ -97,7 +97,7 @@ describe("webhook endpoints on the account page", () => {
 
     const paused = await browser.post(`/dashboard/webhooks/${endpoint.id}/pause`);
     expect(paused.status).toBe(303);
-    expect(paused.location).toBe("/dashboard/account");
+    expect(paused.location).toBe(`/dashboard/webhooks/${endpoint.id}`);
     let page = await browser.get("/dashboard/account");
     expect(text(row(page, endpoint.id))).toMatch(/Paused None yet Resume Send test$/);
     const listed = await api("/v1/webhooks", { key });

@@ -2,7 +2,14 @@ import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "c
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { RateLimiter } from "../../../src/rate-limit/rate-limiter.ts";
 import { seedKey, testServices } from "../support/keys.ts";
-import { hitKeyIn, ipLimiter, keyLimiter, setClock, testPolicy } from "../support/limiters.ts";
+import {
+  hitKeyIn,
+  hoursOf,
+  ipLimiter,
+  keyLimiter,
+  setClock,
+  testPolicy,
+} from "../support/limiters.ts";
 import { MANY_REQUESTS, sendInTurn, tally } from "../support/request.ts";
 
 // The client of the isolate that serves the tests' requests, so its reads give back that isolate's share.
@@ -33,7 +40,7 @@ describe("hourly usage history", MANY_REQUESTS, () => {
     expect(tally(await sendInTurn(3, "/v1/pets", { key }))).toEqual({ 200: 3 });
     vi.setSystemTime(new Date("2030-06-15T11:59:59Z"));
     expect(tally(await sendInTurn(2, "/v1/pets", { key }))).toEqual({ 200: 2 });
-    expect(await limiter.usageHistory(hash)).toEqual([
+    expect(await hoursOf(limiter, hash)).toEqual([
       { hour: Date.parse("2030-06-15T10:00:00Z"), count: 3 },
       { hour: Date.parse("2030-06-15T11:00:00Z"), count: 2 },
     ]);
@@ -65,7 +72,7 @@ describe("hourly usage history", MANY_REQUESTS, () => {
       for (let i = 0; i < 2; i += 1) hitKeyIn(instance, policy);
     });
     expect(await storedHours(stub)).toEqual([{ hour: tenOClock / HOUR, count: 3 }]);
-    expect(await limiter.usageHistory(hash)).toEqual([{ hour: tenOClock, count: 5 }]);
+    expect(await hoursOf(limiter, hash)).toEqual([{ hour: tenOClock, count: 5 }]);
     vi.setSystemTime(new Date("2030-06-15T11:00:00Z"));
     await runInDurableObject(stub, (instance) => {
       hitKeyIn(instance, policy);
@@ -80,7 +87,7 @@ describe("hourly usage history", MANY_REQUESTS, () => {
     await limiter.applyPolicy(hash, { ...record, revoked: true, version: record.version + 1 });
     vi.setSystemTime(new Date("2030-06-15T10:05:00Z"));
     expect(tally(await sendInTurn(2, "/v1/pets", { key }))).toEqual({ 401: 2 });
-    expect(await limiter.usageHistory(hash)).toEqual([
+    expect(await hoursOf(limiter, hash)).toEqual([
       { hour: Date.parse("2030-06-15T10:00:00Z"), count: 60 },
     ]);
   });
@@ -91,7 +98,7 @@ describe("hourly usage history", MANY_REQUESTS, () => {
     await sendInTurn(4, "/v1/pets", { key });
     await evictDurableObject(keyLimiter(hash));
     await sendInTurn(3, "/v1/pets", { key });
-    expect(await limiter.usageHistory(hash)).toEqual([
+    expect(await hoursOf(limiter, hash)).toEqual([
       { hour: Date.parse("2030-06-15T10:00:00Z"), count: 7 },
     ]);
   });
@@ -117,7 +124,7 @@ describe("the 30-day bound", MANY_REQUESTS, () => {
       expect(tally(await sendInTurn(1, "/v1/pets", { key }))).toEqual({ 200: 1 });
     }
     // Now 2030-07-10 12:00: kept are 2030-06-11 (29 days back) to today.
-    const history = await limiter.usageHistory(hash);
+    const history = await hoursOf(limiter, hash);
     expect(history).toHaveLength(30);
     expect(history[0]?.hour).toBe(Date.parse("2030-06-11T12:00:00Z"));
     expect(history.at(-1)?.hour).toBe(Date.parse("2030-07-10T12:00:00Z"));
@@ -129,9 +136,9 @@ describe("the 30-day bound", MANY_REQUESTS, () => {
     const { key, hash } = await seedKey({ plan: "free" });
     await sendInTurn(2, "/v1/pets", { key });
     vi.setSystemTime(new Date("2030-06-30T23:59:59Z"));
-    expect(await limiter.usageHistory(hash)).toHaveLength(1);
+    expect(await hoursOf(limiter, hash)).toHaveLength(1);
     vi.setSystemTime(new Date("2030-07-01T00:00:00Z"));
-    expect(await limiter.usageHistory(hash)).toEqual([]);
+    expect(await hoursOf(limiter, hash)).toEqual([]);
   });
 
   it("a quiet key wakes once its history must shrink, then keeps only its policy and last use", async () => {

@@ -51,7 +51,7 @@ export function failingLimiter(): Env["RATE_LIMITER"] {
     hitBudget: unreachable,
     applyPolicy: unreachable,
     usage: unreachable,
-    usageHistory: unreachable,
+    keyReport: unreachable,
   };
   return {
     idFromName: (name: string) => env.RATE_LIMITER.idFromName(name),

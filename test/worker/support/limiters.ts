@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { expect, vi } from "vitest";
 import { SCOPES } from "../../../src/keys/scopes.ts";
-import type { Limits } from "../../../src/rate-limit/plans.ts";
+import { type Limits, planLimits } from "../../../src/rate-limit/plans.ts";
 import {
   ipLimiterName,
   keyLimiterName,
@@ -14,6 +14,7 @@ import type {
   ShareReport,
 } from "../../../src/rate-limit/rate-limit-types.ts";
 import type { RateLimiter } from "../../../src/rate-limit/rate-limiter.ts";
+import type { HourCount } from "../../../src/rate-limit/usage-history.ts";
 
 /** The key's own RateLimiter, named as the rate-limit client names it. */
 export function keyLimiter(hash: string): DurableObjectStub<RateLimiter> {
@@ -75,11 +76,19 @@ export function recordingLimiters(): {
         },
         applyPolicy: (policy: KeyPolicy) => stub.applyPolicy(policy),
         usage: (limits: Limits, reports: ShareReport[]) => stub.usage(limits, reports),
-        usageHistory: (reports: ShareReport[]) => stub.usageHistory(reports),
+        keyReport: (limits: Limits, reports: ShareReport[]) => stub.keyReport(limits, reports),
       };
     },
   };
   return { namespace: namespace as unknown as Env["RATE_LIMITER"], calls };
+}
+
+/** The key's hourly history as a client reads it (with the rest of its report, in one call). */
+export async function hoursOf(
+  client: Pick<ReturnType<typeof rateLimitClient>, "keyReport">,
+  hash: string,
+): Promise<HourCount[]> {
+  return (await client.keyReport(hash, planLimits.free)).hours;
 }
 
 /** A limiter client standing for one isolate: its own shares, over the real objects. */

@@ -1,0 +1,87 @@
+import type { Child } from "hono/jsx";
+
+/** The field's error sentences, under it, named so the field can point at them. */
+export function FieldError({ id, errors }: { id: string; errors: string[] | undefined }) {
+  if (!errors || errors.length === 0) return null;
+  if (errors.length === 1) {
+    return (
+      <p class="error" id={id}>
+        {errors[0]}
+      </p>
+    );
+  }
+  return (
+    <ul class="error" id={id}>
+      {errors.map((error) => (
+        <li>{error}</li>
+      ))}
+    </ul>
+  );
+}
+
+/** What ties a field to its hint and its error, for a screen reader. */
+export function describedBy(...ids: (string | false | undefined)[]): string | undefined {
+  const named = ids.filter((id): id is string => typeof id === "string" && id !== "");
+  return named.length > 0 ? named.join(" ") : undefined;
+}
+
+/**
+ * A group of radio buttons or checkboxes under its legend, with its hint and
+ * error; `invalid` marks the group for assistive technology.
+ */
+export function Choices(props: {
+  name: string;
+  legend: string;
+  hint?: Child;
+  errors: string[] | undefined;
+  children: Child;
+}) {
+  const { name, legend, hint, errors, children } = props;
+  const hintId = hint ? `${name}-hint` : undefined;
+  const errorId = errors?.length ? `${name}-error` : undefined;
+  return (
+    <fieldset
+      class="choices"
+      aria-describedby={describedBy(hintId, errorId)}
+      aria-invalid={errorId ? "true" : undefined}
+    >
+      <legend>{legend}</legend>
+      {hint && (
+        <p class="hint" id={hintId}>
+          {hint}
+        </p>
+      )}
+      <FieldError id={`${name}-error`} errors={errors} />
+      {children}
+    </fieldset>
+  );
+}
+
+/** One radio button or checkbox with its label (and a line under it saying what it means). */
+export function Choice(props: {
+  type: "radio" | "checkbox";
+  name: string;
+  value: string;
+  checked: boolean;
+  autofocus?: boolean;
+  label: Child;
+  detail?: Child;
+}) {
+  const id = `${props.name}-${props.value.replace(/[^\w-]/g, "_")}`;
+  return (
+    <div class="choice">
+      <input
+        type={props.type}
+        id={id}
+        name={props.name}
+        value={props.value}
+        checked={props.checked}
+        autofocus={props.autofocus}
+      />
+      <label for={id}>
+        {props.label}
+        {props.detail && <span class="detail">{props.detail}</span>}
+      </label>
+    </div>
+  );
+}
