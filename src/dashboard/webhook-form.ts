@@ -34,6 +34,9 @@ export function urlRulesInBrief(policy: WebhookUrlPolicy): string {
 
 const MAX_TYPES = 7;
 
+const URL_REFUSED =
+  "This URL cannot receive events: use an https:// URL on a public host, as the rules above say.";
+
 /**
  * What the endpoint form asks for, checked by the API's own rules (the body
  * of createWebhook, and this environment's URL policy), with a sentence per
@@ -48,7 +51,7 @@ export function parseWebhookForm(
   const values = { url: textOf(form, "url").trim(), types: textsOf(form, "types") };
   const errors: FieldErrors<WebhookField> = {};
   if (values.url === "") errors.url = ["Enter the URL to send events to."];
-  else if (!isAllowedWebhookUrl(values.url, policy)) errors.url = [urlRulesInBrief(policy)];
+  else if (!isAllowedWebhookUrl(values.url, policy)) errors.url = [URL_REFUSED];
   const parsed = newWebhookSchema(policy).safeParse(values);
   if (values.types.length === 0) errors.types = ["Choose at least one kind of event."];
   else if (values.types.length > MAX_TYPES) {
@@ -58,7 +61,7 @@ export function parseWebhookForm(
   } else if (!parsed.success && parsed.error.issues.some((issue) => issue.path[0] === "types")) {
     errors.types = ["Choose each kind of event at most once, from the list."];
   }
-  if (!parsed.success && Object.keys(errors).length === 0) errors.url = [urlRulesInBrief(policy)];
+  if (!parsed.success && Object.keys(errors).length === 0) errors.url = [URL_REFUSED];
   if (!parsed.success || Object.keys(errors).length > 0) return { ok: false, errors, values };
   return { ok: true, url: parsed.data.url, types: parsed.data.types, values };
 }

@@ -6,44 +6,21 @@
  * screenshots of each page at 1280 and 390 px wide land in .screenshots/.
  */
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
-import path from "node:path";
 import { after, before, test } from "node:test";
 import { type Browser, chromium, type Page } from "playwright-core";
+import { CHROMIUM, CHROMIUM_ARGS, requireChromium } from "./chromium.ts";
+import { focused, screenshotFolder, screenshots, signUp } from "./dashboard-pages.ts";
 import { startWorker, type WorkerServer } from "./worker-server.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const SCREENSHOTS = path.resolve(import.meta.dirname, "../../.screenshots");
-const WIDTHS = [1280, 390];
-const PASSWORD = "a long enough password";
-
-if (!existsSync(CHROMIUM)) {
-  console.error(
-    `Chromium is not installed at ${CHROMIUM}; the browser test cannot run.\n` +
-      "Install it with:  sudo apt-get update && sudo apt-get install -y chromium",
-  );
-  process.exit(1);
-}
+requireChromium();
 
 let server: WorkerServer;
 let browser: Browser;
 
 before(async () => {
   server = await startWorker();
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
-  await mkdir(SCREENSHOTS, { recursive: true });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  await screenshotFolder();
 });
 
 after(async () => {
@@ -51,32 +28,14 @@ after(async () => {
   await server?.stop();
 });
 
-async function petsStatus(key: string): Promise<number> {
+async function petsStatus(key: string, method = "GET"): Promise<number> {
   const response = await fetch(`${server.origin}/v1/pets`, {
-    headers: { Authorization: `Bearer ${key}` },
+    method,
+    headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+    body: method === "POST" ? JSON.stringify({ name: "Biscuit", categoryId: 1 }) : undefined,
   });
   await response.text();
   return response.status;
-}
-
-/** The page as it is, at each width, without loading it again. */
-async function screenshots(page: Page, name: string): Promise<void> {
-  for (const width of WIDTHS) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({
-      path: path.join(SCREENSHOTS, `dashboard-${name}-${width}.png`),
-      fullPage: true,
-    });
-  }
-  await page.setViewportSize({ width: WIDTHS[0] ?? 1280, height: 900 });
-}
-
-async function signUp(page: Page, email: string): Promise<void> {
-  await page.goto(`${server.origin}/dashboard/sign-up`);
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Create account" }).click();
-  await page.waitForURL(`${server.origin}/dashboard/account`);
 }
 
 const keyRow = (page: Page, key: string) =>
@@ -90,12 +49,15 @@ test("sign up, create and copy a key, use it, chart it, roll it, revoke it, sign
 
   await page.goto(`${server.origin}/dashboard/sign-up`);
   await screenshots(page, "sign-up");
-  await signUp(page, `browser-${Date.now()}@example.com`);
+  await signUp(page, server.origin, `browser-${Date.now()}@example.com`);
   assert.equal(await page.getByTestId("plan").textContent(), "Free");
   await screenshots(page, "account-new");
 
   // Create: the post answers 303, so the address is the account page's and a reload repeats nothing.
-  await page.getByRole("button", { name: "Create a key" }).click();
+  await page.getByRole("link", { name: "Create a key" }).click();
+  await page.waitForURL(`${server.origin}/dashboard/keys/new`);
+  await screenshots(page, "key-form");
+  await page.getByRole("button", { name: "Create the key" }).click();
   await page.waitForURL(account);
   const key = await page.getByTestId("new-key").inputValue();
   assert.match(key, /^ps_test_[0-9A-Za-z]{32}$/);
@@ -161,8 +123,9 @@ test("sign up, create and copy a key, use it, chart it, roll it, revoke it, sign
 test("without JavaScript: the key is shown, the copy button hidden, revoking still asks", async () => {
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
-  await signUp(page, `no-script-${Date.now()}@example.com`);
-  await page.getByRole("button", { name: "Create a key" }).click();
+  await signUp(page, server.origin, `no-script-${Date.now()}@example.com`);
+  await page.getByRole("link", { name: "Create a key" }).click();
+  await page.getByRole("button", { name: "Create the key" }).click();
   await page.waitForURL(`${server.origin}/dashboard/account`);
   const key = await page.getByTestId("new-key").inputValue();
   assert.match(key, /^ps_test_[0-9A-Za-z]{32}$/);
@@ -174,5 +137,61 @@ test("without JavaScript: the key is shown, the copy button hidden, revoking sti
   assert.equal(await petsStatus(key), 401);
   await page.getByRole("button", { name: "Sign out" }).click();
   await page.waitForURL(`${server.origin}/dashboard/signed-out`);
+  await context.close();
+});
+
+test("a read-only key that expires: refused form first, then made and used", async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await signUp(page, server.origin, `read-only-${Date.now()}@example.com`);
+
+  // The skip link is the first thing the keyboard reaches, and leads to the content.
+  await page.keyboard.press("Tab");
+  assert.equal(
+    await page.evaluate(() => document.activeElement?.textContent?.trim()),
+    "Skip to content",
+  );
+  const ring = await page.evaluate(() => {
+    const style = getComputedStyle(document.activeElement as Element);
+    return `${style.outlineStyle} ${style.outlineWidth} ${style.outlineColor}`;
+  });
+  assert.equal(ring, "solid 3px rgb(30, 58, 138)");
+  await page.keyboard.press("Enter");
+  assert.equal(await focused(page), "content");
+
+  await page.goto(`${server.origin}/dashboard/keys/new`);
+  await page.getByLabel("Read only").check();
+  await page.getByLabel("7 days").check();
+  await page.getByLabel("Allowed addresses (optional)").fill("10.0.0.1/33\n192.168.1.7/24");
+  await page.getByRole("button", { name: "Create the key" }).click();
+  assert.equal(await focused(page), "ranges", "the focus is on the first field in error");
+  const errors = await page.locator("#ranges-error li").allTextContents();
+  assert.equal(errors.length, 2, errors.join(" | "));
+  assert.match(errors[0] ?? "", /10\.0\.0\.1\/33/);
+  assert.match(errors[1] ?? "", /did you mean 192\.168\.1\.0\/24\?/);
+  assert.equal(
+    await page.getByLabel("Read only").isChecked(),
+    true,
+    "the form comes back as posted",
+  );
+  await screenshots(page, "key-form-refused");
+
+  await page.getByLabel("Allowed addresses (optional)").fill("");
+  await page.getByRole("button", { name: "Create the key" }).click();
+  await page.waitForURL(`${server.origin}/dashboard/account`);
+  const key = await page.getByTestId("new-key").inputValue();
+  const row = page.locator(`tr[data-key-last-four="${key.slice(-4)}"]`);
+  assert.equal(await row.getByTestId("access").textContent(), "Read only");
+  const expires = (await row.getByTestId("expires").textContent()) ?? "";
+  const inAWeek = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+  assert.ok(expires.startsWith(inAWeek), expires);
+  assert.equal(await row.getByTestId("last-used").textContent(), "Never");
+
+  assert.equal(await petsStatus(key), 200);
+  assert.equal(await petsStatus(key, "POST"), 403);
+  await page.reload();
+  const lastUsed = (await row.getByTestId("last-used").textContent()) ?? "";
+  assert.match(lastUsed, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
+  await screenshots(page, "account-keys");
   await context.close();
 });

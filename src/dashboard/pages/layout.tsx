@@ -66,7 +66,7 @@ ul.error{padding-left:1.25rem}
 .notice{background:#eef6ee;border:1px solid #9c9;border-radius:4px;padding:.6rem .8rem;overflow-wrap:anywhere}
 .new-key{background:#fffbe6;border:1px solid #e6c200;border-radius:4px;padding:.8rem;margin:1rem 0}
 .new-key label{margin-top:0}
-.copy-row{display:flex;flex-wrap:wrap;gap:.5rem;align-items:stretch;max-width:36rem}
+.copy-row{display:flex;flex-wrap:wrap;gap:.5rem;align-items:stretch;max-width:44rem}
 .copy-row input{font-family:ui-monospace,monospace;max-width:none;flex:1 1 20rem;min-width:0}
 fieldset{border:0;padding:0;margin:1.25rem 0 0;min-width:0}
 legend{font-weight:600;padding:0}
@@ -108,14 +108,13 @@ table.cards thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-pa
 table.cards,table.cards tbody,table.cards tr,table.cards td{display:block;width:100%}
 table.cards tr{border:1px solid var(--line);border-radius:6px;padding:.5rem .75rem;margin-bottom:.75rem}
 table.cards td{display:flex;gap:.75rem;border:0;padding:.2rem 0;white-space:normal;overflow-wrap:anywhere}
-table.cards td::before{content:attr(data-label);flex:0 0 7rem;font-weight:600;color:var(--muted)}
+table.cards td::before{content:attr(data-label);flex:0 0 7rem;font-weight:600;color:var(--muted);overflow-wrap:normal}
 table.cards td>*{min-width:0}
 td .actions{flex-wrap:wrap}
 }
 @media (max-width:30rem){
 .facts{grid-template-columns:minmax(0,1fr)}
 .facts dd{margin-bottom:.5rem}
-table.cards td::before{flex-basis:6rem}
 }
 `;
 

@@ -56,13 +56,19 @@ export class DashboardBrowser {
     return this.request(path);
   }
 
-  /** Posts a form; the current CSRF token goes with it unless the fields say otherwise. */
+  /**
+   * Posts a form; the current CSRF token goes with it unless the fields say
+   * otherwise. A list is sent as one field per value, as ticked checkboxes are.
+   */
   post(
     path: string,
-    fields: Record<string, string> = {},
+    fields: Record<string, string | string[]> = {},
     headers: Record<string, string> = {},
   ): Promise<Page> {
-    const body = new URLSearchParams({ csrf: this.csrf, ...fields });
+    const body = new URLSearchParams();
+    for (const [name, value] of Object.entries({ csrf: this.csrf, ...fields })) {
+      for (const item of Array.isArray(value) ? value : [value]) body.append(name, item);
+    }
     return this.request(path, {
       method: "POST",
       body,
