@@ -11,10 +11,13 @@ interface FormFieldProps {
   /** A sentence under the label saying what the field needs. */
   hint?: string;
   error?: string;
+  /** The first field in error of a refused form: the focus goes to it. */
+  autofocus?: boolean;
 }
 
 /** A labelled input with its error, if any, right beside it. */
-function FormField({ label, name, type, autocomplete, value, hint, error }: FormFieldProps) {
+function FormField(props: FormFieldProps) {
+  const { label, name, type, autocomplete, value, hint, error, autofocus } = props;
   const describedBy = [hint && `${name}-hint`, error && `${name}-error`].filter(Boolean).join(" ");
   return (
     <div>
@@ -31,6 +34,7 @@ function FormField({ label, name, type, autocomplete, value, hint, error }: Form
         value={value}
         autocomplete={autocomplete}
         required
+        autofocus={autofocus}
         aria-invalid={error ? "true" : undefined}
         aria-describedby={describedBy || undefined}
       />
@@ -85,6 +89,7 @@ export function CredentialsPage(
           autocomplete="email"
           value={email}
           error={errors.email}
+          autofocus={errors.email !== undefined}
         />
         <FormField
           label="Password"
@@ -93,6 +98,7 @@ export function CredentialsPage(
           autocomplete={text.passwordAutocomplete}
           hint={text.passwordHint}
           error={errors.password}
+          autofocus={errors.email === undefined && errors.password !== undefined}
         />
         <button type="submit">{text.button}</button>
       </form>
@@ -121,6 +127,7 @@ export function InvitePage(props: { csrf: string; email: string; action: string;
           type="password"
           autocomplete="new-password"
           error={error}
+          autofocus={error !== undefined}
         />
         <button type="submit">Set password and sign in</button>
       </form>

@@ -7,6 +7,7 @@ import {
 } from "../../../src/dashboard/credentials.ts";
 import { SESSION_TTL_MS } from "../../../src/dashboard/session.ts";
 import {
+  autofocused,
   DashboardBrowser,
   fieldError,
   PASSWORD,
@@ -68,6 +69,7 @@ describe("sign-up", () => {
     expect(fieldError(page.html, "email")).toBe("Enter an email address like name@example.com.");
     expect(fieldError(page.html, "password")).toBeUndefined();
     expect(page.html).toContain('value="not-an-email"');
+    expect(autofocused(page.html)).toBe("email");
   });
 
   it("refuses an empty email", async () => {
@@ -208,6 +210,7 @@ describe("sign-in and sign-out", () => {
     const page = await browser.signIn(email, "not the password");
     expect(page.status).toBe(400);
     expect(fieldError(page.html, "password")).toBe("The email address or password is incorrect.");
+    expect(autofocused(page.html)).toBe("password");
     expect(browser.cookies.has("ps_session")).toBe(false);
     expect((await browser.get("/dashboard/account")).location).toBe("/dashboard/sign-in");
   });
@@ -225,6 +228,7 @@ describe("sign-in and sign-out", () => {
     expect(page.status).toBe(422);
     expect(fieldError(page.html, "email")).toBe("Enter your email address.");
     expect(fieldError(page.html, "password")).toBe("Enter your password.");
+    expect(autofocused(page.html)).toBe("email");
   });
 
   it("throttles sign-in attempts per account and address; the owner elsewhere still signs in", async () => {

@@ -134,3 +134,10 @@ export function keyHashOnPage(html: string, lastFour: string): string {
 export function fieldError(html: string, field: "email" | "password"): string | undefined {
   return new RegExp(`id="${field}-error"[^>]*>([^<]*)<`).exec(html)?.[1];
 }
+
+/** The `id` of the one element a page focuses on load (`autofocus`), or undefined when none does. */
+export function autofocused(html: string): string | undefined {
+  const focused = [...html.matchAll(/<[^>]*\sautofocus(?:="")?[^>]*>/g)];
+  expect(focused.length, "at most one field has the focus").toBeLessThanOrEqual(1);
+  return /\sid="([^"]+)"/.exec(focused[0]?.[0] ?? "")?.[1];
+}
