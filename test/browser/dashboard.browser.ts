@@ -195,3 +195,22 @@ test("a read-only key that expires: refused form first, then made and used", asy
   await screenshots(page, "account-keys");
   await context.close();
 });
+
+test("a refused sign-in keeps the email, puts the focus on the password, and a missing page says so", async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${server.origin}/dashboard/sign-in`);
+  await screenshots(page, "sign-in");
+  await page.getByLabel("Email").fill(`nobody-${Date.now()}@example.com`);
+  await page.getByLabel("Password").fill("not the password at all");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForSelector("#password-error");
+  assert.equal(await focused(page), "password");
+  await screenshots(page, "sign-in-refused");
+
+  await signUp(page, server.origin, `missing-${Date.now()}@example.com`);
+  const missing = await page.goto(`${server.origin}/dashboard/webhooks/424242`);
+  assert.equal(missing?.status(), 404);
+  await screenshots(page, "not-found");
+  await context.close();
+});

@@ -1,5 +1,5 @@
 import type { Delivery, DeliveryAttempt } from "../../webhooks/webhooks.schemas.ts";
-import { CSRF_FIELD } from "../csrf.ts";
+import { PostButton } from "./form-fields.tsx";
 import { formatUtc } from "./format.ts";
 
 const STATUS_NAMES: Record<Delivery["status"], string> = {
@@ -63,15 +63,11 @@ export function DeliveryTable(props: { webhookId: number; deliveries: Delivery[]
               {delivery.nextAttemptAt ? formatUtc(new Date(delivery.nextAttemptAt)) : "—"}
             </td>
             <td data-label="Actions">
-              <form
-                method="post"
+              <PostButton
                 action={`/dashboard/webhooks/${webhookId}/deliveries/${delivery.id}/retry`}
-              >
-                <input type="hidden" name={CSRF_FIELD} value={csrf} />
-                <button type="submit" class="secondary">
-                  Retry
-                </button>
-              </form>
+                label="Retry"
+                csrf={csrf}
+              />
             </td>
           </tr>
         ))}

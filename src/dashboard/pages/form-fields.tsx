@@ -1,4 +1,5 @@
 import type { Child } from "hono/jsx";
+import { CSRF_FIELD } from "../csrf.ts";
 
 /** The field's error sentences, under it, named so the field can point at them. */
 export function FieldError({ id, errors }: { id: string; errors: string[] | undefined }) {
@@ -83,5 +84,17 @@ export function Choice(props: {
         {props.detail && <span class="detail">{props.detail}</span>}
       </label>
     </div>
+  );
+}
+
+/** A button that posts to the dashboard (with the form's token) and nothing else: an action on a row or a page. */
+export function PostButton(props: { action: string; label: string; csrf: string }) {
+  return (
+    <form method="post" action={props.action}>
+      <input type="hidden" name={CSRF_FIELD} value={props.csrf} />
+      <button type="submit" class="secondary">
+        {props.label}
+      </button>
+    </form>
   );
 }

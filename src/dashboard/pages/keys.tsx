@@ -4,6 +4,7 @@ import type { KeyRow } from "../../keys/keys.queries.ts";
 import { SCOPES } from "../../keys/scopes.ts";
 import { CSRF_FIELD } from "../csrf.ts";
 import { READ_SCOPES } from "../key-form.ts";
+import { PostButton } from "./form-fields.tsx";
 import { formatCount, formatUtc } from "./format.ts";
 import { Layout } from "./layout.tsx";
 
@@ -61,12 +62,7 @@ function KeyActions({ keyRow, csrf, now }: { keyRow: KeyRow; csrf: string; now: 
   return (
     <div class="actions">
       {actions.roll && (
-        <form method="post" action={`/dashboard/keys/${keyRow.hash}/roll`}>
-          <input type="hidden" name={CSRF_FIELD} value={csrf} />
-          <button type="submit" class="secondary">
-            Roll
-          </button>
-        </form>
+        <PostButton action={`/dashboard/keys/${keyRow.hash}/roll`} label="Roll" csrf={csrf} />
       )}
       <a class="button secondary danger" href={`/dashboard/keys/${keyRow.hash}/revoke`}>
         Revoke

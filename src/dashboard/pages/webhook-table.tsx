@@ -1,6 +1,6 @@
 import type { WebhookWithLatestDelivery } from "../../webhooks/webhook-overview.ts";
 import type { Delivery, Webhook } from "../../webhooks/webhooks.schemas.ts";
-import { CSRF_FIELD } from "../csrf.ts";
+import { PostButton } from "./form-fields.tsx";
 import { formatUtc } from "./format.ts";
 
 function answerOf(delivery: Delivery): string {
@@ -35,14 +35,8 @@ export function statusText(webhook: Webhook): string {
 
 /** One action on an endpoint: a form that posts to the dashboard and ends on the endpoint's page. */
 export function Action(props: { id: number; action: string; label: string; csrf: string }) {
-  return (
-    <form method="post" action={`/dashboard/webhooks/${props.id}/${props.action}`}>
-      <input type="hidden" name={CSRF_FIELD} value={props.csrf} />
-      <button type="submit" class="secondary">
-        {props.label}
-      </button>
-    </form>
-  );
+  const { id, action, label, csrf } = props;
+  return <PostButton action={`/dashboard/webhooks/${id}/${action}`} label={label} csrf={csrf} />;
 }
 
 /**

@@ -194,6 +194,17 @@ describe("endpoint forms refuse", () => {
     expect(garbled.html).toContain("Enter a date and time (UTC)");
   });
 
+  it("more than 30 sends a minute from one account, with Retry-After", async () => {
+    const { browser } = await owner();
+    const { id } = await register(browser, receiverUrl("ok", uniqueName("busy")));
+    const retry = `/dashboard/webhooks/${id}/deliveries/999999/retry`;
+    for (let i = 0; i < 30; i += 1) expect((await browser.post(retry)).status).toBe(404);
+    const refused = await browser.post(`/dashboard/webhooks/${id}/test`);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.response.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect(refused.html).toContain("Wait");
+  });
+
   it("every post without the form's token", async () => {
     const { browser, key } = await owner();
     const { id } = await register(browser, receiverUrl("ok", uniqueName("guarded")));
