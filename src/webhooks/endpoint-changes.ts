@@ -23,7 +23,7 @@ type Registration = Made<CreatedWebhook> | Stored | Replayed | Reused | { kind: 
  * request's Idempotency-Key if it sent one) or the dashboard (the signed-in
  * account; its forms are made once by Post/Redirect/Get instead).
  */
-export type Changer =
+type Changer =
   | { kind: "key"; apiKeyHash: string; idempotencyKey: string | undefined }
   | { kind: "account"; accountId: number };
 

@@ -8,7 +8,7 @@ import { Layout } from "./layout.tsx";
 import { Notices } from "./notice-view.tsx";
 import { Action, statusText } from "./webhook-table.tsx";
 
-export interface WebhookPageProps {
+interface WebhookPageProps {
   email: string;
   csrf: string;
   webhook: Webhook;
