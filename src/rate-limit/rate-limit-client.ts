@@ -9,7 +9,6 @@ import type {
   KeyPolicy,
   KeyReport,
   ShareReport,
-  WindowReport,
 } from "./rate-limit-types.ts";
 import type { RateLimiter } from "./rate-limiter.ts";
 
@@ -25,8 +24,6 @@ export interface RateLimitClient {
   peekKeyless(clientIp: string): Promise<HitResult>;
   /** Pushes a change of the key to its object; this isolate's share of the key ends at once. */
   applyPolicy(keyHash: string, policy: KeyPolicy): Promise<void>;
-  /** The key's windows as they stand, counting nothing; this isolate's share of them given back first. */
-  usage(keyHash: string, limits: Limits): Promise<WindowReport[]>;
   /** The key's windows, hourly history and last use, in one call (this isolate's share given back first). */
   keyReport(keyHash: string, limits: Limits): Promise<KeyReport>;
   /** Counts one attempt against a named budget (a minute or an hour window), for throttling. */
@@ -109,10 +106,6 @@ export function rateLimitClient(namespace: Env["RATE_LIMITER"]): RateLimitClient
       await call(keyLimiterName(keyHash), (limiter) => limiter.applyPolicy(policy));
       shares.forget(keyHash);
     },
-    usage: (keyHash, limits) =>
-      givingBack(keyHash, (reports) =>
-        call(keyLimiterName(keyHash), (limiter) => limiter.usage(limits, reports)),
-      ),
     keyReport: (keyHash, limits) =>
       givingBack(keyHash, (reports) =>
         call(keyLimiterName(keyHash), (limiter) => limiter.keyReport(limits, reports)),

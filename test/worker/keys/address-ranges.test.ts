@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { inRanges, parseRange } from "../../../src/keys/address-ranges.ts";
 import { expectError } from "../support/assertions.ts";
 import { seedKey, testServices } from "../support/keys.ts";
-import { setClock } from "../support/limiters.ts";
+import { setClock, windowsOf } from "../support/limiters.ts";
 import { api, MANY_REQUESTS, send, sendInTurn, tally } from "../support/request.ts";
 
 const ADMIN = { Authorization: "Bearer test-admin-token-of-at-least-32-characters" };
@@ -99,7 +99,10 @@ describe("a key allowed only some addresses", MANY_REQUESTS, () => {
     expect(replies.at(-1)?.headers.get("X-RateLimit-Remaining")).toBe("0");
 
     // The key's own windows counted the one request from inside, nothing else.
-    const [minute] = await testServices().limiter.usage(hash, { perMinute: 60, perDay: 1_000 });
+    const [minute] = await windowsOf(testServices().limiter, hash, {
+      perMinute: 60,
+      perDay: 1_000,
+    });
     expect(minute?.remaining).toBe(59);
     const again = await send("/v1/pets?limit=1", { key, ...from("10.0.0.1") });
     expect(again.headers.get("X-RateLimit-Remaining")).toBe("58");

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { rateLimitClient } from "../../../src/rate-limit/rate-limit-client.ts";
 import { DAY_MS, MINUTE_MS } from "../../../src/rate-limit/windows.ts";
 import { seedKey } from "../support/keys.ts";
-import { hitKeyIn, keyLimiter, setClock, testPolicy } from "../support/limiters.ts";
+import { hitKeyIn, keyLimiter, setClock, testPolicy, windowsOf } from "../support/limiters.ts";
 import { header, MANY_REQUESTS, send, sendInTurn, tally } from "../support/request.ts";
 
 const FREE = { perMinute: 60, perDay: 1_000 };
@@ -34,20 +34,20 @@ describe("bans over HTTP", MANY_REQUESTS, () => {
     setClock("2030-06-15T10:00:05Z");
     const { key, hash } = await seedKey({ plan: "free" });
     await earnBan(key);
-    const before = await limiter.usage(hash, FREE);
+    const before = await windowsOf(limiter, hash, FREE);
 
     vi.setSystemTime(new Date("2030-06-15T10:00:25Z"));
     const during = await sendInTurn(5, "/v1/pets", { key });
     expect(tally(during)).toEqual({ api_key_banned: 5 });
     expect(during.map((reply) => header(reply, "Retry-After"))).toEqual(Array(5).fill("40"));
-    expect(await limiter.usage(hash, FREE)).toEqual(before);
+    expect(await windowsOf(limiter, hash, FREE)).toEqual(before);
 
     // Into the next minute, whose window is empty, but still inside the ban.
     vi.setSystemTime(new Date("2030-06-15T10:01:04Z"));
     const lateDuring = await send("/v1/pets", { key });
     expect(lateDuring.body.code).toBe("api_key_banned");
     expect(header(lateDuring, "Retry-After")).toBe("1");
-    const [minute, day] = await limiter.usage(hash, FREE);
+    const [minute, day] = await windowsOf(limiter, hash, FREE);
     expect(minute?.remaining).toBe(60);
     expect(day?.remaining).toBe(940);
 

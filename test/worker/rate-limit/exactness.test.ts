@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { seedKey, testServices } from "../support/keys.ts";
-import { setClock } from "../support/limiters.ts";
+import { setClock, windowsOf } from "../support/limiters.ts";
 import { MANY_REQUESTS, sendAll, tally } from "../support/request.ts";
 
 // The client of the isolate that serves the tests' requests, so its reads give back that isolate's share.
@@ -24,7 +24,7 @@ describe("counting under concurrency", MANY_REQUESTS, () => {
     const replies = await sendAll(150, "/v1/pets", { key });
     expect(tally(replies)).toEqual({ 200: 7, rate_limited: 9, api_key_banned: 134 });
     // Requests the day window refused took nothing from the minute window.
-    const [minute, day] = await limiter.usage(hash, limits);
+    const [minute, day] = await windowsOf(limiter, hash, limits);
     expect(minute?.remaining).toBe(993);
     expect(day?.remaining).toBe(0);
   });
@@ -34,7 +34,7 @@ describe("counting under concurrency", MANY_REQUESTS, () => {
     const { key, hash } = await seedKey({ plan: "enterprise", limits });
     const replies = await sendAll(150, "/v1/pets", { key });
     expect(tally(replies)).toEqual({ 200: 5, rate_limited: 9, api_key_banned: 136 });
-    const [minute, day] = await limiter.usage(hash, limits);
+    const [minute, day] = await windowsOf(limiter, hash, limits);
     expect(minute?.remaining).toBe(0);
     expect(day?.remaining).toBe(995);
   });
@@ -56,7 +56,7 @@ describe("keys are counted apart", MANY_REQUESTS, () => {
     ]);
     expect(tally(busyReplies)).toEqual({ 200: 60, rate_limited: 9, api_key_banned: 31 });
     expect(tally(quietReplies)).toEqual({ 200: 20 });
-    const [minute, day] = await limiter.usage(quiet.hash, { perMinute: 60, perDay: 1_000 });
+    const [minute, day] = await windowsOf(limiter, quiet.hash, { perMinute: 60, perDay: 1_000 });
     expect(minute?.remaining).toBe(40);
     expect(day?.remaining).toBe(980);
   });

@@ -7,7 +7,7 @@ import {
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { planLimits } from "../../../src/rate-limit/plans.ts";
 import { seedKey, testServices } from "../support/keys.ts";
-import { ipLimiter, keyLimiter, setClock, testPolicy } from "../support/limiters.ts";
+import { ipLimiter, keyLimiter, setClock, testPolicy, windowsOf } from "../support/limiters.ts";
 import { header, MANY_REQUESTS, send, sendInTurn, tally } from "../support/request.ts";
 
 // The client of the isolate that serves the tests' requests, so its reads give back that isolate's share.
@@ -48,7 +48,7 @@ describe("state outlives the object", MANY_REQUESTS, () => {
       59, 58, 57, 56, 55, 54, 53,
     ]);
     await evictDurableObject(keyLimiter(hash));
-    const [minute] = await limiter.usage(hash, planLimits.free);
+    const [minute] = await windowsOf(limiter, hash, planLimits.free);
     expect(minute?.remaining).toBe(53);
   });
 
@@ -115,7 +115,7 @@ describe("alarm clean-up", MANY_REQUESTS, () => {
     expect(await scheduledAlarm(stub)).toBe(Date.parse("2030-06-17T00:00:00Z"));
     const reply = await send("/v1/pets", { key });
     expect(header(reply, "X-RateLimit-Remaining")).toBe("56");
-    const [, day] = await limiter.usage(hash, planLimits.free);
+    const [, day] = await windowsOf(limiter, hash, planLimits.free);
     expect(day?.remaining).toBe(1_000 - 4);
   });
 

@@ -13,6 +13,7 @@ import {
   keyLimiter,
   setClock,
   testPolicy,
+  windowsOf,
 } from "../support/limiters.ts";
 import { header, MANY_REQUESTS, send, sendAll, sendInTurn, tally } from "../support/request.ts";
 
@@ -190,7 +191,7 @@ describe("restarts and usage history", MANY_REQUESTS, () => {
     const [holder, reader] = [isolate(), isolate()];
     const held = await holdShare(holder, hash, policy, 4);
     await evictDurableObject(keyLimiter(hash));
-    const [minute] = await reader.client.usage(hash, planLimits.free);
+    const [minute] = await windowsOf(reader.client, hash, planLimits.free);
     expect(minute?.remaining).toBe(60 - held.sent - held.size);
     later(1_000);
     const reported = await holder.client.hitKey(hash, policy);

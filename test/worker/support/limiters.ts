@@ -12,6 +12,7 @@ import type {
   KeyDecision,
   KeyPolicy,
   ShareReport,
+  WindowReport,
 } from "../../../src/rate-limit/rate-limit-types.ts";
 import type { RateLimiter } from "../../../src/rate-limit/rate-limiter.ts";
 import type { HourCount } from "../../../src/rate-limit/usage-history.ts";
@@ -75,12 +76,20 @@ export function recordingLimiters(): {
           return decision;
         },
         applyPolicy: (policy: KeyPolicy) => stub.applyPolicy(policy),
-        usage: (limits: Limits, reports: ShareReport[]) => stub.usage(limits, reports),
         keyReport: (limits: Limits, reports: ShareReport[]) => stub.keyReport(limits, reports),
       };
     },
   };
   return { namespace: namespace as unknown as Env["RATE_LIMITER"], calls };
+}
+
+/** The key's windows as a client reads them (with the rest of its report, in one call), counting nothing. */
+export async function windowsOf(
+  client: Pick<ReturnType<typeof rateLimitClient>, "keyReport">,
+  hash: string,
+  limits: Limits,
+): Promise<WindowReport[]> {
+  return (await client.keyReport(hash, limits)).windows;
 }
 
 /** The key's hourly history as a client reads it (with the rest of its report, in one call). */
