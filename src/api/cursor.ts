@@ -33,9 +33,12 @@ export const CursorParamSchema = z
   .regex(/^[A-Za-z0-9_-]+$/, "Must be a cursor from a Link header")
   .optional()
   .openapi({
-    param: { name: "cursor", in: "query" },
-    description:
-      'Opaque position from a previous page\'s `Link: rel="next"`; follow that link rather than building one. A cursor this service did not issue gives 400.',
+    param: {
+      name: "cursor",
+      in: "query",
+      description:
+        'Opaque position from a previous page\'s `Link: rel="next"`; follow that link rather than building one. A cursor this service did not issue gives 400.',
+    },
     example: "cDE6NDI",
   });
 

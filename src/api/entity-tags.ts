@@ -26,11 +26,18 @@ export const entityTagHeader = stringHeader(
 
 /** The `If-Match` request header of a change. */
 export const IfMatchHeaderSchema = z.object({
-  "If-Match": z.string().optional().openapi({
-    description:
-      'Make the change only if the record is still at one of these versions: `*`, or a comma-separated list of its `etag`s (`"3", "4"`). Compared strongly: a weak tag (`W/"3"`) never matches. When none matches, 412 `precondition_failed` and nothing changes; a header that is not such a list gives 400.',
-    example: '"3"',
-  }),
+  "If-Match": z
+    .string()
+    .optional()
+    .openapi({
+      param: {
+        name: "If-Match",
+        in: "header",
+        description:
+          'Make the change only if the record is still at one of these versions: `*`, or a comma-separated list of its `etag`s (`"3", "4"`). Compared strongly: a weak tag (`W/"3"`) never matches. When none matches, 412 `precondition_failed` and nothing changes; a header that is not such a list gives 400.',
+      },
+      example: '"3"',
+    }),
 });
 
 /** One member of the list and the comma after it: an optional `W/`, then a quoted tag, or nothing. */

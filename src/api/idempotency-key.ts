@@ -13,9 +13,12 @@ export const IdempotencyHeadersSchema = z.object({
     .regex(PRINTABLE_ASCII, "Must be printable ASCII")
     .optional()
     .openapi({
-      param: { name: "Idempotency-Key", in: "header" },
-      description:
-        "Makes retries safe: the same key with the same body within 24 hours returns the first response again, as it was sent, and changes nothing; with a different body, or on another operation, it gives 422. 1–255 printable ASCII characters; scoped to the API key.",
+      param: {
+        name: "Idempotency-Key",
+        in: "header",
+        description:
+          "Makes retries safe: the same key with the same body within 24 hours returns the first response again, as it was sent, and changes nothing; with a different body, or on another operation, it gives 422. 1–255 printable ASCII characters; scoped to the API key.",
+      },
       example: "9b2f7c1e-4a5d-4e8f-b3c2-7d6e5f4a3b21",
     }),
 });

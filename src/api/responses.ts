@@ -97,11 +97,18 @@ const readHeaders: ResponseHeaders = {
 
 /** The request header that turns a GET into a conditional read. */
 const IfNoneMatchHeaderSchema = z.object({
-  "If-None-Match": z.string().optional().openapi({
-    description:
-      "`ETag`s of replies kept from before (or `*`): while one still names this reply, the answer is 304 without a body. Compared weakly (`W/` is ignored).",
-    example: '"q1Lw0m9bX2c8Vt4ZpR7nJg"',
-  }),
+  "If-None-Match": z
+    .string()
+    .optional()
+    .openapi({
+      param: {
+        name: "If-None-Match",
+        in: "header",
+        description:
+          "`ETag`s of replies kept from before (or `*`): while one still names this reply, the answer is 304 without a body. Compared weakly (`W/` is ignored).",
+      },
+      example: '"q1Lw0m9bX2c8Vt4ZpR7nJg"',
+    }),
 });
 
 /**

@@ -7,7 +7,7 @@ import { nameSchema } from "../api/text.ts";
 /** What a request for a category that is not there is told, whether the id is unknown, deleted or malformed. */
 export const CATEGORY_NOT_FOUND = "No category has this identifier.";
 
-const categoryName = nameSchema(50).openapi({
+const categoryName = nameSchema(50).openapi("CategoryName", {
   description:
     "1–50 characters, not only white space, no control characters; stored as sent. Unique ignoring case and accents: no two categories have the same words (as `q` reads them: `æ`, `ø` and `ß` are not folded).",
   example: "Cats",
@@ -50,8 +50,11 @@ export const ListCategoriesQuerySchema = z.object({ limit, cursor });
 
 export const CategoryIdParamsSchema = z.object({
   categoryId: digitsAsInteger(z.int().min(1).max(MAX_ID)).openapi({
-    param: { name: "categoryId", in: "path" },
-    description: "Identifier of the category, as assigned on creation.",
+    param: {
+      name: "categoryId",
+      in: "path",
+      description: "Identifier of the category, as assigned on creation.",
+    },
     format: "int64",
     example: 2,
   }),

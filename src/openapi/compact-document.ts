@@ -17,11 +17,11 @@ function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string
   return groups;
 }
 
-/** Rebuilds each operation under `paths` with its responses mapped. */
-function mapResponses(
-  paths: OpenApiDocument["paths"],
+/** Rebuilds each operation of a section (`paths`, `webhooks`) with its responses mapped. */
+function mapResponses<S extends Record<string, unknown> | undefined>(
+  section: S,
   map: (response: JsonObject) => unknown,
-): OpenApiDocument["paths"] {
+): S {
   const operation = (value: unknown) =>
     isObject(value) && isObject(value.responses)
       ? {
@@ -34,12 +34,17 @@ function mapResponses(
           ),
         }
       : value;
+  if (!section) return section;
   return Object.fromEntries(
-    Object.entries(paths ?? {}).map(([path, item]) => [
+    Object.entries(section).map(([path, item]) => [
       path,
-      Object.fromEntries(Object.entries(item).map(([method, value]) => [method, operation(value)])),
+      isObject(item)
+        ? Object.fromEntries(
+            Object.entries(item).map(([method, value]) => [method, operation(value)]),
+          )
+        : item,
     ]),
-  );
+  ) as S;
 }
 
 /** Each operation of a section (`paths`, `webhooks`): its path item key, method and object. */
@@ -115,17 +120,15 @@ interface ResponseUse {
   response: JsonObject;
 }
 
-/** Every response of every operation, with its status and the operation's tags. */
-function responseUses(paths: OpenApiDocument["paths"]): ResponseUse[] {
-  return Object.values(paths ?? {}).flatMap((item) =>
-    Object.values(item).flatMap((operation: unknown) => {
-      if (!isObject(operation) || !isObject(operation.responses)) return [];
-      const tags = Array.isArray(operation.tags) ? operation.tags.map(String) : [];
-      return Object.entries(operation.responses).flatMap(([status, response]) =>
-        isObject(response) ? [{ status, tags, response }] : [],
-      );
-    }),
-  );
+/** Every response of every operation of the sections, with its status and the operation's tags. */
+function responseUses(sections: readonly (Record<string, unknown> | undefined)[]): ResponseUse[] {
+  return sections.flatMap(operationsOf).flatMap((operation) => {
+    if (!isObject(operation.responses)) return [];
+    const tags = Array.isArray(operation.tags) ? operation.tags.map(String) : [];
+    return Object.entries(operation.responses).flatMap(([status, response]) =>
+      isObject(response) ? [{ status, tags, response }] : [],
+    );
+  });
 }
 
 /**
@@ -174,15 +177,17 @@ function sharedHeaders(
 
 /**
  * The document with what it repeats stated once and referenced: a response
- * that several operations give alike (the usual 401, 429, 5xx…) in
- * `components/responses`, the headers replies share (request id, rate
- * limits, a read's Cache-Control…) in `components/headers`, every form used
- * more than once (a form used once stays where it is), and parameters used
- * alike in `components/parameters`. Only the form changes: resolving the
- * references gives the document back.
+ * that several operations give alike (the usual 401, 429, 5xx…, and what a
+ * webhook's receiver answers) in `components/responses`, the headers
+ * replies share (request id, rate limits, a read's Cache-Control…) in
+ * `components/headers`, every form used more than once (a form used once
+ * stays where it is), and parameters used alike in
+ * `components/parameters`. Only the form changes: resolving the references
+ * gives the document back.
  */
 export function compactDocument(document: OpenApiDocument): OpenApiDocument {
-  const groups = groupBy(responseUses(document.paths), (use) => JSON.stringify(use.response));
+  const sections = [document.paths, document.webhooks] as (Record<string, unknown> | undefined)[];
+  const groups = groupBy(responseUses(sections), (use) => JSON.stringify(use.response));
   const responseNames = new Map<string, string>();
   for (const [text, uses] of groups) {
     if (uses.length > 1)
@@ -212,15 +217,20 @@ export function compactDocument(document: OpenApiDocument): OpenApiDocument {
   for (const [text, name] of responseNames) {
     responses[name] = withHeaderReferences(JSON.parse(text) as JsonObject);
   }
-  const paths = mapResponses(document.paths, (response) => {
+  const referenced = (response: JsonObject) => {
     const name = responseNames.get(JSON.stringify(response));
     return name ? { $ref: `#/components/responses/${name}` } : withHeaderReferences(response);
-  });
+  };
   // Built from the document's own JSON, so of the document's own types.
   const components = {
     ...document.components,
     headers,
     responses,
   } as OpenApiDocument["components"];
-  return shareParameters({ ...document, paths, components });
+  return shareParameters({
+    ...document,
+    paths: mapResponses(document.paths, referenced),
+    webhooks: mapResponses(document.webhooks, referenced),
+    components,
+  });
 }

@@ -16,13 +16,13 @@ export const PetStatusSchema = z
   .openapi("PetStatus", { description: "Availability of the animal.", example: "available" });
 export type PetStatus = z.infer<typeof PetStatusSchema>;
 
-const petName = nameSchema(100).openapi({
+const petName = nameSchema(100).openapi("PetName", {
   description:
     "The animal's name: 1–100 characters, not only white space, no control characters, well-formed Unicode (no lone surrogates); stored as sent.",
   example: "Rex",
 });
 
-const categoryId = IdentifierSchema.openapi({
+const categoryId = IdentifierSchema.openapi("PetCategoryId", {
   description:
     "Identifier of the category the animal belongs to; one that names no category gives 422.",
   example: 1,
@@ -156,8 +156,11 @@ export const ListPetsQuerySchema = z.object({
 
 export const PetIdParamsSchema = z.object({
   petId: digitsAsInteger(z.int().min(1).max(MAX_ID)).openapi({
-    param: { name: "petId", in: "path" },
-    description: "Identifier of the animal, as assigned on creation.",
+    param: {
+      name: "petId",
+      in: "path",
+      description: "Identifier of the animal, as assigned on creation.",
+    },
     format: "int64",
     example: 42,
   }),

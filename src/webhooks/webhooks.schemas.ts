@@ -32,7 +32,7 @@ const types = z
   .min(1)
   .max(7)
   .refine((selectors) => new Set(selectors).size === selectors.length, "Must not repeat a type")
-  .openapi({
+  .openapi("WebhookTypes", {
     description:
       "The events to deliver: kinds (`pet.created`) or families (`pet.*`, `category.*`, `order.*`), each at most once. Order events are only ever those of this account's orders, and need a key with the `orders:read` scope as well.",
     uniqueItems: true,
