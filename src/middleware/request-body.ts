@@ -14,20 +14,29 @@ const mediaTypeHeader = (mediaType: string) =>
   new RegExp(`^${mediaType.replace(/[.+*?^$()[\]{}|\\/]/g, "\\$&")}[ \\t]*(?:;.*)?$`, "i");
 
 /**
+ * Reads the whole body into Hono's body cache, where whatever follows finds
+ * it. A client that stopped sending (fewer bytes than its Content-Length)
+ * gets a 400 with `code`: its request, not a fault of ours.
+ */
+function readWhole(code: "invalid_json" | "invalid_request"): MiddlewareHandler<AppEnv> {
+  return async function readWhole(c, next) {
+    try {
+      await c.req.arrayBuffer();
+    } catch {
+      throw new ApiError(code, messages.bodyCutShort);
+    }
+    await next();
+  };
+}
+
+/**
  * Rejects what the schema validator cannot describe: bytes that are not UTF-8,
  * text that is not JSON, and objects that repeat a key. The decoded text goes
  * into Hono's body cache, so the validator parses it without reading again.
  */
 function requireJsonSyntax(): MiddlewareHandler<AppEnv> {
   return async function requireJsonSyntax(c, next) {
-    let bytes: ArrayBuffer;
-    try {
-      bytes = await c.req.arrayBuffer();
-    } catch {
-      // The client stopped sending (fewer bytes than its Content-Length, or a
-      // dropped connection): its request, not a fault of ours.
-      throw new ApiError("invalid_json", messages.bodyCutShort);
-    }
+    const bytes = await c.req.arrayBuffer();
     if (bytes.byteLength === 0) throw new ApiError("invalid_json", messages.emptyBody);
     let text: string;
     try {
@@ -53,10 +62,11 @@ function requireJsonSyntax(): MiddlewareHandler<AppEnv> {
 
 /**
  * The checks a route's body passes before schema validation, read from the
- * media types its request declares: media type (415), then size (413), then,
- * for JSON, syntax (400 invalid_json). JSON bodies take 16 KiB unless the
- * route states `maxBodyBytes`; any other body must state it. Undefined for a
- * route that takes no body.
+ * media types its request declares: media type (415), then size (413), then
+ * the body read whole (400 when it ends early), then, for JSON, syntax (400
+ * invalid_json). JSON bodies take 16 KiB unless the route states
+ * `maxBodyBytes`; any other body must state it, and its handler finds it
+ * read. Undefined for a route that takes no body.
  */
 export function requestBody(route: OperatorRoute): MiddlewareHandler<AppEnv> | undefined {
   const mediaTypes = Object.keys(route.request?.body?.content ?? {});
@@ -85,6 +95,7 @@ export function requestBody(route: OperatorRoute): MiddlewareHandler<AppEnv> | u
         throw new ApiError("payload_too_large", messages.payloadTooLarge(maxSize));
       },
     }),
+    readWhole(json ? "invalid_json" : "invalid_request"),
     ...(json ? [requireJsonSyntax()] : []),
   );
 }
