@@ -9,7 +9,7 @@ import {
 import type { Definition, Shape } from "../db/shape.ts";
 import {
   claimValues,
-  earlierRecord,
+  earlierOutcome,
   isClaimConflict,
   keyStatements,
   responseOf,
@@ -229,13 +229,8 @@ class Change<Results> {
         const [row] = at(plan, ran, "stored") as { status: number | null; body: string | null }[];
         return { ...this.#done(plan, ran), stored: row && responseOf(row) };
       }
-      const earlier = await earlierRecord(db, claim);
-      if (earlier) {
-        if (earlier.operation !== claim.operation || earlier.requestHash !== claim.requestHash) {
-          return { kind: "reused" };
-        }
-        return { kind: "replayed", response: responseOf(earlier) };
-      }
+      const earlier = await earlierOutcome(db, claim);
+      if (earlier) return earlier;
     }
     throw new Error("an idempotency claim failed twice on a record nobody holds");
   }

@@ -1,5 +1,5 @@
 import { and, eq, gt, lt, lte, type SQL, sql } from "drizzle-orm";
-import type { Claim, StoredResponse } from "../changes/outcomes.ts";
+import type { Claim, Replayed, Reused, StoredResponse } from "../changes/outcomes.ts";
 import { type Database, type Drizzle, millis, preparedQueries, runOne } from "../db/database.ts";
 import { idempotencyRecords } from "../db/schema.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
@@ -107,12 +107,24 @@ const recordQueries = preparedQueries((db: Drizzle) => ({
     .prepare(),
 }));
 
-/** The record an earlier request holds for the claimed key, if it is still within the window. */
-export async function earlierRecord(db: Database, claim: Claim) {
+/**
+ * What the request making `claim` is answered when an earlier request holds
+ * its key (within the window): that request's reply again, or `reused`
+ * when the key was used with another body or on another operation;
+ * undefined while nobody holds it.
+ */
+export async function earlierOutcome(
+  db: Database,
+  claim: Claim,
+): Promise<Replayed | Reused | undefined> {
   const [earlier] = await guardStorage("D1", () =>
     runOne(db, recordQueries(db).earlier, claimValues(claim)),
   );
-  return earlier;
+  if (!earlier) return undefined;
+  if (earlier.operation !== claim.operation || earlier.requestHash !== claim.requestHash) {
+    return { kind: "reused" };
+  }
+  return { kind: "replayed", response: responseOf(earlier) };
 }
 
 /** Removes records older than the replay window; run by the scheduled job. */
