@@ -18,7 +18,9 @@ import { corsPreflight, responseChain } from "./middleware/response-chain.ts";
 import { services } from "./middleware/services.ts";
 import { OPENAPI_PATH, openapiRoutes } from "./openapi/openapi-routes.tsx";
 import { orderHandlers } from "./orders/orders.handlers.ts";
+import { petPhotoHandlers } from "./pets/pet-photos.handlers.ts";
 import { petHandlers } from "./pets/pets.handlers.ts";
+import { photoFileRoutes } from "./photos/photo-files.ts";
 import { rejectInvalid } from "./validation.ts";
 import { webhookHandlers } from "./webhooks/webhooks.handlers.ts";
 
@@ -31,8 +33,9 @@ const v1 = v1Routes({ allowLoopbackHttp: false });
 
 /**
  * The whole Worker. Order matters: the response chain every reply leaves
- * through, the request's services, CORS preflights (no key, no budget); then
- * on /v1 who is calling, their budget (429), the 401 for anyone without a
+ * through, the request's services, CORS preflights (no key, no budget); the
+ * public pages, the document and the photos (no key either); then on /v1
+ * who is calling, their budget (429), the 401 for anyone without a
  * working key; then the routes. A 405 is given where a path's routes serve
  * other methods, read from the routes themselves, on the API's paths only:
  * the dashboard's unknown pages stay pages.
@@ -41,12 +44,13 @@ export function createApp(): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: rejectInvalid });
   app.use(responseChain(), services(), corsPreflight(app));
   const allowedMethods = methodNotAllowed(app);
-  for (const path of ["/v1/*", "/admin/*", "/health", "/", "/docs", "/openapi.json"]) {
+  for (const path of ["/v1/*", "/admin/*", "/health", "/", "/docs", "/openapi.json", "/photos/*"]) {
     app.use(path, allowedMethods);
   }
 
   app.get("/health", (c) => c.json({ status: "ok" }));
   app.route("/", openapiRoutes());
+  app.route("/", photoFileRoutes());
 
   // The document under /v1 needs no key: its route answers before the key's chain, and any
   // other method ends here, as a 404 that the 405 above turns into its answer. A route
@@ -60,6 +64,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
     requireKey(),
   );
   app.route("/v1", apiRouter(v1.pets, petHandlers));
+  app.route("/v1", apiRouter(v1.petPhotos, petPhotoHandlers));
   app.route("/v1", apiRouter(v1.categories, categoryHandlers));
   app.route("/v1", apiRouter(v1.orders, orderHandlers));
   app.route("/v1", apiRouter(v1.events, eventHandlers));

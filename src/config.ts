@@ -16,6 +16,11 @@ const MIN_SECRET_LENGTH = 32;
 
 const instant = z.iso.datetime({ offset: true }).transform((value) => Date.parse(value));
 const publicUrl = z.url({ protocol: /^https?$/ });
+/** A scheme and host (and port), nothing after them: `https://api.petstore.example.com`. */
+const origin = publicUrl.refine(
+  (url) => new URL(url).origin === url,
+  "Must be an origin: a scheme and a host, without a path or a trailing slash",
+);
 
 const variables = z.object({
   KEY_PREFIX: z.enum(["ps_live_", "ps_test_"]),
@@ -23,6 +28,7 @@ const variables = z.object({
   OPERATOR_EMAIL: AccountEmailSchema,
   PRODUCTION_URL: publicUrl,
   STAGING_URL: publicUrl,
+  PUBLIC_ORIGIN: origin.optional(),
   GET_PET_DEPRECATED_AT: instant,
   GET_PET_SUNSET_AT: instant,
   ...webhookVariables,
@@ -79,6 +85,8 @@ export function parseConfig(source: object) {
     operatorEmail: env.OPERATOR_EMAIL,
     /** The public base URLs (ending in `/v1`) the OpenAPI document lists as its servers. */
     publicUrls: { production: env.PRODUCTION_URL, staging: env.STAGING_URL },
+    /** Where this environment is reached, which photos' addresses start with; unset locally, where each upload's own origin is used. */
+    publicOrigin: env.PUBLIC_ORIGIN,
     /** When each deprecated operation (by operationId) was deprecated and is removed, in Unix ms. */
     deprecations: {
       getPet: { deprecatedAt: env.GET_PET_DEPRECATED_AT, sunsetAt: env.GET_PET_SUNSET_AT },

@@ -80,10 +80,14 @@ export const messages = {
     `This order is ${status}; only a placed order can be ${moved}.`,
   limitReached: (count: number, things: string, remedy: string) =>
     `This account already has ${count} ${things}, the most it may have; ${remedy} first.`,
+  photoLimitReached: (count: number) =>
+    `This animal already has ${count} photos, the most it may have; delete one first.`,
   payloadTooLarge: (maxBytes: number) => `The request body is larger than ${byteSize(maxBytes)}.`,
   unsupportedMediaType: "Send the body as JSON with Content-Type: application/json.",
   unsupportedBodyType: (mediaTypes: readonly string[]) =>
     `Send the body with Content-Type: ${mediaTypes.join(" or ")}.`,
+  notThatImage: (mediaType: string) =>
+    `The body does not begin as ${mediaType} does; send the image with the Content-Type of its own format (image/jpeg, image/png or image/webp).`,
   idempotencyKeyReused:
     "This Idempotency-Key was already used with a different body or on another operation; send a new key with a new request.",
   rateLimited: "Rate limit exceeded; retry after the time in Retry-After.",

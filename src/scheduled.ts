@@ -6,13 +6,14 @@ import { deleteExpiredIdempotencyRecords } from "./idempotency/idempotency.queri
 import { publishLaggingKeys } from "./keys/key-changes.ts";
 import { log } from "./logging.ts";
 import { dispatchEvents, SWEEP_ROUNDS } from "./outbox/outbox-relay.ts";
+import { sweepPhotos } from "./photos/photo-removal.ts";
 import type { Services } from "./services.ts";
 
 /**
  * The scheduled job (every five minutes): finishes key changes whose KV
  * record or Durable Object did not take them, sends the events no dispatch
  * after a reply sent (the queue failed, or a dispatcher died holding them),
- * and removes what has expired.
+ * deletes the photos a failure left behind, and removes what has expired.
  * Each task runs even when another fails; a failure is logged and retried
  * on the next run.
  */
@@ -25,6 +26,7 @@ export async function runScheduledTasks(services: Services, now: number): Promis
     noticesRemoved: () => deleteExpiredNotices(services.db, now),
     deliveriesQueued: () => dispatchEvents(services, now, SWEEP_ROUNDS),
     eventsRemoved: () => deleteExpiredEvents(services.db, now),
+    photosRemoved: () => sweepPhotos(services, now),
   };
   const names = Object.keys(tasks);
   const outcomes = await Promise.allSettled(Object.values(tasks).map((task) => task()));

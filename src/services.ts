@@ -4,14 +4,15 @@ import { type WebhookEndpointClient, webhookEndpointClient } from "./deliveries/
 import { type KeyStore, keyStore } from "./keys/key-store.ts";
 import { log } from "./logging.ts";
 import type { DeliveryMessage } from "./outbox/outbox.queries.ts";
+import { type PhotoStore, photoStore } from "./photos/photo-store.ts";
 import { type RateLimitClient, rateLimitClient } from "./rate-limit/rate-limit-client.ts";
 import { oncePer } from "./utils/once-per.ts";
 
 /**
  * What handlers, modules and Durable Objects work with instead of the
  * bindings: the database, the key store, the limiter client, the queue of
- * webhook deliveries, each endpoint's delivering object, and the
- * environment's configuration.
+ * webhook deliveries, each endpoint's delivering object, the bucket of
+ * photos, and the environment's configuration.
  */
 export interface Services {
   db: Database;
@@ -21,6 +22,8 @@ export interface Services {
   deliveries: Queue<DeliveryMessage>;
   /** Each webhook endpoint's Durable Object: its deliveries. */
   webhookEndpoints: WebhookEndpointClient;
+  /** The bytes of animals' photos. */
+  photos: PhotoStore;
   config: Config;
 }
 
@@ -40,6 +43,7 @@ export const buildServices = oncePer((env: Env): Services => {
     limiter: rateLimitClient(env.RATE_LIMITER),
     deliveries: env.DELIVERIES,
     webhookEndpoints: webhookEndpointClient(env.WEBHOOK_ENDPOINT),
+    photos: photoStore(env.PHOTOS),
     config,
   };
 });

@@ -1,6 +1,7 @@
 import { categoryRoutes } from "../categories/categories.routes.ts";
 import { eventRoutes } from "../events/events.routes.ts";
 import { orderRoutes } from "../orders/orders.routes.ts";
+import { petPhotoRoutes } from "../pets/pet-photos.routes.ts";
 import { petRoutes } from "../pets/pets.routes.ts";
 import type { WebhookUrlPolicy } from "../webhook-urls/webhook-url.ts";
 import { webhookRoutes } from "../webhooks/webhooks.routes.ts";
@@ -12,6 +13,7 @@ import { webhookRoutes } from "../webhooks/webhooks.routes.ts";
 export function v1Routes(policy: WebhookUrlPolicy) {
   return {
     pets: petRoutes,
+    petPhotos: petPhotoRoutes,
     categories: categoryRoutes,
     orders: orderRoutes,
     events: eventRoutes,

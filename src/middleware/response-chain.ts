@@ -4,6 +4,7 @@ import type { RouterRoute } from "hono/types";
 import type { AppEnv } from "../context.ts";
 import { ApiError, messages } from "../errors.ts";
 import { log } from "../logging.ts";
+import { PHOTOS_PATH } from "../photos/photo-files.ts";
 import { answerConditionally } from "./conditional-read.ts";
 import { routeMethods } from "./route-methods.ts";
 
@@ -11,8 +12,12 @@ import { routeMethods } from "./route-methods.ts";
 const API_PATHS = ["/v1", "/openapi.json"];
 /** The operator's replies (new keys, invite links): never stored. */
 const OPERATOR_PATHS = ["/admin"];
+/** Public files that carry their own ETag and caching (photos). */
+const FILE_PATHS = [PHOTOS_PATH];
 /** Where a page of any origin may read replies: these take bearer keys, never cookies. */
-const CORS_PATHS = [...API_PATHS];
+const CORS_PATHS = [...API_PATHS, ...FILE_PATHS];
+/** Where `If-None-Match` can turn a read's 200 into a 304. */
+const CONDITIONAL_PATHS = [...API_PATHS, ...FILE_PATHS];
 
 /** The request headers the API reads, which a page may send. */
 const ALLOWED_REQUEST_HEADERS = [
@@ -72,7 +77,7 @@ function recordedHeaders(c: Context<AppEnv>, headers: Headers): void {
  * whatever made it (a route, a 304, a preflight, an error `onError`
  * rendered, a 401 or 429 from middleware, a 404 or 405). It runs first, so
  * it touches the reply last: the conditional read of a GET under the API
- * (ETag, 304), the headers recorded for the reply, Cache-Control, CORS,
+ * or of a photo (ETag, 304), the headers recorded for the reply, Cache-Control, CORS,
  * nosniff and the request id (the incoming cf-ray, else a fresh UUID), then
  * one JSON log line.
  */
@@ -84,7 +89,9 @@ export function responseChain(): MiddlewareHandler<AppEnv> {
     await next();
     const { path, method } = c.req;
     const api = under(path, API_PATHS);
-    if (api && isRead(method) && c.res.status === 200) await answerConditionally(c);
+    if (isRead(method) && c.res.status === 200 && under(path, CONDITIONAL_PATHS)) {
+      await answerConditionally(c);
+    }
     const { headers, status } = c.res;
     recordedHeaders(c, headers);
     if (api) {

@@ -1,9 +1,9 @@
-import { and, eq, notExists, sql } from "drizzle-orm";
+import { and, eq, exists, ne, notExists, sql } from "drizzle-orm";
 import { callersAccount } from "../catalogue/ownership.ts";
 import { change } from "../changes/change.ts";
 import type { ChangeEvents, Claim, Outcome } from "../changes/outcomes.ts";
 import { type Database, type Drizzle, millis } from "../db/database.ts";
-import { categories, orders, pets } from "../db/schema.ts";
+import { categories, orders, pets, photos } from "../db/schema.ts";
 import { indexName, petSearch, unindexName } from "../db/search-tables.ts";
 import { categoryKnownOrKept, knownCategory, live, petShape } from "./pets.queries.ts";
 import type { NewPet, Pet, PetStatus } from "./pets.schemas.ts";
@@ -216,28 +216,57 @@ export async function updatePet(
   return { pet: row && petShape.render(row), eventsWaiting };
 }
 
+/** The animal may be deleted: it is at the version the deletion was decided on, and no order is placed for it. */
+const deletable = (db: Drizzle) => and(thisPet, atVersion, live, notExists(placedOrder(db)));
+
 /**
- * Deleting an animal: its row becomes a tombstone, only at the version the
- * deletion was decided on and while no order is placed for it; its words
- * leave the index; `pet.deleted`.
+ * Deleting an animal: its photos (uploads under way too) are marked for
+ * deletion, and its row becomes a tombstone, both only while it may be
+ * deleted; its words leave the index; `pet.deleted`; then the photos whose
+ * objects are to go.
  */
 const deletion = change()
+  // First, since the steps after the tombstone each follow the one before it.
+  .step("photosReleased", (db) =>
+    db
+      .update(photos)
+      .set({ state: "deleting" })
+      .where(
+        and(
+          eq(photos.petId, petId),
+          ne(photos.state, "deleting"),
+          exists(db.select({ id: pets.id }).from(pets).where(deletable(db))),
+        ),
+      )
+      .prepare(),
+  )
   .step("deleted", (db) =>
     db
       .update(pets)
       .set({ deletedAt: millis("now"), version: nextVersion })
-      .where(and(thisPet, atVersion, live, notExists(placedOrder(db))))
+      .where(deletable(db))
       .returning({ id: pets.id })
       .prepare(),
   )
   .step("unindexed", (db) => unindexName(db, search, petId))
-  .event({ type: "pet.deleted", data: petShape, where: thisPet });
+  .event({ type: "pet.deleted", data: petShape, where: thisPet })
+  .read("photos", (db) =>
+    db
+      .select({ id: photos.id })
+      .from(photos)
+      .where(and(eq(photos.petId, petId), eq(photos.state, "deleting")))
+      .prepare(),
+  );
 
-/** Deletes the animal if it is still at `version`: whether it did. */
+/** Deletes the animal if it is still at `version`: whether it did, and the photos then to delete. */
 export async function deletePet(
   db: Database,
   { id, version, now }: { id: number; version: number; now: number },
-): Promise<{ deleted: boolean } & ChangeEvents> {
+): Promise<{ deleted: boolean; photoIds: string[] } & ChangeEvents> {
   const { results, eventsWaiting } = await deletion.run(db, { id, version, now });
-  return { deleted: results.deleted.length > 0, eventsWaiting };
+  return {
+    deleted: results.deleted.length > 0,
+    photoIds: results.photos.map((photo) => photo.id),
+    eventsWaiting,
+  };
 }

@@ -23,7 +23,10 @@ type EditOutcome =
   /** The patch sets what the animal already has: nothing is written. */
   | { kind: "unchanged"; pet: Pet };
 
-type DeleteOutcome = PetRefusal | { kind: "deleted"; eventsWaiting: boolean };
+type DeleteOutcome =
+  | PetRefusal
+  /** Deleted; its photos' objects are still to delete. */
+  | { kind: "deleted"; photoIds: string[]; eventsWaiting: boolean };
 
 /** What the patch changes on the animal as it is: the fields that differ, in the API's order. */
 function changeOf(current: PetForChange, patch: PetPatch): PetUpdate {
@@ -84,12 +87,12 @@ export async function removePet(
     );
     if ("kind" in current) return current;
     if (current.placedOrder !== null) return { kind: "orderOpen", orderId: current.placedOrder };
-    const { deleted, eventsWaiting } = await deletePet(db, {
+    const { deleted, photoIds, eventsWaiting } = await deletePet(db, {
       id: request.id,
       version: current.version,
       now,
     });
-    if (deleted) return { kind: "deleted", eventsWaiting };
+    if (deleted) return { kind: "deleted", photoIds, eventsWaiting };
   }
   throw new Error(`animal ${request.id} changed under ${MAX_ATTEMPTS} deletions in a row`);
 }

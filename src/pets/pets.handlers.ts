@@ -5,6 +5,7 @@ import { changeRequestOf } from "../catalogue/changes.ts";
 import { ApiError, messages } from "../errors.ts";
 import { claimOf, replyOf } from "../idempotency/idempotent-request.ts";
 import { dispatchAfterChange } from "../outbox/outbox-relay.ts";
+import { removeMarkedPhotos } from "../photos/photo-removal.ts";
 import { createPet } from "./pet-changes.queries.ts";
 import { editPet, type PetRefusal, removePet } from "./pet-edits.ts";
 import { listPets } from "./pet-listing.queries.ts";
@@ -105,6 +106,7 @@ export const petHandlers = {
     const outcome = await removePet(c.var.services.db, request, Date.now());
     if (outcome.kind !== "deleted") throw refusalError(outcome);
     dispatchAfterChange(c.var.services, c.executionCtx, outcome);
+    await removeMarkedPhotos(c.var.services, outcome.photoIds);
     return c.body(null, 204);
   },
 } satisfies RouteHandlers<typeof petRoutes>;

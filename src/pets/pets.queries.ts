@@ -3,14 +3,16 @@ import { type Changer, changerValues, ownedByCaller } from "../catalogue/ownersh
 import { type Database, type Drizzle, preparedQueries, runOne } from "../db/database.ts";
 import { categories, orders, pets } from "../db/schema.ts";
 import { entityTag, type Field, shape } from "../db/shape.ts";
+import { photoUrlsOf } from "../photos/photos.queries.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
 import type { Pet } from "./pets.schemas.ts";
 
-/** Photos come with their own records; until then every animal has none. */
+/** The addresses of the animal's photos, oldest first. */
 const photoUrls: Field<SQL.Aliased<string>, string[]> = {
-  select: sql<string>`'[]'`.as("photo_urls"),
+  // Wrapped: a select from one table writes its fields' own columns unqualified.
+  select: sql<string>`${photoUrlsOf(pets.id)}`.as("photo_urls"),
   render: (read) => JSON.parse(read) as string[],
-  json: sql`json('[]')`,
+  json: sql`json(${photoUrlsOf(pets.id)})`,
   optional: false,
 };
 

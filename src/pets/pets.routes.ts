@@ -27,8 +27,8 @@ const managing = {
   invalidIdMessage: PET_NOT_FOUND,
 } satisfies Partial<ApiRoute>;
 
-const notFound: DocumentedError = [404, PET_NOT_FOUND];
-const notOwner: DocumentedError = {
+export const notFound: DocumentedError = [404, PET_NOT_FOUND];
+export const notOwner: DocumentedError = {
   status: 403,
   description:
     "The key lacks this operation's scope or is used from outside its address ranges, or the animal belongs to another account: only that account's keys may change it.",

@@ -1,7 +1,7 @@
 import { ApiError, messages } from "../errors.ts";
 import { describeError, log } from "../logging.ts";
 
-type StorageName = "D1" | "KV" | "Durable Object" | "Queue";
+type StorageName = "D1" | "KV" | "Durable Object" | "Queue" | "R2";
 
 /** Long enough for a healthy call anywhere, short enough that a client's retry beats the hang. */
 export const STORAGE_TIMEOUT_MS = 5_000;

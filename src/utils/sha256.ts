@@ -1,6 +1,7 @@
-/** SHA-256 of a text's UTF-8 bytes. */
-export async function sha256(text: string): Promise<Uint8Array<ArrayBuffer>> {
-  return new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+/** SHA-256 of a text's UTF-8 bytes, or of the bytes themselves. */
+export async function sha256(data: string | ArrayBuffer): Promise<Uint8Array<ArrayBuffer>> {
+  const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
 }
 
 /** Each byte's two hex digits, so hashing a key on every request builds no array of strings. */

@@ -89,12 +89,14 @@ describe("GET /v1/openapi.json", () => {
     expect(documented).toEqual([
       "DELETE /categories/{categoryId}",
       "DELETE /pets/{petId}",
+      "DELETE /pets/{petId}/photos/{photoId}",
       "DELETE /webhooks/{webhookId}",
       "GET /categories",
       "GET /categories/{categoryId}",
       "GET /events",
       "GET /pets",
       "GET /pets/{petId}",
+      "GET /pets/{petId}/photos",
       "GET /store/orders",
       "GET /store/orders/{orderId}",
       "GET /webhooks",
@@ -105,6 +107,7 @@ describe("GET /v1/openapi.json", () => {
       "PATCH /webhooks/{webhookId}",
       "POST /categories",
       "POST /pets",
+      "POST /pets/{petId}/photos",
       "POST /store/orders",
       "POST /store/orders/{orderId}/cancel",
       "POST /store/orders/{orderId}/complete",
@@ -116,7 +119,7 @@ describe("GET /v1/openapi.json", () => {
     ]);
   });
 
-  it("marks managing animals, categories, events and webhooks beta, each under its tag", async () => {
+  it("marks managing animals and their photos, categories, events and webhooks beta, each under its tag", async () => {
     const document = (await served()) as OpenApiDocument & { tags: { name: string }[] };
     const beta = operations(document).filter(
       ([, operation]) => operation["x-stability"] === "beta",
@@ -126,6 +129,9 @@ describe("GET /v1/openapi.json", () => {
     ).toEqual([
       ["updatePet", ["pets"]],
       ["deletePet", ["pets"]],
+      ["addPetPhoto", ["pets"]],
+      ["listPetPhotos", ["pets"]],
+      ["deletePetPhoto", ["pets"]],
       ["listCategories", ["categories"]],
       ["createCategory", ["categories"]],
       ["getCategory", ["categories"]],

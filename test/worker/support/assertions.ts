@@ -17,6 +17,8 @@ const LEAKS: readonly RegExp[] = [
   /\bKV\b/,
   /API_KEYS/,
   /RATE_LIMITER/,
+  /\bR2\b/,
+  /PHOTOS/,
   /Durable ?Object/i,
   /drizzle/i,
   /\bzod/i,

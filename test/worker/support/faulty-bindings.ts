@@ -99,3 +99,50 @@ export function d1FailingStatements(pattern: RegExp): D1Database {
     exec: (query: string) => env.DB.exec(query),
   } as unknown as D1Database;
 }
+
+/** A bucket that takes no write and no delete, as during an R2 outage; reads go through. */
+export function failingR2(): R2Bucket {
+  const refused = () =>
+    Promise.reject(new Error("R2 put failed: 503 Service Unavailable (PHOTOS)"));
+  return {
+    head: (key: string) => env.PHOTOS.head(key),
+    get: (key: string) => env.PHOTOS.get(key),
+    put: refused,
+    delete: refused,
+    list: refused,
+  } as unknown as R2Bucket;
+}
+
+/**
+ * The real bucket, except that it cannot be listed: work that must be found
+ * from D1's rows alone fails if it lists the bucket instead.
+ */
+export function unlistableR2(): R2Bucket {
+  return {
+    head: (key: string) => env.PHOTOS.head(key),
+    get: (key: string) => env.PHOTOS.get(key),
+    put: (key: string, value: ArrayBuffer, options?: R2PutOptions) =>
+      env.PHOTOS.put(key, value, options),
+    delete: (keys: string | string[]) => env.PHOTOS.delete(keys),
+    list: () => Promise.reject(new Error("this test's bucket may not be listed")),
+  } as unknown as R2Bucket;
+}
+
+/**
+ * The real database for the first `batches` batches, then failing every
+ * statement and batch: a store that goes down partway through a request,
+ * so that nothing after that point reaches D1, as if the Worker had died there.
+ */
+export function d1FailingAfter(batches: number): D1Database {
+  let left = batches;
+  const down = failingD1();
+  return {
+    prepare: (query: string) => (left > 0 ? env.DB.prepare(query) : down.prepare(query)),
+    batch: (statements: D1PreparedStatement[]) => {
+      if (left <= 0) return down.batch(statements);
+      left -= 1;
+      return env.DB.batch(statements);
+    },
+    exec: (query: string) => env.DB.exec(query),
+  } as unknown as D1Database;
+}

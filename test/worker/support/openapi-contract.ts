@@ -47,6 +47,9 @@ export const OPERATION_SCOPES: Record<string, Scope> = {
   createPet: "pets:write",
   updatePet: "pets:write",
   deletePet: "pets:write",
+  listPetPhotos: "pets:read",
+  addPetPhoto: "pets:write",
+  deletePetPhoto: "pets:write",
   listCategories: "pets:read",
   getCategory: "pets:read",
   createCategory: "pets:write",
@@ -69,6 +72,9 @@ export const OPERATION_SCOPES: Record<string, Scope> = {
   recoverWebhook: "webhooks:write",
   rotateWebhookSecret: "webhooks:write",
 };
+
+/** The operations of animals' photos, swept by contract-photos.test.ts rather than contract.test.ts. */
+export const PHOTO_OPERATIONS = ["addPetPhoto", "listPetPhotos", "deletePetPhoto"];
 
 /** The operations that manage the catalogue, swept by contract-catalogue.test.ts rather than contract.test.ts. */
 export const CATALOGUE_OPERATIONS = [

@@ -1,0 +1,88 @@
+import type { RouteHandlers } from "../api/route-router.ts";
+import { changerOf } from "../catalogue/ownership.ts";
+import { ApiError, messages } from "../errors.ts";
+import { claimOf, replyOf } from "../idempotency/idempotent-request.ts";
+import { dispatchAfterChange } from "../outbox/outbox-relay.ts";
+import { hasSignature, photoTypeOf } from "../photos/photo-formats.ts";
+import { removeMarkedPhotos } from "../photos/photo-removal.ts";
+import { MAX_PHOTOS, PHOTO_NOT_FOUND, PhotoSchema } from "../photos/photos.schemas.ts";
+import { toBase64 } from "../utils/base64url.ts";
+import { sha256 } from "../utils/sha256.ts";
+import { addPhoto } from "./pet-photo-uploads.ts";
+import { listPhotos, type PhotoRefusal, releasePhoto } from "./pet-photos.queries.ts";
+import type { petPhotoRoutes } from "./pet-photos.routes.ts";
+import { PET_NOT_FOUND } from "./pets.schemas.ts";
+
+/** The error that says why a photo was not added or deleted. */
+function refusalError(refusal: PhotoRefusal): ApiError {
+  switch (refusal.kind) {
+    case "notFound":
+      return new ApiError("not_found", PET_NOT_FOUND);
+    case "notOwner":
+      return new ApiError("not_owner", messages.notOwner("animal"));
+    case "limitReached":
+      return new ApiError("limit_reached", messages.photoLimitReached(MAX_PHOTOS));
+    case "photoNotFound":
+      return new ApiError("not_found", PHOTO_NOT_FOUND);
+  }
+}
+
+/** An animal's photos' handlers, one per route of the table. */
+export const petPhotoHandlers = {
+  /** Adds the photo, once per Idempotency-Key when one is sent; the body's bytes are its identity. */
+  addPetPhoto: async (c) => {
+    const { petId } = c.req.valid("param");
+    const idempotencyKey = c.req.valid("header")["Idempotency-Key"];
+    // The route's body checks let only these media types through, and read the body whole.
+    const contentType = photoTypeOf(c.req.header("Content-Type"));
+    const bytes = await c.req.arrayBuffer();
+    if (!contentType || !hasSignature(new Uint8Array(bytes), contentType)) {
+      throw new ApiError("unsupported_media_type", messages.notThatImage(contentType ?? "it"));
+    }
+    const { services } = c.var;
+    const now = Date.now();
+    const claim =
+      idempotencyKey === undefined
+        ? undefined
+        : await claimOf(
+            c.var.apiKey.hash,
+            idempotencyKey,
+            "addPetPhoto",
+            [petId, contentType, toBase64(await sha256(bytes))],
+            now,
+          );
+    const upload = {
+      petId,
+      contentType,
+      bytes,
+      origin: services.config.publicOrigin ?? new URL(c.req.url).origin,
+      changer: changerOf(c.var.apiKey, services.config),
+      now,
+    };
+    const outcome = await addPhoto(services, upload, claim);
+    dispatchAfterChange(services, c.executionCtx, outcome);
+    if (outcome.kind === "refused") throw refusalError(outcome.refusal);
+    const { body: photo, replayed } = replyOf(outcome, 201, PhotoSchema);
+    if (replayed) c.header("Idempotent-Replayed", "true");
+    c.header("Location", photo.url);
+    return c.json(photo, 201);
+  },
+
+  listPetPhotos: async (c) => {
+    const photos = await listPhotos(c.var.services.db, c.req.valid("param").petId);
+    if (!photos) throw new ApiError("not_found", PET_NOT_FOUND);
+    return c.json(photos, 200);
+  },
+
+  /** Takes the photo from its animal, then deletes its object and record (or leaves them to the scheduled job). */
+  deletePetPhoto: async (c) => {
+    const { petId, photoId } = c.req.valid("param");
+    const { services } = c.var;
+    const changer = changerOf(c.var.apiKey, services.config);
+    const outcome = await releasePhoto(services.db, { id: photoId, petId }, changer);
+    if (outcome.kind === "refused") throw refusalError(outcome.refusal);
+    dispatchAfterChange(services, c.executionCtx, outcome);
+    await removeMarkedPhotos(services, [photoId]);
+    return c.body(null, 204);
+  },
+} satisfies RouteHandlers<typeof petPhotoRoutes>;

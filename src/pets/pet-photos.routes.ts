@@ -1,0 +1,112 @@
+import { IdempotencyHeadersSchema } from "../api/idempotency-key.ts";
+import { commonHeaders, createdHeaders, errorResponses, jsonReply } from "../api/responses.ts";
+import { type ApiRoute, apiRoutes } from "../api/route-table.ts";
+import { PHOTO_TYPES } from "../db/schema.ts";
+import { messages } from "../errors.ts";
+import {
+  MAX_PHOTO_BYTES,
+  MAX_PHOTOS,
+  PHOTO_NOT_FOUND,
+  PhotoFileSchema,
+  PhotoIdSchema,
+  PhotoSchema,
+  PhotosSchema,
+} from "../photos/photos.schemas.ts";
+import { notFound, notOwner } from "./pets.routes.ts";
+import { PET_NOT_FOUND, PetIdParamsSchema } from "./pets.schemas.ts";
+
+const photos = {
+  tags: ["pets"],
+  stability: "beta",
+  invalidIdMessage: PET_NOT_FOUND,
+} satisfies Partial<ApiRoute>;
+
+const PhotoParamsSchema = PetIdParamsSchema.extend({
+  photoId: PhotoIdSchema.openapi({
+    param: { name: "photoId", in: "path", description: "Identifier of the photo." },
+  }),
+});
+
+const image = { schema: PhotoFileSchema };
+
+/** An animal's photos, keyed by operation id: the one declaration of each. */
+export const petPhotoRoutes = apiRoutes({
+  addPetPhoto: {
+    ...photos,
+    scope: "pets:write",
+    method: "post",
+    path: "/pets/{petId}/photos",
+    maxBodyBytes: MAX_PHOTO_BYTES,
+    summary: "Add a photo (beta)",
+    description: `The body is the image itself: JPEG, PNG or WebP, sent as its own media type, at most 5 MiB, beginning with its format's signature (the image is never decoded or changed). An animal has at most ${MAX_PHOTOS} photos; only its account may add them. The Photo's \`url\` (also in \`Location\` and \`photoUrls\`) needs no key. The animal's \`etag\` changes, with \`pet.updated\`. \`Idempotency-Key\` as on createPet: the same body is the same bytes and type for the same animal.`,
+    request: {
+      params: PetIdParamsSchema,
+      headers: IdempotencyHeadersSchema,
+      body: {
+        required: true,
+        content: Object.fromEntries(PHOTO_TYPES.map((type) => [type, image])),
+      },
+    },
+    responses: {
+      201: jsonReply(
+        "The photo was added.",
+        PhotoSchema,
+        createdHeaders(
+          "The photo's public address, its `url`.",
+          "https://api.petstore.example.com/photos/q1Lw0m9bX2c8Vt4ZpR7nJg",
+        ),
+      ),
+      ...errorResponses([
+        400,
+        401,
+        notOwner,
+        notFound,
+        { status: 409, codes: ["limit_reached"], message: messages.photoLimitReached(MAX_PHOTOS) },
+        {
+          status: 413,
+          description: "The body is larger than 5 MiB.",
+          message: messages.payloadTooLarge(MAX_PHOTO_BYTES),
+        },
+        {
+          status: 415,
+          description:
+            "Not sent as image/jpeg, image/png or image/webp, or not beginning with that format's signature.",
+          message: messages.unsupportedBodyType(PHOTO_TYPES),
+        },
+        422,
+        429,
+        500,
+        503,
+      ]),
+    },
+  },
+  listPetPhotos: {
+    ...photos,
+    scope: "pets:read",
+    method: "get",
+    path: "/pets/{petId}/photos",
+    summary: "List an animal's photos (beta)",
+    description:
+      "Oldest first, as in `photoUrls`; at most ten, in one reply. Listing them is the only way to learn their ids.",
+    request: { params: PetIdParamsSchema },
+    responses: {
+      200: jsonReply("The animal's photos (possibly none).", PhotosSchema),
+      ...errorResponses([401, notFound, 429, 500, 503]),
+    },
+  },
+  deletePetPhoto: {
+    ...photos,
+    scope: "pets:write",
+    method: "delete",
+    path: "/pets/{petId}/photos/{photoId}",
+    invalidIdMessage: PHOTO_NOT_FOUND,
+    summary: "Delete a photo (beta)",
+    description:
+      "Its `url` answers 404 from then on (a browser may keep its copy) and it leaves `photoUrls`; the animal's `etag` changes, with `pet.updated`. Only the animal's account may delete it.",
+    request: { params: PhotoParamsSchema },
+    responses: {
+      204: { description: "The photo was deleted.", headers: commonHeaders },
+      ...errorResponses([401, notOwner, [404, PHOTO_NOT_FOUND], 429, 500, 503]),
+    },
+  },
+});

@@ -1,0 +1,36 @@
+import { Hono } from "hono";
+import type { AppEnv } from "../context.ts";
+import { ApiError, messages } from "../errors.ts";
+import { isPhotoId } from "./photos.schemas.ts";
+
+/** Where photos are served: their public addresses are `{origin}/photos/{id}`. */
+export const PHOTOS_PATH = "/photos";
+
+/** A photo never changes (a new one gets a new id), so any cache may keep it for a year. */
+const FOREVER = "public, max-age=31536000, immutable";
+
+/**
+ * The photos themselves, for any `<img>`: no key, no rate limit (deployed,
+ * Cloudflare's cache stands in front, as for static files). The bytes
+ * stream from the bucket as they arrive, never held whole; `HEAD` reads
+ * only the object's metadata. A photo that is not served is 404, with the
+ * Error body. The response chain answers `If-None-Match` with 304 and adds
+ * CORS.
+ */
+export function photoFileRoutes(): Hono<AppEnv> {
+  const routes = new Hono<AppEnv>();
+  routes.get(`${PHOTOS_PATH}/:photoId`, async (c) => {
+    const id = c.req.param("photoId");
+    const withBody = c.req.method !== "HEAD";
+    const photo = isPhotoId(id) ? await c.var.services.photos.get(id, withBody) : undefined;
+    if (!photo) throw new ApiError("not_found", messages.notFound);
+    c.header("Content-Type", photo.contentType);
+    c.header("ETag", photo.etag);
+    c.header("Cache-Control", FOREVER);
+    // What the bytes claim to be is never run or sniffed, whatever they hold.
+    c.header("Content-Security-Policy", "default-src 'none'");
+    c.header("Content-Length", String(photo.size));
+    return photo.body ? c.body(photo.body, 200) : c.body(null, 200);
+  });
+  return routes;
+}
