@@ -3,7 +3,8 @@
  * Chromium), as a public web page would with a key: the preflight passes,
  * `Link` and `ETag` are readable from script, and reading the page again is
  * a revalidation the server answers 304, which the page reads as the page it
- * kept. Run with `npm run test:browser`.
+ * kept. An animal's photo shows in an `<img>` of such a page, with no key.
+ * Run with `npm run test:browser`.
  */
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
@@ -11,6 +12,7 @@ import { createServer, type Server } from "node:http";
 import { after, before, test } from "node:test";
 import { type Browser, type CDPSession, chromium } from "playwright-core";
 import { freePort } from "../free-port.ts";
+import { onePixelJpeg } from "../one-pixel-jpeg.ts";
 import { CHROMIUM, CHROMIUM_ARGS, requireChromium } from "./chromium.ts";
 import { startWorker, type WorkerServer } from "./worker-server.ts";
 
@@ -32,6 +34,15 @@ const PAGE = `<!doctype html>
       requestId: response.headers.get("X-Request-Id"),
       body: await response.text(),
     };
+  }
+  function showImage(url) {
+    const image = new Image();
+    document.body.append(image);
+    return new Promise((resolve, reject) => {
+      image.onload = () => resolve({ width: image.naturalWidth, height: image.naturalHeight });
+      image.onerror = () => reject(new Error("the image did not load"));
+      image.src = url;
+    });
   }
 </script>`;
 
@@ -68,14 +79,15 @@ async function newKey(): Promise<string> {
   return body.key;
 }
 
-async function addAnimal(key: string, name: string): Promise<void> {
+async function addAnimal(key: string, name: string): Promise<number> {
   const response = await fetch(`${server.origin}/v1/pets`, {
     method: "POST",
     headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
     body: JSON.stringify({ name, categoryId: 1 }),
   });
-  await response.text();
+  const body = (await response.json()) as { id: number };
   assert.equal(response.status, 201);
+  return body.id;
 }
 
 /** What the browser's network stack sent and received, as DevTools reports it. */
@@ -166,6 +178,36 @@ test("a page on another origin reads the API with a key, and revalidates its pag
       [200, null],
       [304, first.etag],
     ],
+  );
+  await page.close();
+});
+
+test("a page on another origin shows an animal's photo in an <img>, with no key", async () => {
+  const key = await newKey();
+  const petId = await addAnimal(key, "Rex");
+  const uploaded = await fetch(`${server.origin}/v1/pets/${petId}/photos`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${key}`, "Content-Type": "image/jpeg" },
+    body: onePixelJpeg(),
+  });
+  const photo = (await uploaded.json()) as { url: string };
+  assert.equal(uploaded.status, 201, JSON.stringify(photo));
+  assert.match(photo.url, new RegExp(`^${server.origin}/photos/[A-Za-z0-9_-]{22}$`));
+  const page = await browser.newPage();
+  const exchanges = await watchNetwork(await page.context().newCDPSession(page));
+  await page.goto(pageOrigin);
+  const shown = await page.evaluate(
+    (url) =>
+      (
+        window as unknown as { showImage(url: string): Promise<{ width: number; height: number }> }
+      ).showImage(url),
+    photo.url,
+  );
+  assert.deepEqual(shown, { width: 1, height: 1 });
+  const fetched = exchanges().filter(({ url }) => url === photo.url);
+  assert.deepEqual(
+    fetched.map(({ method, status, sent }) => [method, status, sent?.Authorization ?? null]),
+    [["GET", 200, null]],
   );
   await page.close();
 });

@@ -1,7 +1,8 @@
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { onePixelJpeg } from "../one-pixel-jpeg.ts";
 import { repo, sharedServer } from "./cli.ts";
 import { signalGroup } from "./process-group.ts";
 
@@ -10,7 +11,8 @@ import { signalGroup } from "./process-group.ts";
  * `<!-- walkthrough -->` runs, in order, in one shell, in the directory of the
  * `npm start` the Node files share (the only other files there make keys and
  * accounts, no animals or webhooks). The only change is the port: the README
- * says 8787, the test's server listens on a free one.
+ * says 8787, the test's server listens on a free one. The photo it uploads,
+ * rex.jpg, the test makes.
  */
 
 const MARKER = "<!-- walkthrough -->";
@@ -64,7 +66,9 @@ describe("the README", () => {
   it("runs its walk-throughs as written against npm start, every reply a success", async () => {
     const port = new URL(local.server.origin).port;
     const script = blocks.join("\n").replaceAll("127.0.0.1:8787", `127.0.0.1:${port}`);
-    const { code, output } = await bash(script, local.sandbox.dir);
+    const photo = path.join(local.sandbox.dir, "rex.jpg");
+    writeFileSync(photo, onePixelJpeg());
+    const { code, output } = await bash(script, local.sandbox.dir).finally(() => rmSync(photo));
     expect(code, output).toBe(0);
     const statuses = [...output.matchAll(/HTTP\/[\d.]+ (\d{3})/g)].map((match) => match[1]);
     expect(statuses.length, output).toBeGreaterThan(3);
@@ -80,5 +84,8 @@ describe("the README", () => {
     ).toHaveLength(5);
     expect(output.match(/^verified webhook\.test evt_[0-9a-z]{26} /gm), output).toHaveLength(2);
     expect(output, output).not.toMatch(/^refused:/m);
+    // The photo went up whole, and its public address answered without a key.
+    expect(output, output).toMatch(/"contentType":"image\/jpeg","size":141,/);
+    expect(output, output).toMatch(/^cache-control: public, max-age=31536000, immutable\r?$/im);
   });
 });

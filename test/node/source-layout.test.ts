@@ -17,6 +17,7 @@ const LAYERS = [
   "events",
   "orders",
   "pets",
+  "photos",
   "categories",
   "catalogue",
   "outbox",

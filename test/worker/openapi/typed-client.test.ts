@@ -3,6 +3,7 @@ import createClient from "openapi-fetch";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { components, paths } from "../../generated/petstore-api.d.ts";
 import { seedKey } from "../support/keys.ts";
+import { imageOf } from "../support/photos.ts";
 import { ORIGIN } from "../support/request.ts";
 
 /**
@@ -13,6 +14,7 @@ import { ORIGIN } from "../support/request.ts";
  */
 type Pet = components["schemas"]["Pet"];
 type Order = components["schemas"]["Order"];
+type Photo = components["schemas"]["Photo"];
 
 const client = createClient<paths>({
   baseUrl: `${ORIGIN}/v1`,
@@ -73,6 +75,50 @@ describe("typed client", () => {
     expect(error).toBeUndefined();
     expect(data).toEqual(first);
     expect(response.headers.get("Deprecation")).toMatch(/^@\d+$/);
+  });
+
+  it("uploads a photo as its bytes, finds it in the animal and its list, and deletes it", async () => {
+    const { data: pet } = await client.POST("/pets", {
+      headers,
+      body: { name: "Snap", categoryId: 1 },
+    });
+    if (!pet) throw new Error("no animal was created");
+    const path = { petId: pet.id };
+    const image = imageOf("image/webp", 700);
+    const added = await client.POST("/pets/{petId}/photos", {
+      headers: { ...headers, "Content-Type": "image/webp" },
+      params: { path },
+      // The document's binary body is typed as a string; the bytes go as they are.
+      body: image as unknown as string,
+      bodySerializer: (body) => body,
+    });
+    expect(added.error).toBeUndefined();
+    expect(added.response.status).toBe(201);
+    const photo: Photo | undefined = added.data;
+    expect(photo).toMatchObject({ contentType: "image/webp", size: 700 });
+    expect(added.response.headers.get("Location")).toBe(photo?.url);
+
+    const listed = await client.GET("/pets/{petId}/photos", { headers, params: { path } });
+    expect(listed.data).toEqual([photo]);
+    const { data: now } = await client.GET("/pets", {
+      headers,
+      params: { query: { id: [pet.id] } },
+    });
+    expect(now?.[0]?.photoUrls).toEqual([photo?.url]);
+
+    const deleted = await client.DELETE("/pets/{petId}/photos/{photoId}", {
+      headers,
+      params: { path: { ...path, photoId: photo?.id ?? "" } },
+    });
+    expect(deleted.response.status).toBe(204);
+    const refused = await client.POST("/pets/{petId}/photos", {
+      headers: { ...headers, "Content-Type": "image/png" },
+      params: { path },
+      body: image as unknown as string,
+      bodySerializer: (body) => body,
+    });
+    expect(refused.response.status).toBe(415);
+    expect(refused.error?.code).toBe("unsupported_media_type");
   });
 
   it("surfaces documented errors as typed Error bodies", async () => {
