@@ -8,6 +8,7 @@ import {
   expectPet,
   freshIp,
 } from "../support/assertions.ts";
+import { streamOf } from "../support/bodies.ts";
 import { seedKey } from "../support/keys.ts";
 import { api, jsonOf, ORIGIN } from "../support/request.ts";
 
@@ -34,22 +35,6 @@ function postRaw(body: BodyInit | null, headers: Record<string, string> = {}): P
 function validBodyOfSize(size: number): string {
   const json = JSON.stringify({ name: "Padded", categoryId: 7 });
   return json + " ".repeat(size - json.length);
-}
-
-/** A body that arrives in chunks with no Content-Length, as a chunked upload does. */
-function streamOf(text: string, chunkSize = 1000): ReadableStream<Uint8Array> {
-  const bytes = new TextEncoder().encode(text);
-  let offset = 0;
-  return new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (offset >= bytes.length) {
-        controller.close();
-        return;
-      }
-      controller.enqueue(bytes.slice(offset, offset + chunkSize));
-      offset += chunkSize;
-    },
-  });
 }
 
 function postStream(text: string): Promise<Response> {

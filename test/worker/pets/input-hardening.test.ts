@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { findDuplicateKey } from "../../../src/middleware/json-duplicate-keys.ts";
+import { cutShort } from "../support/bodies.ts";
 import { seedKey } from "../support/keys.ts";
 import { api } from "../support/request.ts";
 
@@ -114,14 +115,6 @@ describe("hostile bodies get a clean 4xx", () => {
 });
 
 describe("bodies cut short", () => {
-  /** A body that promises `length` bytes and ends sooner, as a client that drops the connection does. */
-  function cutShort(text: string, length: number): ReadableStream<Uint8Array> {
-    const { readable, writable } = new FixedLengthStream(length);
-    const writer = writable.getWriter();
-    void writer.write(new TextEncoder().encode(text)).then(() => writer.close().catch(() => {}));
-    return readable;
-  }
-
   it("answer 400 invalid_json and log nothing at error level", async () => {
     const errors = vi.spyOn(console, "error");
     const res = await api("/v1/pets", {

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type CreatedPet, createPet, expectError, freshIp } from "../support/assertions.ts";
+import { createPet, expectError, freshIp, listedPet } from "../support/assertions.ts";
 import { seedKey } from "../support/keys.ts";
-import { addPhoto, hasObject, photoRow, photoRowsOf } from "../support/photos.ts";
+import { addPhoto, hasObject, photoRow, photoRowsOf, publicStatus } from "../support/photos.ts";
 import { api, jsonOf, send } from "../support/request.ts";
 
 let key: string;
@@ -17,19 +17,6 @@ function removePhoto(petId: number, photoId: string, init: { key?: string } = {}
   return api(`/v1/pets/${petId}/photos/${photoId}`, { method: "DELETE", key, ...init });
 }
 
-async function petNow(id: number): Promise<CreatedPet> {
-  const [pet] = await jsonOf<CreatedPet[]>(await api(`/v1/pets?id=${id}`, { key }));
-  if (!pet) throw new Error(`animal ${id} is not listed`);
-  return pet;
-}
-
-/** What anyone fetching the address gets: its status. */
-async function publicStatus(url: string): Promise<number> {
-  const res = await api(new URL(url).pathname, { headers: { "CF-Connecting-IP": freshIp() } });
-  await res.arrayBuffer();
-  return res.status;
-}
-
 describe("DELETE /v1/pets/{petId}/photos/{photoId} — happy path", () => {
   it("answers 204; the url is 404 from then on, the object and row are gone, the etag moves and pet.updated says photoUrls", async () => {
     const pet = await createPet(key, { name: "Camera shy", categoryId: 1 });
@@ -42,7 +29,7 @@ describe("DELETE /v1/pets/{petId}/photos/{photoId} — happy path", () => {
     expect(await publicStatus(gone.url)).toBe(404);
     expect(await hasObject(gone.id)).toBe(false);
     expect(await photoRow(gone.id)).toBeNull();
-    const now = await petNow(pet.id);
+    const now = await listedPet(key, pet.id);
     expect(now).toEqual({ ...pet, etag: '"4"', photoUrls: [kept.url] });
     expect(await jsonOf(await api(`/v1/pets/${pet.id}/photos`, { key }))).toEqual([kept]);
     const event = await env.DB.prepare(
@@ -116,7 +103,7 @@ describe("DELETE /v1/pets/{petId}/photos/{photoId} — auth", () => {
     await expectError(await removePhoto(pet.id, photo.id, { key: otherKey }), 403, "not_owner");
     expect(await photoRow(photo.id)).toMatchObject({ state: "confirmed" });
     expect(await publicStatus(photo.url)).toBe(200);
-    expect((await petNow(pet.id)).etag).toBe('"2"');
+    expect((await listedPet(key, pet.id)).etag).toBe('"2"');
   });
 
   it("asks for a key first", async () => {

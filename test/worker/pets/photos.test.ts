@@ -1,6 +1,13 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { type CreatedPet, createPet, expectError, freshIp } from "../support/assertions.ts";
+import {
+  type CreatedPet,
+  createPet,
+  expectError,
+  freshIp,
+  listedPet,
+} from "../support/assertions.ts";
+import { cutShort, streamOf } from "../support/bodies.ts";
 import { seedKey } from "../support/keys.ts";
 import {
   addPhoto,
@@ -27,12 +34,6 @@ function listed(petId: number, init: { key?: string } = {}): Promise<Response> {
   return api(`/v1/pets/${petId}/photos`, { key, ...init });
 }
 
-async function petNow(id: number): Promise<CreatedPet> {
-  const [pet] = await jsonOf<CreatedPet[]>(await api(`/v1/pets?id=${id}`, { key }));
-  if (!pet) throw new Error(`animal ${id} is not listed`);
-  return pet;
-}
-
 async function eventsOf(petId: number) {
   const { results } = await env.DB.prepare(
     "SELECT type, data, changes FROM events WHERE json_extract(data, '$.id') = ? AND type LIKE 'pet.%' ORDER BY seq",
@@ -44,29 +45,6 @@ async function eventsOf(petId: number) {
     data: JSON.parse(data) as CreatedPet,
     changes: changes === null ? null : (JSON.parse(changes) as string[]),
   }));
-}
-
-/** A body that promises `length` bytes and ends sooner, as a client that drops the connection does. */
-function cutShort(bytes: Uint8Array, length: number): ReadableStream<Uint8Array> {
-  const { readable, writable } = new FixedLengthStream(length);
-  const writer = writable.getWriter();
-  void writer.write(bytes).then(() => writer.close().catch(() => {}));
-  return readable;
-}
-
-/** A body that arrives in chunks with no Content-Length, as a chunked upload does. */
-function streamOf(bytes: Uint8Array, chunkSize = 64 * 1024): ReadableStream<Uint8Array> {
-  let offset = 0;
-  return new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (offset >= bytes.length) {
-        controller.close();
-        return;
-      }
-      controller.enqueue(bytes.slice(offset, offset + chunkSize));
-      offset += chunkSize;
-    },
-  });
 }
 
 describe("POST /v1/pets/{petId}/photos — happy path", () => {
@@ -106,7 +84,7 @@ describe("POST /v1/pets/{petId}/photos — happy path", () => {
     const pet = await createPet(key, { name: "Album", categoryId: 2 });
     const first = await addPhoto(key, pet.id);
     const second = await addPhoto(key, pet.id, "image/png");
-    const now = await petNow(pet.id);
+    const now = await listedPet(key, pet.id);
     expect(now).toEqual({ ...pet, etag: '"3"', photoUrls: [first.url, second.url] });
     const fetched = await api(`/v1/pets/${pet.id}`, { key });
     expect(fetched.headers.get("ETag")).toBe('"3"');
@@ -143,7 +121,7 @@ describe("POST /v1/pets/{petId}/photos — happy path", () => {
     const sized = await upload(key, pet.id, bytes);
     expect(sized.status).toBe(201);
     expect((await jsonOf<PhotoBody>(sized)).size).toBe(MAX_BYTES);
-    const streamed = await upload(key, pet.id, streamOf(bytes));
+    const streamed = await upload(key, pet.id, streamOf(bytes, 64 * 1024));
     expect(streamed.status).toBe(201);
     const photo = await jsonOf<PhotoBody>(streamed);
     expect(photo.size).toBe(MAX_BYTES);
@@ -163,7 +141,7 @@ describe("POST /v1/pets/{petId}/photos — happy path", () => {
     expect(again.headers.get("Idempotent-Replayed")).toBe("true");
     expect(again.headers.get("Location")).toBe(photo.url);
     expect(await again.json()).toEqual(photo);
-    expect((await petNow(pet.id)).photoUrls).toEqual([photo.url]);
+    expect((await listedPet(key, pet.id)).photoUrls).toEqual([photo.url]);
     const { n } = (await env.DB.prepare("SELECT count(*) AS n FROM photos WHERE pet_id = ?")
       .bind(pet.id)
       .first<{ n: number }>()) ?? { n: -1 };
@@ -181,7 +159,7 @@ describe("POST /v1/pets/{petId}/photos — happy path", () => {
         "idempotency_key_reused",
       );
     }
-    expect((await petNow(other.id)).photoUrls).toEqual([]);
+    expect((await listedPet(key, other.id)).photoUrls).toEqual([]);
   });
 
   it("adds one photo from concurrent uploads with one Idempotency-Key, and leaves no other behind", async () => {
@@ -195,7 +173,7 @@ describe("POST /v1/pets/{petId}/photos — happy path", () => {
     expect(replies.map((res) => res.status)).toEqual(Array(6).fill(201));
     const [photo] = bodies;
     for (const body of bodies) expect(body).toEqual(photo);
-    expect((await petNow(pet.id)).photoUrls).toEqual([photo?.url]);
+    expect((await listedPet(key, pet.id)).photoUrls).toEqual([photo?.url]);
     expect(await photoRowsOf(pet.id)).toEqual([{ id: photo?.id, state: "confirmed" }]);
   });
 
@@ -234,7 +212,7 @@ describe("POST /v1/pets/{petId}/photos — bad input", () => {
       "unsupported_media_type",
     );
     expect(error.message).toContain(type);
-    expect(await petNow(pet.id)).toEqual(pet);
+    expect(await listedPet(key, pet.id)).toEqual(pet);
   });
 
   it.each(["image/gif", "application/octet-stream", "application/json", "image/svg+xml"])(
@@ -258,7 +236,7 @@ describe("POST /v1/pets/{petId}/photos — bad input", () => {
     const sized = await expectError(await upload(key, pet.id, bytes), 413, "payload_too_large");
     expect(sized.message).toBe("The request body is larger than 5 MiB.");
     const streamed = await expectError(
-      await upload(key, pet.id, streamOf(bytes)),
+      await upload(key, pet.id, streamOf(bytes, 64 * 1024)),
       413,
       "payload_too_large",
     );
@@ -270,7 +248,7 @@ describe("POST /v1/pets/{petId}/photos — bad input", () => {
       "payload_too_large",
     );
     expect(promised.message).toBe("The request body is larger than 5 MiB.");
-    expect(await petNow(pet.id)).toEqual(pet);
+    expect(await listedPet(key, pet.id)).toEqual(pet);
   });
 
   it("answers a body shorter than its Content-Length with 400, logging nothing at error level", async () => {
@@ -283,7 +261,7 @@ describe("POST /v1/pets/{petId}/photos — bad input", () => {
     );
     expect(errors).not.toHaveBeenCalled();
     errors.mockRestore();
-    expect(await petNow(pet.id)).toEqual(pet);
+    expect(await listedPet(key, pet.id)).toEqual(pet);
   });
 
   it("refuses the 11th photo with 409 limit_reached, and keeps ten, oldest first", async () => {
@@ -298,7 +276,7 @@ describe("POST /v1/pets/{petId}/photos — bad input", () => {
     expect(error.message).toBe(
       "This animal already has 10 photos, the most it may have; delete one first.",
     );
-    expect((await petNow(pet.id)).photoUrls).toEqual(photos.map((photo) => photo.url));
+    expect((await listedPet(key, pet.id)).photoUrls).toEqual(photos.map((photo) => photo.url));
     expect(await jsonOf(await listed(pet.id))).toEqual(photos);
   });
 
@@ -331,7 +309,7 @@ describe("POST /v1/pets/{petId}/photos — auth", () => {
       "This animal belongs to another account; only that account's keys may change it.",
     );
     expect(await jsonOf(await listed(pet.id, { key: otherKey }))).toEqual([photo]);
-    expect((await petNow(pet.id)).photoUrls).toEqual([photo.url]);
+    expect((await listedPet(key, pet.id)).photoUrls).toEqual([photo.url]);
   });
 
   it("asks for a key first", async () => {

@@ -1,7 +1,7 @@
 import { createScheduledController, env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import worker from "../../../src/index.ts";
-import { type CreatedPet, createPet, expectError, freshIp } from "../support/assertions.ts";
+import { createPet, expectError, listedPet } from "../support/assertions.ts";
 import {
   d1FailingAfter,
   d1FailingBatchAt,
@@ -10,8 +10,16 @@ import {
 } from "../support/faulty-bindings.ts";
 import { seedKey } from "../support/keys.ts";
 import { captureLogs } from "../support/logs.ts";
-import { addPhoto, hasObject, imageOf, photoRow, photoRowsOf, upload } from "../support/photos.ts";
-import { api, jsonOf } from "../support/request.ts";
+import {
+  addPhoto,
+  hasObject,
+  imageOf,
+  photoRow,
+  photoRowsOf,
+  publicStatus,
+  upload,
+} from "../support/photos.ts";
+import { api } from "../support/request.ts";
 
 /*
  * A photo is written in three steps (a pending row, the object, the row
@@ -48,18 +56,6 @@ async function runJob(later = 0): Promise<void> {
   );
 }
 
-async function petNow(id: number): Promise<CreatedPet> {
-  const [pet] = await jsonOf<CreatedPet[]>(await api(`/v1/pets?id=${id}`, { key }));
-  if (!pet) throw new Error(`animal ${id} is not listed`);
-  return pet;
-}
-
-async function publicStatus(id: string): Promise<number> {
-  const res = await api(`/photos/${id}`, { headers: { "CF-Connecting-IP": freshIp() } });
-  await res.arrayBuffer();
-  return res.status;
-}
-
 async function expectUnavailable(res: Response): Promise<void> {
   expect(res.headers.get("Retry-After")).toMatch(/^[1-9][0-9]*$/);
   await expectError(res, 503, "unavailable");
@@ -72,7 +68,7 @@ describe("an upload that fails between its steps", () => {
       bindings: { PHOTOS: failingR2() },
     });
     await expectUnavailable(res);
-    expect(await petNow(pet.id)).toEqual(pet);
+    expect(await listedPet(key, pet.id)).toEqual(pet);
     const [row] = await photoRowsOf(pet.id);
     expect(row?.state).toBe("deleting");
     await runJob();
@@ -87,7 +83,7 @@ describe("an upload that fails between its steps", () => {
       bindings: { DB: d1FailingBatchAt(2) },
     });
     await expectUnavailable(res);
-    expect(await petNow(pet.id)).toEqual(pet);
+    expect(await listedPet(key, pet.id)).toEqual(pet);
     expect(await photoRowsOf(pet.id)).toEqual([]);
     const events = await env.DB.prepare(
       "SELECT count(*) AS n FROM events WHERE type = 'pet.updated' AND json_extract(data, '$.id') = ?",
@@ -108,7 +104,7 @@ describe("an upload that fails between its steps", () => {
     if (!row) throw new Error("no pending row was written");
     expect(row.state).toBe("pending");
     expect(await hasObject(row.id)).toBe(true);
-    expect(await petNow(pet.id)).toEqual(pet);
+    expect(await listedPet(key, pet.id)).toEqual(pet);
 
     await runJob(DAY_MS - 60_000);
     expect(await photoRow(row.id)).toMatchObject({ state: "pending" });
@@ -117,9 +113,9 @@ describe("an upload that fails between its steps", () => {
     await runJob(DAY_MS + 60_000);
     expect(await photoRow(row.id)).toBeNull();
     expect(await hasObject(row.id)).toBe(false);
-    expect(await publicStatus(row.id)).toBe(404);
+    expect(await publicStatus(`/photos/${row.id}`)).toBe(404);
     // Its place among the animal's ten is free again.
-    expect((await petNow(pet.id)).photoUrls).toEqual([]);
+    expect((await listedPet(key, pet.id)).photoUrls).toEqual([]);
   });
 });
 
@@ -135,7 +131,7 @@ describe("a deletion whose objects cannot be deleted", () => {
     });
     expect(res.status).toBe(204);
     await res.arrayBuffer();
-    expect((await petNow(pet.id)).photoUrls).toEqual([kept.url]);
+    expect((await listedPet(key, pet.id)).photoUrls).toEqual([kept.url]);
     expect(await photoRow(photo.id)).toMatchObject({ state: "deleting" });
     expect(logs.lines).toContainEqual(
       expect.objectContaining({
@@ -146,10 +142,10 @@ describe("a deletion whose objects cannot be deleted", () => {
     await runJob();
     expect(await hasObject(photo.id)).toBe(false);
     expect(await photoRow(photo.id)).toBeNull();
-    expect(await publicStatus(photo.id)).toBe(404);
+    expect(await publicStatus(photo.url)).toBe(404);
     // The photo the animal kept keeps its object.
     expect(await hasObject(kept.id)).toBe(true);
-    expect(await publicStatus(kept.id)).toBe(200);
+    expect(await publicStatus(kept.url)).toBe(200);
   });
 
   it("of an animal: 204, and the job deletes its photos' objects and rows", async () => {
@@ -168,7 +164,7 @@ describe("a deletion whose objects cannot be deleted", () => {
     expect(await photoRowsOf(pet.id)).toEqual([]);
     for (const photo of photos) {
       expect(await hasObject(photo.id)).toBe(false);
-      expect(await publicStatus(photo.id)).toBe(404);
+      expect(await publicStatus(photo.url)).toBe(404);
     }
   });
 });
@@ -180,7 +176,7 @@ describe("the scheduled job", () => {
     await runJob(30 * DAY_MS);
     expect(await photoRow(photo.id)).toMatchObject({ state: "confirmed" });
     expect(await hasObject(photo.id)).toBe(true);
-    expect((await petNow(pet.id)).photoUrls).toEqual([photo.url]);
+    expect((await listedPet(key, pet.id)).photoUrls).toEqual([photo.url]);
   });
 
   it("retries what it could not delete on its next run", async () => {

@@ -127,6 +127,14 @@ export async function createPet(
   return body;
 }
 
+/** The animal as the listing shows it now (through its `id` filter); fails when it is not listed. */
+export async function listedPet(key: string, id: number): Promise<CreatedPet> {
+  const res = await api(`/v1/pets?id=${id}`, { key });
+  const [pet] = (await res.json()) as CreatedPet[];
+  if (!pet) throw new Error(`animal ${id} is not listed`);
+  return pet;
+}
+
 /**
  * A fresh client address for keyless requests (from the IPv6 documentation
  * range), so each test spends its own per-IP budget of 60 a minute rather

@@ -266,6 +266,22 @@ export class Contract {
     expect(errorStatus[code]).toBe(status);
   }
 
+  /**
+   * The documented replies (`operationId status`) of the operations `swept`
+   * accepts that no check has validated, less those that cannot be produced
+   * here: what a contract sweep missed.
+   */
+  unswept(
+    swept: (operationId: string) => boolean,
+    notProducible: Record<string, string>,
+  ): string[] {
+    const covered = new Set(this.validated);
+    return this.documentedReplies().filter((reply) => {
+      const operationId = reply.slice(0, reply.indexOf(" "));
+      return swept(operationId) && !covered.has(reply) && !(reply in notProducible);
+    });
+  }
+
   /** `operationId status` for every documented reply. */
   documentedReplies(): string[] {
     return Object.values(this.document.paths).flatMap((item) =>

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { expect } from "vitest";
-import { type ApiRequestInit, api } from "./request.ts";
+import { freshIp } from "./assertions.ts";
+import { type ApiRequestInit, api, ORIGIN } from "./request.ts";
 
 export type ImageType = "image/jpeg" | "image/png" | "image/webp";
 
@@ -59,6 +60,15 @@ export async function addPhoto(
   const body = (await res.json()) as PhotoBody;
   expect(res.status, JSON.stringify(body)).toBe(201);
   return body;
+}
+
+/** What anyone fetching a photo's address (or its path) gets, without a key: its status. */
+export async function publicStatus(url: string): Promise<number> {
+  const res = await api(new URL(url, ORIGIN).pathname, {
+    headers: { "CF-Connecting-IP": freshIp() },
+  });
+  await res.arrayBuffer();
+  return res.status;
 }
 
 /** The photo's row as D1 holds it, if it has one. */
