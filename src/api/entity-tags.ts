@@ -12,7 +12,7 @@ import { stringHeader } from "./responses.ts";
 const ISSUED = /^"([1-9][0-9]{0,15})"$/;
 
 /** The `etag` field of a Pet or a Category. */
-export const EntityTagSchema = z.string().regex(ISSUED).openapi({
+export const EntityTagSchema = z.string().regex(ISSUED).openapi("EntityTag", {
   description:
     "Strong entity tag of this version, quotes included; it changes with every change. The same as the `ETag` header of a reply carrying this one record: send it as `If-Match` to change the record only if nobody changed it since.",
   example: '"3"',

@@ -163,7 +163,9 @@ export function jsonReply<S extends z.ZodType>(
   };
 }
 
-/** The headers of a 201 from an operation that takes an Idempotency-Key. */
+/** A deletion's 204: every deletion answers alike, so the document states it once. */
+export const deletedReply = { description: "Deleted.", headers: commonHeaders };
+
 /** On every reply an `Idempotency-Key` can replay. */
 export const idempotentReplayedHeader = optionalHeader({
   description: "Present, as `true`, when this is the replay of an earlier response.",

@@ -1,8 +1,8 @@
 import { entityTagHeader, IfMatchHeaderSchema } from "../api/entity-tags.ts";
 import { nextPageLinkHeader } from "../api/pagination.ts";
 import {
-  commonHeaders,
   type DocumentedError,
+  deletedReply,
   errorResponses,
   jsonReply,
   stringHeader,
@@ -149,7 +149,7 @@ export const categoryRoutes = apiRoutes({
     description: `Deletes the category: from then on it is 404, never listed, and no animal can be put in it; its name is free again and its id never given to another. While an animal that is not deleted belongs to it, 409 \`category_in_use\`. ${CONDITIONAL}`,
     request: { params: CategoryIdParamsSchema, headers: IfMatchHeaderSchema },
     responses: {
-      204: { description: "The category was deleted.", headers: commonHeaders },
+      204: deletedReply,
       ...errorResponses([
         400,
         401,

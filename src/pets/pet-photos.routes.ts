@@ -1,5 +1,5 @@
 import { IdempotencyHeadersSchema } from "../api/idempotency-key.ts";
-import { commonHeaders, createdHeaders, errorResponses, jsonReply } from "../api/responses.ts";
+import { createdHeaders, deletedReply, errorResponses, jsonReply } from "../api/responses.ts";
 import { type ApiRoute, apiRoutes } from "../api/route-table.ts";
 import { PHOTO_TYPES } from "../db/schema.ts";
 import { messages } from "../errors.ts";
@@ -105,7 +105,7 @@ export const petPhotoRoutes = apiRoutes({
       "Its `url` answers 404 from then on (a browser may keep its copy) and it leaves `photoUrls`; the animal's `etag` changes, with `pet.updated`. Only the animal's account may delete it.",
     request: { params: PhotoParamsSchema },
     responses: {
-      204: { description: "The photo was deleted.", headers: commonHeaders },
+      204: deletedReply,
       ...errorResponses([401, notOwner, [404, PHOTO_NOT_FOUND], 429, 500, 503]),
     },
   },

@@ -2,9 +2,9 @@ import { entityTagHeader, IfMatchHeaderSchema } from "../api/entity-tags.ts";
 import { IdempotencyHeadersSchema } from "../api/idempotency-key.ts";
 import { nextPageLinkHeader } from "../api/pagination.ts";
 import {
-  commonHeaders,
   createdHeaders,
   type DocumentedError,
+  deletedReply,
   errorResponses,
   jsonReply,
 } from "../api/responses.ts";
@@ -170,7 +170,7 @@ export const petRoutes = apiRoutes({
     description: `Deletes the animal: from then on it is 404 everywhere, never listed and never ordered, and its id is never given to another; orders that name it keep its \`petId\`. While it has a placed order, 409 \`order_open\`. Deleting it again gives 404. ${CONDITIONAL}`,
     request: { params: PetIdParamsSchema, headers: IfMatchHeaderSchema },
     responses: {
-      204: { description: "The animal was deleted.", headers: commonHeaders },
+      204: deletedReply,
       ...errorResponses([
         400,
         401,

@@ -1,6 +1,11 @@
 import { IdempotencyHeadersSchema } from "../api/idempotency-key.ts";
 import { nextPageLinkHeader } from "../api/pagination.ts";
-import { commonHeaders, errorResponses, idempotentReplayedHeader } from "../api/responses.ts";
+import {
+  commonHeaders,
+  deletedReply,
+  errorResponses,
+  idempotentReplayedHeader,
+} from "../api/responses.ts";
 import { type ApiRoute, apiRoutes } from "../api/route-table.ts";
 import { messages } from "../errors.ts";
 import type { WebhookUrlPolicy } from "../webhook-urls/webhook-url.ts";
@@ -151,7 +156,7 @@ export function webhookRoutes(policy: WebhookUrlPolicy) {
         "Deletes the endpoint and its delivery history; nothing more is sent to it, including retries already scheduled. Another account's endpoint, or a `webhookId` that is not a valid identifier, gives 404.",
       request: { params: WebhookIdParamsSchema },
       responses: {
-        204: { description: "Deleted.", headers: commonHeaders },
+        204: deletedReply,
         ...errorResponses([401, [404, WEBHOOK_NOT_FOUND], 429, 500, 503]),
       },
     },
