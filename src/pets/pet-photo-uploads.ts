@@ -7,7 +7,7 @@ import { newPhotoId, type Photo } from "../photos/photos.schemas.ts";
 import { confirmPhoto, type Refused, reservePhoto } from "./pet-photos.queries.ts";
 
 /** An image a request uploads, its format checked. */
-export interface Upload {
+interface Upload {
   petId: number;
   contentType: PhotoType;
   bytes: ArrayBuffer;

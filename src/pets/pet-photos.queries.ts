@@ -10,7 +10,8 @@ import {
   runAll,
   type Statement,
 } from "../db/database.ts";
-import { pets, photos } from "../db/schema.ts";
+import { photos } from "../db/photos-table.ts";
+import { pets } from "../db/schema.ts";
 import type { PhotoType } from "../photos/photo-formats.ts";
 import { confirmed, photoShape } from "../photos/photos.queries.ts";
 import { MAX_PHOTOS, type Photo } from "../photos/photos.schemas.ts";
@@ -146,7 +147,7 @@ function petRefusal(pet: { owned: boolean } | undefined): PhotoRefusal | undefin
 }
 
 /** A photo about to be uploaded: its id, where it will be, and what it is. */
-export interface NewPhoto {
+interface NewPhoto {
   id: string;
   petId: number;
   url: string;

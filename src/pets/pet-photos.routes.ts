@@ -1,7 +1,7 @@
 import { IdempotencyHeadersSchema } from "../api/idempotency-key.ts";
 import { createdHeaders, deletedReply, errorResponses, jsonReply } from "../api/responses.ts";
 import { type ApiRoute, apiRoutes } from "../api/route-table.ts";
-import { PHOTO_TYPES } from "../db/schema.ts";
+import { PHOTO_TYPES } from "../db/photos-table.ts";
 import { messages } from "../errors.ts";
 import {
   MAX_PHOTO_BYTES,

@@ -1,4 +1,4 @@
-import { PHOTO_TYPES } from "../db/schema.ts";
+import { PHOTO_TYPES } from "../db/photos-table.ts";
 
 /** A media type a photo may be sent as. */
 export type PhotoType = (typeof PHOTO_TYPES)[number];

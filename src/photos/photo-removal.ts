@@ -18,7 +18,7 @@ export interface PhotoStores {
 }
 
 /** A day: an upload still pending after it has failed, and its object goes. */
-export const ABANDONED_AFTER_MS = 24 * 60 * 60 * 1000;
+const ABANDONED_AFTER_MS = 24 * 60 * 60 * 1000;
 
 /** Deletes the objects of photos marked `deleting`, then their rows. */
 async function removePhotos({ db, photos }: PhotoStores, ids: readonly string[]): Promise<void> {

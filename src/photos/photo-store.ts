@@ -2,7 +2,7 @@ import { guardStorage } from "../storage/storage-guard.ts";
 import type { PhotoType } from "./photo-formats.ts";
 
 /** A stored photo as a reply serves it: its body, when one was asked for, streams from the bucket. */
-export interface PhotoObject {
+interface PhotoObject {
   contentType: string;
   size: number;
   /** The object's entity tag, quotes included. */

@@ -8,7 +8,7 @@ import {
   runAll,
   runOne,
 } from "../db/database.ts";
-import { PHOTOS_IN_ORDER, photos } from "../db/schema.ts";
+import { PHOTOS_IN_ORDER, photos } from "../db/photos-table.ts";
 import { instant, shape } from "../db/shape.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
 

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { PHOTO_TYPES } from "../db/schema.ts";
+import { PHOTO_TYPES } from "../db/photos-table.ts";
 import { randomToken } from "../utils/base64url.ts";
 
 /** The largest photo taken: 5 MiB. */
