@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import type { Target } from "./measure.ts";
+import { PhotoPlaces } from "./photo-places.ts";
 import { loadSeconds, type RoundSettings } from "./rounds.ts";
 import type { BenchRow, Seeded } from "./row-kinds.ts";
 import { rowTargets } from "./row-targets.ts";
@@ -44,6 +45,8 @@ export function plannedRowTargets(otherRounds: number, rows: readonly BenchRow[]
     webhooks: [1, 2],
     deliveries: [1],
     ...benchAnimalWalks(),
+    album: { petId: 1, photoIds: ["AAAAAAAAAAAAAAAAAAAAAA"] },
+    photoPlaces: new PhotoPlaces([1]),
   });
   const send = async () => ({ status: 200, body: "[]" });
   const server = () => ({ origin: "", send, seeded: seeded() });

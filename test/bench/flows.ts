@@ -8,12 +8,25 @@ import type { Caller } from "./callers.ts";
 
 export type Method = "GET" | "POST" | "PATCH" | "DELETE";
 
+/** A request's body: JSON text, or the bytes of another media type (a photo). */
+export type Body = string | { type: string; bytes: Uint8Array<ArrayBuffer> };
+
+/** What a body is sent as: its Content-Type and its payload. */
+export function encoded(body: Body): {
+  contentType: string;
+  payload: string | Uint8Array<ArrayBuffer>;
+} {
+  return typeof body === "string"
+    ? { contentType: "application/json", payload: body }
+    : { contentType: body.type, payload: body.bytes };
+}
+
 /** Sends one request as `caller` and answers with the status and the body's text. */
 export type Send = (request: {
   caller: Caller;
   method: Method;
   path: string;
-  body?: string;
+  body?: Body;
 }) => Promise<{ status: number; body: string }>;
 
 /** What one unit of a load keeps between its requests (the order a first step placed, say). */
@@ -23,7 +36,7 @@ export interface FlowStep {
   method: Method;
   expectStatus: number;
   /** This step's path, and body if any, from what the unit's earlier steps kept. */
-  request(context: FlowContext): { path: string; body?: string };
+  request(context: FlowContext): { path: string; body?: Body };
   /** Keeps what later steps need from this step's response body. */
   read?(body: string, context: FlowContext): void;
 }
@@ -40,7 +53,7 @@ export interface Flow {
 }
 
 /** The same request every time. */
-export function one(method: Method, path: string, expectStatus: number, body?: string): Flow {
+export function one(method: Method, path: string, expectStatus: number, body?: Body): Flow {
   const request = body === undefined ? { path } : { path, body };
   return { steps: [{ method, expectStatus, request: () => request }] };
 }
@@ -69,11 +82,11 @@ export function walk(
   };
 }
 
-/** The id in a JSON body such as an Order; undefined when the answer was not one. */
-function idOf(body: string): number | undefined {
+/** The id in a JSON body such as an Order or a Photo; undefined when the answer was not one. */
+function idOf(body: string): number | string | undefined {
   try {
     const id: unknown = (JSON.parse(body) as { id?: unknown }).id;
-    return typeof id === "number" ? id : undefined;
+    return typeof id === "number" || typeof id === "string" ? id : undefined;
   } catch {
     return undefined;
   }
@@ -81,7 +94,7 @@ function idOf(body: string): number | undefined {
 
 /** Makes something with the first request and keeps its id for the second, which acts on it. */
 export function makeThen(
-  make: { path: string; body: () => string },
+  make: { path: string; body: () => Body },
   then: { method: Method; expectStatus: number; path: (id: string) => string },
 ): FlowStep[] {
   return [

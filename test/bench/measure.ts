@@ -1,5 +1,5 @@
 import autocannon from "autocannon";
-import type { Flow, FlowContext, Method } from "./flows.ts";
+import { type Body, encoded, type Flow, type FlowContext, type Method } from "./flows.ts";
 import { waitUntilIdle, workerUse } from "./workerd-usage.ts";
 
 /** One request of a target whose every request differs (the mix). */
@@ -7,7 +7,7 @@ export interface VariedRequest {
   method: Method;
   path: string;
   headers: Record<string, string>;
-  body?: string;
+  body?: string | Buffer;
 }
 
 /** The mix: a whole different request each call, continuing across loads. */
@@ -73,21 +73,25 @@ export interface Sample {
   residentMiB?: number;
 }
 
-const JSON_TYPE = { "Content-Type": "application/json" };
-
-/** A request's headers: the target's, and the JSON type when it has a body. */
-function headersFor(target: Target, body: string | undefined): Record<string, string> {
-  return body === undefined ? { ...target.headers } : { ...target.headers, ...JSON_TYPE };
+/** A step's request as sent: the target's headers, and its body with that body's Content-Type. */
+function sent(target: Target, { path, body }: { path: string; body?: Body }) {
+  if (body === undefined) return { path, headers: { ...target.headers } };
+  const { contentType, payload } = encoded(body);
+  return {
+    path,
+    headers: { ...target.headers, "Content-Type": contentType },
+    body: typeof payload === "string" ? payload : Buffer.from(payload),
+  };
 }
 
 /** A flow's requests for autocannon: each step built from the connection's context, in turn. */
 function flowRequests(target: Target, flow: Flow): autocannon.Request[] {
   return flow.steps.map((step) => ({
     method: step.method,
-    setupRequest: (request: autocannon.Request, context: object) => {
-      const built = step.request(context as FlowContext);
-      return { ...request, ...built, headers: headersFor(target, built.body) };
-    },
+    setupRequest: (request: autocannon.Request, context: object) => ({
+      ...request,
+      ...sent(target, step.request(context as FlowContext)),
+    }),
     ...(step.read
       ? {
           onResponse: (_status: number, body: string, context: object) =>
@@ -131,7 +135,8 @@ async function probeOne(target: Target, request: VariedRequest, expected: number
   const response = await fetch(`${target.origin}${request.path}`, {
     method: request.method,
     headers: request.headers,
-    ...(request.body ? { body: request.body } : {}),
+    // A photo's bytes go as bytes: autocannon takes a Buffer, fetch a plain view of it.
+    ...(request.body === undefined ? {} : { body: new Uint8Array(Buffer.from(request.body)) }),
     signal: AbortSignal.timeout(10_000),
   });
   const text = await response.text();
@@ -151,8 +156,7 @@ export async function probe(target: Target): Promise<void> {
   }
   const context: FlowContext = {};
   for (const step of target.flow?.steps ?? []) {
-    const built = step.request(context);
-    const request = { method: step.method, ...built, headers: headersFor(target, built.body) };
+    const request = { method: step.method, ...sent(target, step.request(context)) };
     step.read?.(await probeOne(target, request, [step.expectStatus]), context);
   }
 }

@@ -1,5 +1,6 @@
 import type { Caller } from "./callers.ts";
 import type { Flow, Send } from "./flows.ts";
+import type { PhotoPlaces } from "./photo-places.ts";
 import type { AnimalWalks } from "./seeded-animals.ts";
 
 /** The shape of a row of the bench (rows.ts), and what seeding gives the rows to work on. */
@@ -23,6 +24,10 @@ export interface Seeded extends AnimalWalks {
   webhooks: number[];
   /** Deliveries of the first endpoint. */
   deliveries: number[];
+  /** An animal of the shopper's with a few photos, and their ids. */
+  album: { petId: number; photoIds: string[] };
+  /** Animals of the shopper's with room for photos, ten places each, for the upload row. */
+  photoPlaces: PhotoPlaces;
 }
 
 /** A floor of a row: what it runs, and the requests it gets when they are not the row's own. */

@@ -1,6 +1,7 @@
 import { CATALOGUE_ROWS } from "./catalogue-rows.ts";
 import { type Flow, makeThen, one, type Send, walk } from "./flows.ts";
 import { petName } from "./pet-names.ts";
+import { BENCH_PHOTO } from "./photo-places.ts";
 import { type BenchRow, type Seeded, sameRequests } from "./row-kinds.ts";
 import type { AnimalWalk } from "./seeded-animals.ts";
 
@@ -237,5 +238,41 @@ export const ROWS: readonly BenchRow[] = [
         JSON.stringify({ since: new Date(Date.now() - 3_600_000).toISOString() }),
       ),
     floors: sameRequests("findWebhook's query and the wanted events' query"),
+  },
+  {
+    id: "photo-upload",
+    label: "POST /v1/pets/{id}/photos, 200 KiB",
+    tier: "other",
+    caller: "shopper",
+    flow: ({ photoPlaces }) => ({
+      steps: [
+        {
+          method: "POST",
+          expectStatus: 201,
+          request: () => ({
+            path: `/v1/pets/${photoPlaces.nextPetId()}/photos`,
+            body: BENCH_PHOTO,
+          }),
+        },
+      ],
+      maxRequests: (connections) => photoPlaces.requestBudget(connections),
+    }),
+    floors: sameRequests("the pending row, the same bytes put to R2, the confirming batch"),
+  },
+  {
+    id: "photos",
+    label: "GET /v1/pets/{id}/photos",
+    tier: "other",
+    caller: "shopper",
+    flow: ({ album }) => one("GET", `/v1/pets/${album.petId}/photos`, 200),
+    floors: sameRequests("listPhotos' reads"),
+  },
+  {
+    id: "photo-file",
+    label: "GET /photos/{id}",
+    tier: "other",
+    caller: "shopper",
+    flow: ({ album }) => one("GET", `/photos/${album.photoIds[0]}`, 200),
+    floors: sameRequests("a bare read of the object, streamed from R2"),
   },
 ];

@@ -1,6 +1,6 @@
 import type { Caller } from "./callers.ts";
 import { callerAccountsSql, floorKeysSql } from "./callers.ts";
-import type { Send } from "./flows.ts";
+import { encoded, type Send } from "./flows.ts";
 import {
   DEPARTING_ANIMALS,
   departingAnimalsSql,
@@ -82,13 +82,13 @@ export async function createBenchKey(
 /** Sends the seeding's requests to a server over HTTP, with each caller's key if it takes keys. */
 export function sendTo(origin: string, keys?: Record<Caller, string>): Send {
   return async ({ caller, method, path, body }) => {
-    const headers: Record<string, string> =
-      body === undefined ? {} : { "Content-Type": "application/json" };
+    const content = body === undefined ? undefined : encoded(body);
+    const headers: Record<string, string> = content ? { "Content-Type": content.contentType } : {};
     if (keys) headers.Authorization = `Bearer ${keys[caller]}`;
     const response = await fetch(`${origin}${path}`, {
       method,
       headers,
-      ...(body === undefined ? {} : { body }),
+      ...(content ? { body: content.payload } : {}),
       signal: AbortSignal.timeout(10_000),
     });
     return { status: response.status, body: await response.text() };

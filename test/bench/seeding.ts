@@ -1,6 +1,7 @@
 import type { Caller } from "./callers.ts";
 import { freshName } from "./catalogue-rows.ts";
 import type { FlowContext, FlowStep, Send } from "./flows.ts";
+import { BENCH_PHOTO, PhotoPlaces } from "./photo-places.ts";
 import type { Seeded } from "./row-kinds.ts";
 import { HOOK_TYPES, newPetBody } from "./rows.ts";
 import type { AnimalWalks } from "./seeded-animals.ts";
@@ -19,13 +20,24 @@ export interface SeedCounts {
   /** The shopper's animals to rename, and categories: twice a load's connections, so they seldom meet on one. */
   editable: number;
   categories: number;
+  /** Animals with room for ten photos each, for the upload row. */
+  photoPets: number;
 }
 
 /**
  * What the bench seeds: a page's worth of most things, animals enough to
- * walk through, and records to rename.
+ * walk through, records to rename, and animals with room for photos.
  */
-export const BENCH_SEED: SeedCounts = { pets: 500, orders: 20, editable: 32, categories: 32 };
+export const BENCH_SEED: SeedCounts = {
+  pets: 500,
+  orders: 20,
+  editable: 32,
+  categories: 32,
+  photoPets: 500,
+};
+
+/** The photos of the album, the animal the photo reads work on. */
+const ALBUM_PHOTOS = 3;
 
 /** Requests sent at once while seeding. */
 const PARALLEL = 8;
@@ -76,8 +88,8 @@ export function seedPets(send: Send, count: number): Promise<number[]> {
 /**
  * Seeds one server: animals, the shopper's animals to rename and
  * categories, the shopper's orders (of animals the walk hands out), the
- * hooks account's two endpoints at `hookUrl`, and a test delivery to the
- * first.
+ * hooks account's two endpoints at `hookUrl`, a test delivery to the first,
+ * an animal with a few photos, and animals with room for the upload row's.
  */
 export async function seed(
   send: Send,
@@ -129,7 +141,24 @@ export async function seed(
     () => ({ caller: "hooks", method: "POST", path: `/v1/webhooks/${webhooks[0]}/test` }),
     202,
   );
-  return { pets, editable, categories, orders, webhooks, deliveries, ...walks };
+  const [albumPet = 0, ...photoPets] = await seedPets(send, 1 + counts.photoPets);
+  const photoIds: string[] = [];
+  for (let photo = 0; photo < ALBUM_PHOTOS; photo++) {
+    const request = { path: `/v1/pets/${albumPet}/photos`, body: BENCH_PHOTO };
+    const body = await sendChecked(send, { caller: "shopper", method: "POST", ...request }, 201);
+    photoIds.push((JSON.parse(body) as { id: string }).id);
+  }
+  return {
+    pets,
+    editable,
+    categories,
+    orders,
+    webhooks,
+    deliveries,
+    ...walks,
+    album: { petId: albumPet, photoIds },
+    photoPlaces: new PhotoPlaces(photoPets),
+  };
 }
 
 /** One request of a unit as sent, with its answer. */

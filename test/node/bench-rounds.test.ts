@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseBenchOptions, plannedRowTargets } from "../bench/bench-options.ts";
 import type { Sample, Target } from "../bench/measure.ts";
+import { PhotoPlaces } from "../bench/photo-places.ts";
 import { formatRows, summarise } from "../bench/report.ts";
 import { loadSeconds, pairedPlan, type Slot } from "../bench/rounds.ts";
 import { rowTargets } from "../bench/row-targets.ts";
@@ -67,6 +68,9 @@ describe("the rows", () => {
       "POST /v1/webhooks/{id}/test",
       "POST /v1/webhooks/{id}/deliveries/{id}/retry",
       "POST /v1/webhooks/{id}/recover",
+      "POST /v1/pets/{id}/photos, 200 KiB",
+      "GET /v1/pets/{id}/photos",
+      "GET /photos/{id}",
     ]);
     expect(new Set(ROWS.map((row) => row.id)).size).toBe(ROWS.length);
     expect(ROWS.filter((row) => row.tier === "hot").map((row) => row.id)).toEqual([
@@ -87,6 +91,8 @@ describe("the rows", () => {
       deliveries: [9],
       adoptable: new AnimalWalk(1, 100),
       departing: new AnimalWalk(101, 200),
+      album: { petId: 8, photoIds: ["q1Lw0m9bX2c8Vt4ZpR7nJg"] },
+      photoPlaces: new PhotoPlaces([6]),
     };
     const send = async () => ({ status: 200, body: "[]" });
     const made = rowTargets(
@@ -146,7 +152,7 @@ describe("the rows", () => {
       "list-status",
       "list-status-floor@list-status",
     ]);
-    expect(pairedPlan(targets, 1)).toHaveLength(2 + 2 + 3 + 23 * 2);
+    expect(pairedPlan(targets, 1)).toHaveLength(2 + 2 + 3 + 26 * 2);
     expect(names(pairedPlan(targets, 2))).toEqual([
       "create-floor-1@create",
       "create",
@@ -160,11 +166,11 @@ describe("the rows", () => {
 
   it("fit the default run's load into its budget", () => {
     const { settings, otherRounds, deadlineMs } = parseBenchOptions([]);
-    // Twenty-three other rows: more than four rounds hold (nineteen), fewer than three do (twenty-four).
-    expect([settings.rounds, otherRounds, settings.durationSeconds]).toEqual([9, 3, 2]);
-    // Warm-ups of 53 slots, three rounds of all 53, six of the seven hot slots.
+    // Twenty-six other rows: more than three rounds hold (twenty-four), fewer than two do (thirty-four).
+    expect([settings.rounds, otherRounds, settings.durationSeconds]).toEqual([9, 2, 2]);
+    // Warm-ups of 59 slots, two rounds of all 59, seven of the seven hot slots.
     const seconds = loadSeconds(plannedRowTargets(otherRounds), settings, { paired: true });
-    expect(seconds).toBe(53 * 1 + (3 * 53 + 6 * 7) * 2);
+    expect(seconds).toBe(59 * 1 + (2 * 59 + 7 * 7) * 2);
     expect(seconds + 150).toBeLessThan(deadlineMs / 1000);
     expect(() => parseBenchOptions(["--rounds", "20"])).toThrow(/would not fit/);
     expect(() => parseBenchOptions(["--other-rounds", "5"])).toThrow(/fewer --rows/);

@@ -22,9 +22,12 @@ import type { OrderStatus } from "../../../src/orders/orders.schemas.ts";
 import { createPet, insertPet, newPetValues } from "../../../src/pets/pet-changes.queries.ts";
 import { editPet, removePet } from "../../../src/pets/pet-edits.ts";
 import { listPets } from "../../../src/pets/pet-listing.queries.ts";
+import { addPhoto } from "../../../src/pets/pet-photo-uploads.ts";
+import { listPhotos } from "../../../src/pets/pet-photos.queries.ts";
 import { findPet, petShape } from "../../../src/pets/pets.queries.ts";
 import type { NewPet, PetPatch, PetStatus } from "../../../src/pets/pets.schemas.ts";
 import { prefixQuery } from "../../../src/pets/search-words.ts";
+import { photoTypeOf } from "../../../src/photos/photo-formats.ts";
 import type { Services } from "../../../src/services.ts";
 import {
   changeWebhook,
@@ -177,6 +180,27 @@ export const floors: Record<string, Floor> = {
       now: now(),
     });
     return c.json(events.events, 200);
+  },
+  "POST /v1/pets/:petId/photos": async (c, services) => {
+    const upload = {
+      petId: id(c, "petId"),
+      contentType: photoTypeOf(c.req.header("Content-Type")) ?? "image/jpeg",
+      bytes: await c.req.arrayBuffer(),
+      origin: services.config.publicOrigin ?? new URL(c.req.url).origin,
+      changer: changerOf({ hash: shopper }, services.config),
+      now: now(),
+    };
+    const outcome = await addPhoto(services, upload, undefined);
+    return outcome.kind === "made" ? c.json(outcome.body, 201) : c.json(outcome, 409);
+  },
+  "GET /v1/pets/:petId/photos": async (c, { db }) => {
+    const photos = await listPhotos(db, id(c, "petId"));
+    return photos ? c.json(photos, 200) : c.json({ code: "not_found" }, 404);
+  },
+  "GET /photos/:photoId": async (c, { photos }) => {
+    const photo = await photos.get(c.req.param("photoId") ?? "", true);
+    if (!photo?.body) return c.json({ code: "not_found" }, 404);
+    return new Response(photo.body, { headers: { "Content-Type": photo.contentType } });
   },
   "GET /v1/webhooks": async (c, { db }) => c.json(await listWebhooks(db, hooksOwner), 200),
   "GET /v1/webhooks/:webhookId": async (c, { db }) => {
