@@ -20,6 +20,9 @@ import { receivedAtLeast, receiverUrl, uniqueName } from "../support/webhooks.ts
  * those of animals' photos in contract-photos.test.ts.
  */
 
+/** The operations other files sweep. */
+const SWEPT_ELSEWHERE = [...CATALOGUE_OPERATIONS, ...PHOTO_OPERATIONS];
+
 /** Documented replies no local request can produce yet, and why. */
 const NOT_PRODUCIBLE: Record<string, string> = {
   "listPets 500": "only a defect produces it; storage faults are 503",
@@ -54,8 +57,7 @@ afterEach(() => {
 });
 
 afterAll(() => {
-  const elsewhere = [...CATALOGUE_OPERATIONS, ...PHOTO_OPERATIONS];
-  const missing = contract.unswept((id) => !elsewhere.includes(id), NOT_PRODUCIBLE);
+  const missing = contract.unswept((id) => !SWEPT_ELSEWHERE.includes(id), NOT_PRODUCIBLE);
   expect(missing, "documented replies the sweep never produced").toEqual([]);
   console.log(
     `contract sweep: ${contract.validated.length} responses validated against the document ` +
@@ -67,10 +69,7 @@ describe("every operation", MANY_REQUESTS, () => {
   it("403 for a key without its scope, and for one used from outside its ranges", async () => {
     const operations = Object.values(contract.document.paths)
       .flatMap((item) => Object.values(item).map((operation) => operation.operationId))
-      .filter(
-        (operationId) =>
-          !CATALOGUE_OPERATIONS.includes(operationId) && !PHOTO_OPERATIONS.includes(operationId),
-      );
+      .filter((operationId) => !SWEPT_ELSEWHERE.includes(operationId));
     await sweepKeyRefusals(contract, operations);
   });
 });
