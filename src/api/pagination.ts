@@ -13,8 +13,7 @@ export function pageParameters(things: string) {
     limit: digitsAsInteger(z.int().min(1).max(100))
       .default(20)
       .openapi({
-        param: { name: "limit", in: "query" },
-        description: `Most ${things} to return.`,
+        param: { name: "limit", in: "query", description: `Most ${things} to return.` },
         example: 20,
       }),
     cursor: CursorParamSchema,

@@ -1,21 +1,13 @@
-import type { OpenAPIHono } from "@hono/zod-openapi";
-
-export type OpenApiDocument = ReturnType<OpenAPIHono["getOpenAPI31Document"]>;
-
-type JsonObject = Record<string, unknown>;
-
-const isObject = (value: unknown): value is JsonObject =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
-/** Items grouped by a key, in the order each key first appears. */
-function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const key = keyOf(item);
-    groups.set(key, [...(groups.get(key) ?? []), item]);
-  }
-  return groups;
-}
+import {
+  bodyText,
+  groupBy,
+  isObject,
+  type JsonObject,
+  type OpenApiDocument,
+  operationsOf,
+  referenceTo,
+} from "./document-parts.ts";
+import { shareParameters } from "./shared-parameters.ts";
 
 /** Rebuilds each operation of a section (`paths`, `webhooks`) with its responses mapped. */
 function mapResponses<S extends Record<string, unknown> | undefined>(
@@ -45,73 +37,6 @@ function mapResponses<S extends Record<string, unknown> | undefined>(
         : item,
     ]),
   ) as S;
-}
-
-/** Each operation of a section (`paths`, `webhooks`): its path item key, method and object. */
-function operationsOf(section: Record<string, unknown> | undefined): JsonObject[] {
-  return Object.values(section ?? {}).flatMap((item) =>
-    isObject(item) ? Object.values(item).filter(isObject) : [],
-  );
-}
-
-/** Rebuilds each operation of a section with its parameters mapped. */
-function mapParameters<S extends Record<string, unknown> | undefined>(
-  section: S,
-  map: (parameter: unknown) => unknown,
-): S {
-  if (!section) return section;
-  return Object.fromEntries(
-    Object.entries(section).map(([path, item]) => [
-      path,
-      isObject(item)
-        ? Object.fromEntries(
-            Object.entries(item).map(([method, operation]) => [
-              method,
-              isObject(operation) && Array.isArray(operation.parameters)
-                ? { ...operation, parameters: operation.parameters.map(map) }
-                : operation,
-            ]),
-          )
-        : item,
-    ]),
-  ) as S;
-}
-
-/**
- * The parameters operations share alike (a listing's `cursor`, a path's
- * id, `If-None-Match`, a delivery's signature headers), each stated once in
- * `components/parameters` under its name, numbered where two forms share one.
- */
-function shareParameters(document: OpenApiDocument): OpenApiDocument {
-  const sections = [document.paths, document.webhooks] as (Record<string, unknown> | undefined)[];
-  const uses = sections
-    .flatMap(operationsOf)
-    .flatMap((operation) => (Array.isArray(operation.parameters) ? operation.parameters : []))
-    .filter(isObject);
-  const names = new Map<string, string>();
-  const taken = new Set<string>();
-  for (const [text, same] of groupBy(uses, (parameter) => JSON.stringify(parameter))) {
-    if (same.length < 2) continue;
-    const base = String(same[0]?.name ?? "parameter");
-    let name = base;
-    for (let n = 2; taken.has(name); n++) name = `${base}-${n}`;
-    taken.add(name);
-    names.set(text, name);
-  }
-  const reference = (parameter: unknown) => {
-    const name = names.get(JSON.stringify(parameter));
-    return name ? { $ref: `#/components/parameters/${name}` } : parameter;
-  };
-  const parameters = Object.fromEntries(
-    [...names].map(([text, name]) => [name, JSON.parse(text) as unknown]),
-  );
-  // Built from the document's own JSON, so of the document's own types.
-  return {
-    ...document,
-    paths: mapParameters(document.paths, reference),
-    webhooks: mapParameters(document.webhooks, reference),
-    components: { ...document.components, parameters } as OpenApiDocument["components"],
-  };
 }
 
 interface ResponseUse {
@@ -147,6 +72,47 @@ function responseName(uses: readonly ResponseUse[], taken: ReadonlySet<string>):
 }
 
 /**
+ * The responses to state once, by name: each that operations give alike,
+ * then, of the rest, each that differs from another (or from one stated
+ * already) only in its description, which its reference then keeps; the
+ * responses stated where they are; and the name each response is stated
+ * under, if it is.
+ */
+function sharedResponses(uses: readonly ResponseUse[]): {
+  components: Map<string, JsonObject>;
+  unshared: JsonObject[];
+  nameOf: (response: JsonObject) => string | undefined;
+} {
+  const names = new Map<string, string>();
+  const bodies = new Map<string, string>();
+  const components = new Map<string, JsonObject>();
+  const state = (text: string, same: readonly ResponseUse[]) => {
+    const name = responseName(same, new Set(components.keys()));
+    const response = same[0]?.response;
+    if (!response) return;
+    components.set(name, response);
+    names.set(text, name);
+    if (!bodies.has(bodyText(response))) bodies.set(bodyText(response), name);
+  };
+  const alike = groupBy(uses, (use) => JSON.stringify(use.response));
+  const once: ResponseUse[] = [];
+  for (const [text, same] of alike) {
+    if (same.length > 1) state(text, same);
+    else once.push(...same);
+  }
+  for (const [body, same] of groupBy(once, (use) => bodyText(use.response))) {
+    const first = same[0];
+    if (first && same.length > 1 && !bodies.has(body)) state(JSON.stringify(first.response), same);
+  }
+  const unshared = once.filter((use) => !bodies.has(bodyText(use.response)));
+  return {
+    components,
+    unshared: unshared.map((use) => use.response),
+    nameOf: (response) => names.get(JSON.stringify(response)) ?? bodies.get(bodyText(response)),
+  };
+}
+
+/**
  * Each form of a header that replies use more than once, keyed by name and
  * JSON text, with the name it is stated under: its own name for the most
  * used form, numbered on for the others (`Cache-Control-2`). Each of
@@ -175,56 +141,108 @@ function sharedHeaders(
   return shared;
 }
 
+/** The named examples of a response's content, each with its name and media type. */
+function examplesOf(response: JsonObject): { name: string; example: unknown }[] {
+  return Object.values(isObject(response.content) ? response.content : {}).flatMap((media) =>
+    isObject(media) && isObject(media.examples)
+      ? Object.entries(media.examples).map(([name, example]) => ({ name, example }))
+      : [],
+  );
+}
+
+/**
+ * Each named example that replies give more than once (an error's code
+ * and message: `insufficient_scope`, `rate_limited`…), keyed by name and
+ * JSON text, with the name it is stated under, numbered on where two forms
+ * share a name. Each of `responses` counts as stated once.
+ */
+function sharedExamples(responses: readonly JsonObject[]): Map<string, string> {
+  const shared = new Map<string, string>();
+  const uses = groupBy(responses.flatMap(examplesOf), ({ name, example }) =>
+    JSON.stringify([name, example]),
+  );
+  for (const [key, same] of uses) {
+    const name = same[0]?.name;
+    if (same.length < 2 || name === undefined) continue;
+    const taken = new Set(shared.values());
+    let component = name;
+    for (let n = 2; taken.has(component); n++) component = `${name}-${n}`;
+    shared.set(key, component);
+  }
+  return shared;
+}
+
 /**
  * The document with what it repeats stated once and referenced: a response
  * that several operations give alike (the usual 401, 429, 5xx…, and what a
- * webhook's receiver answers) in `components/responses`, the headers
+ * webhook's receiver answers) in `components/responses`, where a reference
+ * keeps its own description when only that differs, the headers
  * replies share (request id, rate limits, a read's Cache-Control…) in
- * `components/headers`, every form used more than once (a form used once
- * stays where it is), and parameters used alike in
+ * `components/headers` and the examples they share (an error's code and
+ * message) in `components/examples`, every form used more than once (a
+ * form used once stays where it is), and parameters used alike in
  * `components/parameters`. Only the form changes: resolving the references
  * gives the document back.
  */
 export function compactDocument(document: OpenApiDocument): OpenApiDocument {
   const sections = [document.paths, document.webhooks] as (Record<string, unknown> | undefined)[];
-  const groups = groupBy(responseUses(sections), (use) => JSON.stringify(use.response));
-  const responseNames = new Map<string, string>();
-  for (const [text, uses] of groups) {
-    if (uses.length > 1)
-      responseNames.set(text, responseName(uses, new Set(responseNames.values())));
-  }
-  // A shared response is stated once from now on, so its headers count once.
-  const stated = [...groups].flatMap(([text, uses]) =>
-    responseNames.has(text) ? uses.slice(0, 1) : uses,
-  );
-  const shared = sharedHeaders(stated.map((use) => use.response));
+  const { components: stated, unshared, nameOf } = sharedResponses(responseUses(sections));
+  // A shared response is stated once, so its headers and examples count once.
+  const statedResponses = [...stated.values(), ...unshared];
+  const shared = sharedHeaders(statedResponses);
   const headers: Record<string, unknown> = Object.fromEntries(
     [...shared.values()].map(({ component, header }) => [component, header]),
   );
-  const withHeaderReferences = (response: JsonObject): JsonObject =>
-    isObject(response.headers)
+  const sharedExample = sharedExamples(statedResponses);
+  const examples: Record<string, unknown> = {};
+  for (const [key, component] of sharedExample) {
+    examples[component] = (JSON.parse(key) as [string, unknown])[1];
+  }
+  const withExampleReferences = (media: unknown): unknown =>
+    isObject(media) && isObject(media.examples)
       ? {
-          ...response,
-          headers: Object.fromEntries(
-            Object.entries(response.headers).map(([name, header]) => {
-              const form = shared.get(`${name}\n${JSON.stringify(header)}`);
-              return [name, form ? { $ref: `#/components/headers/${form.component}` } : header];
+          ...media,
+          examples: Object.fromEntries(
+            Object.entries(media.examples).map(([name, example]) => {
+              const component = sharedExample.get(JSON.stringify([name, example]));
+              return [name, component ? { $ref: `#/components/examples/${component}` } : example];
             }),
           ),
         }
-      : response;
-  const responses: Record<string, unknown> = {};
-  for (const [text, name] of responseNames) {
-    responses[name] = withHeaderReferences(JSON.parse(text) as JsonObject);
-  }
+      : media;
+  const withReferences = (response: JsonObject): JsonObject => ({
+    ...response,
+    ...(isObject(response.headers) && {
+      headers: Object.fromEntries(
+        Object.entries(response.headers).map(([name, header]) => {
+          const form = shared.get(`${name}\n${JSON.stringify(header)}`);
+          return [name, form ? { $ref: `#/components/headers/${form.component}` } : header];
+        }),
+      ),
+    }),
+    ...(isObject(response.content) && {
+      content: Object.fromEntries(
+        Object.entries(response.content).map(([type, media]) => [
+          type,
+          withExampleReferences(media),
+        ]),
+      ),
+    }),
+  });
+  const responses: Record<string, unknown> = Object.fromEntries(
+    [...stated].map(([name, response]) => [name, withReferences(response)]),
+  );
   const referenced = (response: JsonObject) => {
-    const name = responseNames.get(JSON.stringify(response));
-    return name ? { $ref: `#/components/responses/${name}` } : withHeaderReferences(response);
+    const name = nameOf(response);
+    return name
+      ? referenceTo(`#/components/responses/${name}`, response, stated.get(name))
+      : withReferences(response);
   };
   // Built from the document's own JSON, so of the document's own types.
   const components = {
     ...document.components,
     headers,
+    examples,
     responses,
   } as OpenApiDocument["components"];
   return shareParameters({

@@ -19,7 +19,8 @@ import { messages } from "../errors.ts";
 import { eventsTag } from "../events/events.routes.ts";
 import { storeTag } from "../orders/orders.routes.ts";
 import { deliveredWebhooks, webhooksTag } from "../webhooks/delivered-webhooks.ts";
-import { compactDocument, type OpenApiDocument } from "./compact-document.ts";
+import { compactDocument } from "./compact-document.ts";
+import type { OpenApiDocument } from "./document-parts.ts";
 
 /**
  * The configuration the document states: the public URLs, the webhook URL

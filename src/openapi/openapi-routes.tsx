@@ -4,7 +4,7 @@ import type { Config } from "../config.ts";
 import type { AppEnv } from "../context.ts";
 import { rateLimitHeaders } from "../rate-limit/rate-limit-headers.ts";
 import { oncePer } from "../utils/once-per.ts";
-import type { OpenApiDocument } from "./compact-document.ts";
+import type { OpenApiDocument } from "./document-parts.ts";
 import { FrontPage } from "./front-page.tsx";
 import { buildOpenApiDocument } from "./openapi-document.ts";
 import { ReferencePage } from "./reference-page.tsx";

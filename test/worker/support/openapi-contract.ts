@@ -34,6 +34,7 @@ export interface OpenApiDocument {
     responses?: Record<string, unknown>;
     headers?: Record<string, unknown>;
     parameters?: Record<string, unknown>;
+    examples?: Record<string, unknown>;
   };
 }
 
@@ -87,12 +88,13 @@ export const CATALOGUE_OPERATIONS = [
   "deleteCategory",
 ];
 
-const SHARED_PART = /^#\/components\/(responses|headers|parameters)\/([^/]+)$/;
+const SHARED_PART = /^#\/components\/(responses|headers|parameters|examples)\/([^/]+)$/;
 
 /**
- * The document with every shared response, header and parameter written out where it
- * is referenced, as a reader resolving the references sees it. Schema
- * references stay: the validator follows those itself.
+ * The document with every shared response, header, parameter and example
+ * written out where it is referenced, as a reader resolving the references
+ * sees it (a reference's own description wins). Schema references stay:
+ * the validator follows those itself.
  */
 export function inlineReferences<D extends OpenApiDocument>(document: D): D {
   const inline = (value: unknown): unknown => {
@@ -101,9 +103,12 @@ export function inlineReferences<D extends OpenApiDocument>(document: D): D {
     const reference = (value as { $ref?: unknown }).$ref;
     const [, kind, name] = (typeof reference === "string" && SHARED_PART.exec(reference)) || [];
     if (kind && name) {
-      const shared = document.components[kind as "responses" | "headers" | "parameters"]?.[name];
+      const shared =
+        document.components[kind as "responses" | "headers" | "parameters" | "examples"]?.[name];
       if (shared === undefined) throw new Error(`the document has no ${reference}`);
-      return inline(shared);
+      // A reference may state its own description (OpenAPI 3.1): it wins.
+      const { $ref: _, ...overrides } = value as Record<string, unknown>;
+      return { ...(inline(shared) as object), ...overrides };
     }
     return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, inline(inner)]));
   };

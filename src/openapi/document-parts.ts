@@ -1,0 +1,51 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+
+/** The OpenAPI 3.1 document as the app builds it. */
+export type OpenApiDocument = ReturnType<OpenAPIHono["getOpenAPI31Document"]>;
+
+/** A JSON object of the document, of any kind. */
+export type JsonObject = Record<string, unknown>;
+
+/** Whether a JSON value is an object (not an array, not null). */
+export const isObject = (value: unknown): value is JsonObject =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** Items grouped by a key, in the order each key first appears. */
+export function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    groups.set(key, [...(groups.get(key) ?? []), item]);
+  }
+  return groups;
+}
+
+/** Each operation of a section (`paths`, `webhooks`): its path item key, method and object. */
+export function operationsOf(section: Record<string, unknown> | undefined): JsonObject[] {
+  return Object.values(section ?? {}).flatMap((item) =>
+    isObject(item) ? Object.values(item).filter(isObject) : [],
+  );
+}
+
+/**
+ * What the uses of a shared response or parameter must agree on: all of it
+ * but its description, which a reference may state anew (OpenAPI 3.1).
+ */
+export function bodyText(part: JsonObject): string {
+  const { description: _, ...body } = part;
+  return JSON.stringify(body);
+}
+
+/**
+ * A reference to a shared part, with the use's own description where it is
+ * not the one stated with the part.
+ */
+export function referenceTo(
+  path: string,
+  use: JsonObject,
+  stated: JsonObject | undefined,
+): { $ref: string; description?: unknown } {
+  return use.description === stated?.description
+    ? { $ref: path }
+    : { $ref: path, description: use.description };
+}
