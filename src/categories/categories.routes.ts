@@ -44,7 +44,7 @@ const nameTaken: DocumentedError = {
 };
 
 const CONDITIONAL =
-  "Send its `etag` as `If-Match` to change it only if nobody changed it since it was read: otherwise 412 `precondition_failed`, and nothing changes (a list of tags or `*` works as RFC 9110 says; a weak tag never matches; a malformed header gives 400). Only the account whose key made the category may change it (the seven it starts with: the operator's): another gets 403 `not_owner`.";
+  "Send its `etag` as `If-Match` to change it only if nobody changed it since it was read: otherwise 412, and nothing changes. Only the account whose key made the category may change it (the seven it starts with: the operator's): another gets 403 `not_owner`.";
 
 /** The categories' operations, keyed by operation id: the one declaration of each. */
 export const categoryRoutes = apiRoutes({
@@ -87,7 +87,7 @@ export const categoryRoutes = apiRoutes({
     path: "/categories",
     summary: "Add a category (beta)",
     description:
-      "Adds a category, owned by the account of the key that sends it. A name another category has, ignoring case and accents, gives 409 `category_exists`. Send `Content-Type: application/json` and at most 16 KiB.",
+      "Adds a category, owned by the account of the key that sends it. A name another category has, ignoring case and accents, gives 409 `category_exists`.",
     request: {
       body: { required: true, content: { "application/json": { schema: NewCategorySchema } } },
     },

@@ -91,7 +91,7 @@ export const orderRoutes = apiRoutes({
     method: "post",
     path: "/store/orders",
     summary: "Order an animal",
-    description: `Places an order for an \`available\` animal, which becomes \`pending\`. An unknown \`petId\` gives 404; an animal that is \`pending\` or \`sold\` gives 409 \`pet_not_available\`, naming its status. Send \`Content-Type: application/json\` and at most 16 KiB. With an \`Idempotency-Key\`, a retry with the same key and body within 24 hours returns the first response again, as it was sent even if the order has moved on since (with \`Idempotent-Replayed: true\`), and places nothing; concurrent requests with one key place one order and the others replay it. The same key with a different body, or one already used on another operation, gives 422. A refused placement is not remembered: retrying it with the same key tries again.\n\n${STATE_TABLE}\n\n${TOGETHER}`,
+    description: `Places an order for an \`available\` animal, which becomes \`pending\`. An unknown \`petId\` gives 404; an animal that is \`pending\` or \`sold\` gives 409 \`pet_not_available\`, naming its status. With an \`Idempotency-Key\`, a retry with the same key and body within 24 hours returns the first response again, as it was sent even if the order has moved on since (with \`Idempotent-Replayed: true\`), and places nothing; concurrent requests with one key place one order and the others replay it. A refused placement is not remembered: retrying it with the same key tries again.\n\n${STATE_TABLE}\n\n${TOGETHER}`,
     request: {
       headers: IdempotencyHeadersSchema,
       body: { required: true, content: { "application/json": { schema: NewOrderSchema } } },

@@ -38,7 +38,7 @@ export const petPhotoRoutes = apiRoutes({
     path: "/pets/{petId}/photos",
     maxBodyBytes: MAX_PHOTO_BYTES,
     summary: "Add a photo (beta)",
-    description: `The body is the image itself: JPEG, PNG or WebP, sent as its own media type, at most 5 MiB, beginning with its format's signature (the image is never decoded or changed). An animal has at most ${MAX_PHOTOS} photos; only its account may add them. The Photo's \`url\` (also in \`Location\` and \`photoUrls\`) needs no key. The animal's \`etag\` changes, with \`pet.updated\`. \`Idempotency-Key\` as on createPet: the same body is the same bytes and type for the same animal.`,
+    description: `The body is the image itself: JPEG, PNG or WebP, at most 5 MiB, never decoded or changed. At most ${MAX_PHOTOS} per animal. The Photo's \`url\` (also in \`Location\` and \`photoUrls\`) needs no key. The animal's \`etag\` changes, with \`pet.updated\`. \`Idempotency-Key\` as on createPet: the same body is the same bytes and type for the same animal.`,
     request: {
       params: PetIdParamsSchema,
       headers: IdempotencyHeadersSchema,
@@ -102,7 +102,7 @@ export const petPhotoRoutes = apiRoutes({
     invalidIdMessage: PHOTO_NOT_FOUND,
     summary: "Delete a photo (beta)",
     description:
-      "Its `url` answers 404 from then on (a browser may keep its copy) and it leaves `photoUrls`; the animal's `etag` changes, with `pet.updated`. Only the animal's account may delete it.",
+      "Its `url` answers 404 from then on (a browser may keep its copy) and it leaves `photoUrls`; the animal's `etag` changes, with `pet.updated`.",
     request: { params: PhotoParamsSchema },
     responses: {
       204: deletedReply,

@@ -46,7 +46,7 @@ const orderOpen: DocumentedError = {
 };
 
 const CONDITIONAL =
-  "Send its `etag` as `If-Match` to change it only if nobody changed it since it was read: otherwise 412 `precondition_failed`, and nothing changes (a list of tags or `*` works as RFC 9110 says; a weak tag never matches; a malformed header gives 400). Only the account whose key added the animal may change it: another gets 403 `not_owner`.";
+  "Send its `etag` as `If-Match` to change it only if nobody changed it since it was read: otherwise 412, and nothing changes. Only the account whose key added the animal may change it: another gets 403 `not_owner`.";
 
 /** The animals' operations, keyed by operation id: the one declaration of each. */
 export const petRoutes = apiRoutes({
@@ -75,7 +75,7 @@ export const petRoutes = apiRoutes({
     path: "/pets",
     summary: "Add an animal",
     description:
-      "Adds an animal, owned by the account of the key that sends it; `status` defaults to `available`, and `categoryId` must name a category (422 `unknown_category` otherwise). Send `Content-Type: application/json` and at most 16 KiB. With an `Idempotency-Key`, a retry with the same key and body within 24 hours returns the first response again, as it was sent even if the animal has changed since (with `Idempotent-Replayed: true`), and adds nothing; concurrent requests with one key create one animal and the others replay it, so 409 is never returned. The same key with a different body, or one already used on another operation, gives 422.",
+      "Adds an animal, owned by the account of the key that sends it; `status` defaults to `available`, and `categoryId` must name a category (422 `unknown_category` otherwise). With an `Idempotency-Key`, a retry with the same key and body within 24 hours returns the first response again, as it was sent even if the animal has changed since (with `Idempotent-Replayed: true`), and adds nothing; concurrent requests with one key create one animal and the others replay it, so 409 is never returned.",
     request: {
       headers: IdempotencyHeadersSchema,
       body: { required: true, content: { "application/json": { schema: NewPetSchema } } },

@@ -30,7 +30,7 @@ import {
 
 /** What an Idempotency-Key does on the operations that take one. */
 const IDEMPOTENT =
-  "With an `Idempotency-Key`, a retry with the same key and body within 24 hours returns the first response again, as it was sent (with `Idempotent-Replayed: true`), secret included: the stored reply keeps it for those 24 hours. The same key with a different body, or on another operation, gives 422.";
+  "With an `Idempotency-Key`, a retry with the same key and body within 24 hours returns the first response again, as it was sent (with `Idempotent-Replayed: true`), secret included: the stored reply keeps it for those 24 hours.";
 
 const beta = { tags: [WEBHOOKS_TAG], stability: "beta" } satisfies Partial<ApiRoute>;
 
@@ -53,7 +53,7 @@ export function webhookRoutes(policy: WebhookUrlPolicy) {
       method: "post",
       path: "/webhooks",
       summary: "Register a webhook endpoint",
-      description: `Registers an endpoint for the listed event kinds; it receives the events committed from now on. \`order.*\` kinds need the \`orders:read\` scope as well: without it, 403 \`insufficient_scope\`. The reply holds the signing secret, shown this once. At most ${MAX_WEBHOOKS} endpoints per account: the next gives 409 \`limit_reached\`. Send \`Content-Type: application/json\` and at most 16 KiB. ${IDEMPOTENT}`,
+      description: `Registers an endpoint for the listed event kinds; it receives the events committed from now on. \`order.*\` kinds need the \`orders:read\` scope as well: without it, 403 \`insufficient_scope\`. The reply holds the signing secret, shown this once. At most ${MAX_WEBHOOKS} endpoints per account: the next gives 409 \`limit_reached\`. ${IDEMPOTENT}`,
       request: {
         headers: IdempotencyHeadersSchema,
         body: {
