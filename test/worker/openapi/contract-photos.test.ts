@@ -80,7 +80,7 @@ describe("addPetPhoto", () => {
     await expectReplies("addPetPhoto", 201, [send, send]);
   });
 
-  it("400, 404, 409, 413, 415 and 422 for what cannot be added", async () => {
+  it("400, 404, 409, 413, 415 and 422 for what cannot be added", MANY_REQUESTS, async () => {
     const petId = await animal();
     const keyed = { headers: { "Idempotency-Key": `contract-reused-${petId}` } };
     await contract.check(
@@ -172,7 +172,7 @@ describe("429 and 503 for every operation of photos", () => {
     ["deletePetPhoto", `/v1/pets/${petId}/photos/${photoId}`, { method: "DELETE" }],
   ];
 
-  it("answers 429 once a tiny Enterprise budget is spent", async () => {
+  it("answers 429 once a tiny Enterprise budget is spent", MANY_REQUESTS, async () => {
     const petId = await animal();
     for (const [operationId, path, init] of requests(petId, await photo(petId))) {
       const tiny = (await seedKey({ plan: "enterprise", limits: { perMinute: 1, perDay: 1 } })).key;
@@ -181,21 +181,25 @@ describe("429 and 503 for every operation of photos", () => {
     }
   });
 
-  it("answers 503 for a failing D1 and a failing rate limiter, and an upload for a failing bucket", async () => {
-    const petId = await animal();
-    for (const [operationId, path, init] of requests(petId, await photo(petId))) {
-      for (const replaced of [{ DB: failingD1() }, { RATE_LIMITER: failingLimiter() }]) {
-        await expectReplies(operationId, 503, [
-          () => api(path, { ...init, key, bindings: replaced }),
-        ]);
+  it(
+    "answers 503 for a failing D1 and a failing rate limiter, and an upload for a failing bucket",
+    MANY_REQUESTS,
+    async () => {
+      const petId = await animal();
+      for (const [operationId, path, init] of requests(petId, await photo(petId))) {
+        for (const replaced of [{ DB: failingD1() }, { RATE_LIMITER: failingLimiter() }]) {
+          await expectReplies(operationId, 503, [
+            () => api(path, { ...init, key, bindings: replaced }),
+          ]);
+        }
       }
-    }
-    await expectReplies("addPetPhoto", 503, [
-      () =>
-        upload(key, petId, imageOf("image/jpeg"), "image/jpeg", {
-          bindings: { PHOTOS: failingR2() },
-        }),
-    ]);
-    expect(logs.lines.length).toBeGreaterThan(0);
-  });
+      await expectReplies("addPetPhoto", 503, [
+        () =>
+          upload(key, petId, imageOf("image/jpeg"), "image/jpeg", {
+            bindings: { PHOTOS: failingR2() },
+          }),
+      ]);
+      expect(logs.lines.length).toBeGreaterThan(0);
+    },
+  );
 });
