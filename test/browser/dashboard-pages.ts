@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 
 const SCREENSHOTS = path.resolve(import.meta.dirname, "../../.screenshots");
 const WIDTHS = [1280, 390];
@@ -27,6 +27,18 @@ export async function screenshots(page: Page, name: string): Promise<void> {
     });
   }
   await page.setViewportSize({ width: WIDTHS[0] ?? 1280, height: 900 });
+}
+
+/**
+ * Clicks a button that posts a form and waits for the page the server
+ * answers with, at whatever address (a refused form comes back at its own),
+ * so what is read next is read from that page and not the one before it.
+ */
+export async function submit(page: Page, button: Locator): Promise<void> {
+  const answered = page.waitForEvent("framenavigated", (frame) => frame === page.mainFrame());
+  await button.click();
+  await answered;
+  await page.waitForLoadState();
 }
 
 /** The id of the element that has the focus, or the tag name of one without an id. */

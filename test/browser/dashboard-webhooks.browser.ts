@@ -11,7 +11,7 @@ import { after, before, test } from "node:test";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { type ReceivedRequest, type Receiver, startReceiver } from "../receiver/receiver.ts";
 import { CHROMIUM, CHROMIUM_ARGS, requireChromium } from "./chromium.ts";
-import { focused, screenshotFolder, screenshots, signUp } from "./dashboard-pages.ts";
+import { focused, screenshotFolder, screenshots, signUp, submit } from "./dashboard-pages.ts";
 import { startWorker, type WorkerServer } from "./worker-server.ts";
 
 requireChromium();
@@ -52,7 +52,7 @@ async function register(page: Page, url: string, types: string[]): Promise<strin
   await page.getByRole("link", { name: "Register an endpoint" }).click();
   await page.getByLabel("URL", { exact: true }).fill(url);
   for (const type of types) await page.getByLabel(type, { exact: true }).check();
-  await page.getByRole("button", { name: "Register the endpoint" }).click();
+  await submit(page, page.getByRole("button", { name: "Register the endpoint" }));
   await page.waitForURL(/\/dashboard\/webhooks\/\d+$/);
   return page.url();
 }
@@ -69,7 +69,7 @@ test("register, test, retry, pause, change, rotate, recover and delete an endpoi
   await page.getByRole("link", { name: "Register an endpoint" }).click();
   await screenshots(page, "webhook-form");
   await page.getByLabel("URL", { exact: true }).fill("https://localhost/hooks");
-  await page.getByRole("button", { name: "Register the endpoint" }).click();
+  await submit(page, page.getByRole("button", { name: "Register the endpoint" }));
   assert.equal(await focused(page), "url");
   assert.match((await page.locator("#url-error").textContent()) ?? "", /public host/);
   assert.match((await page.locator("#types-error").textContent()) ?? "", /at least one/);
@@ -84,8 +84,7 @@ test("register, test, retry, pause, change, rotate, recover and delete an endpoi
   await page.reload();
   assert.equal(await page.getByTestId("new-secret").count(), 0, "the secret is shown once");
 
-  await page.getByRole("button", { name: "Send test" }).click();
-  await page.waitForURL(endpointPage);
+  await submit(page, page.getByRole("button", { name: "Send test" }));
   assert.match((await notice(page)) ?? "", /A test event \(evt_\w+\) is on its way/);
   await reloadUntil(
     page,
@@ -98,10 +97,10 @@ test("register, test, retry, pause, change, rotate, recover and delete an endpoi
   await screenshots(page, "webhook-delivered");
 
   // Pause and resume, each with its notice.
-  await page.getByRole("button", { name: "Pause" }).click();
+  await submit(page, page.getByRole("button", { name: "Pause" }));
   assert.match((await notice(page)) ?? "", /is paused/);
   assert.equal(await page.getByTestId("webhook-status").textContent(), "Paused");
-  await page.getByRole("button", { name: "Resume" }).click();
+  await submit(page, page.getByRole("button", { name: "Resume" }));
   assert.match((await notice(page)) ?? "", /is enabled again/);
 
   // Change the URL and kinds.
@@ -113,7 +112,7 @@ test("register, test, retry, pause, change, rotate, recover and delete an endpoi
   await page.waitForURL(endpointPage);
   assert.match((await notice(page)) ?? "", /now receives pet\.\*/);
 
-  await page.getByRole("button", { name: "Rotate secret" }).click();
+  await submit(page, page.getByRole("button", { name: "Rotate secret" }));
   assert.match((await notice(page)) ?? "", /has a new signing secret/);
   const rotated = await page.getByTestId("new-secret").inputValue();
   assert.match(rotated, /^whsec_/);
@@ -121,12 +120,12 @@ test("register, test, retry, pause, change, rotate, recover and delete an endpoi
 
   // Recover: a time in the future is refused, with the focus on the field.
   await page.getByLabel("Since (UTC)").fill("2999-01-01T00:00");
-  await page.getByRole("button", { name: "Recover" }).click();
+  await submit(page, page.getByRole("button", { name: "Recover" }));
   assert.equal(await focused(page), "since");
   assert.match((await page.locator("#since-error").textContent()) ?? "", /in the past/);
   await screenshots(page, "webhook-recover-refused");
   await page.getByLabel("Since (UTC)").fill("2020-01-01T00:00");
-  await page.getByRole("button", { name: "Recover" }).click();
+  await submit(page, page.getByRole("button", { name: "Recover" }));
   assert.match((await notice(page)) ?? "", /missed none|on (its|their) way/);
 
   // Delete asks first.
@@ -144,8 +143,8 @@ test("a failed delivery is retried from the endpoint's page", async () => {
   const page = await context.newPage();
   await signUp(page, server.origin, `retry-${Date.now()}@example.com`);
   const name = `failing-${Date.now()}`;
-  const endpointPage = await register(page, `${receiver.url}/fail/${name}`, ["order.placed"]);
-  await page.getByRole("button", { name: "Send test" }).click();
+  await register(page, `${receiver.url}/fail/${name}`, ["order.placed"]);
+  await submit(page, page.getByRole("button", { name: "Send test" }));
   await reloadUntil(
     page,
     "the test failed",
@@ -153,11 +152,10 @@ test("a failed delivery is retried from the endpoint's page", async () => {
   );
   await screenshots(page, "webhook-failed");
 
-  await page
-    .locator('tr[data-delivery-status="failed"]')
-    .getByRole("button", { name: "Retry" })
-    .click();
-  await page.waitForURL(endpointPage);
+  await submit(
+    page,
+    page.locator('tr[data-delivery-status="failed"]').getByRole("button", { name: "Retry" }),
+  );
   assert.match((await notice(page)) ?? "", /is being sent to the endpoint again/);
   await reloadUntil(page, "the retry's attempt", async () => {
     const attempts = await page.locator("tr[data-delivery-id] ol.attempts li").count();

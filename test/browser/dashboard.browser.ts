@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { CHROMIUM, CHROMIUM_ARGS, requireChromium } from "./chromium.ts";
-import { focused, screenshotFolder, screenshots, signUp } from "./dashboard-pages.ts";
+import { focused, screenshotFolder, screenshots, signUp, submit } from "./dashboard-pages.ts";
 import { startWorker, type WorkerServer } from "./worker-server.ts";
 
 requireChromium();
@@ -163,7 +163,7 @@ test("a read-only key that expires: refused form first, then made and used", asy
   await page.getByLabel("Read only").check();
   await page.getByLabel("7 days").check();
   await page.getByLabel("Allowed addresses (optional)").fill("10.0.0.1/33\n192.168.1.7/24");
-  await page.getByRole("button", { name: "Create the key" }).click();
+  await submit(page, page.getByRole("button", { name: "Create the key" }));
   assert.equal(await focused(page), "ranges", "the focus is on the first field in error");
   const errors = await page.locator("#ranges-error li").allTextContents();
   assert.equal(errors.length, 2, errors.join(" | "));
