@@ -14,6 +14,7 @@ import { authenticate, requireKey } from "./middleware/authenticate.ts";
 import { deprecationMarks } from "./middleware/deprecation.ts";
 import { methodNotAllowed } from "./middleware/method-not-allowed.ts";
 import { rateLimit } from "./middleware/rate-limit.ts";
+import { readConsistency } from "./middleware/read-consistency.ts";
 import { corsPreflight, responseChain } from "./middleware/response-chain.ts";
 import { services } from "./middleware/services.ts";
 import { OPENAPI_PATH, openapiRoutes } from "./openapi/openapi-routes.tsx";
@@ -36,7 +37,8 @@ const v1 = v1Routes({ allowLoopbackHttp: false });
  * through, the request's services, CORS preflights (no key, no budget); the
  * public pages, the document and the photos (no key either); then on /v1
  * who is calling, their budget (429), the 401 for anyone without a
- * working key; then the routes. A 405 is given where a path's routes serve
+ * working key, the request's D1 session (a malformed Consistency-Token is a
+ * 400); then the routes. A 405 is given where a path's routes serve
  * other methods, read from the routes themselves, on the API's paths only:
  * the dashboard's unknown pages stay pages.
  */
@@ -62,6 +64,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
     authenticate(),
     rateLimit(),
     requireKey(),
+    readConsistency(),
   );
   app.route("/v1", apiRouter(v1.pets, petHandlers));
   app.route("/v1", apiRouter(v1.petPhotos, petPhotoHandlers));

@@ -52,6 +52,8 @@ export const messages = {
   duplicateField: (name: string) => `The request body names the field "${name}" twice.`,
   invalidRequest: (summary: string) => `The request is not valid. ${summary}`,
   invalidCursor: "The cursor is not valid; follow the Link header of the previous page.",
+  invalidConsistencyToken:
+    "Not a token this service sent: send back a Consistency-Token as a reply carried it, or none.",
   invalidIfMatch:
     'The If-Match header is not valid: send "*" or a comma-separated list of entity tags such as "3".',
   unauthorized: "A valid API key is required: send Authorization: Bearer <key>.",

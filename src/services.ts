@@ -1,5 +1,5 @@
 import { type Config, ConfigurationError, parseConfig } from "./config.ts";
-import { type Database, database } from "./db/database.ts";
+import { type Binding, type Database, database } from "./db/database.ts";
 import { type WebhookEndpointClient, webhookEndpointClient } from "./deliveries/endpoint-client.ts";
 import { type KeyStore, keyStore } from "./keys/key-store.ts";
 import { log } from "./logging.ts";
@@ -15,7 +15,14 @@ import { oncePer } from "./utils/once-per.ts";
  * photos, and the environment's configuration.
  */
 export interface Services {
+  /**
+   * Where this work's statements run: for a request, its own D1 session
+   * (see middleware/read-consistency.ts); elsewhere, the binding, whose
+   * statements all go to the primary.
+   */
   db: Database;
+  /** The binding's handle, which requests' sessions and reads at the primary start from. */
+  d1: Binding;
   keys: KeyStore;
   limiter: RateLimitClient;
   /** The queue of webhook deliveries, (event, endpoint) pairs, where the outbox's relay puts them. */
@@ -39,6 +46,7 @@ export const buildServices = oncePer((env: Env): Services => {
   const db = database(env.DB);
   return {
     db,
+    d1: db,
     keys: keyStore(env.API_KEYS, db),
     limiter: rateLimitClient(env.RATE_LIMITER),
     deliveries: env.DELIVERIES,

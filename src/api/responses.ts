@@ -1,5 +1,6 @@
-import { type RouteConfig, z } from "@hono/zod-openapi";
+import type { RouteConfig, z } from "@hono/zod-openapi";
 import { type ErrorCode, ErrorSchema, errorStatus, messages } from "../errors.ts";
+import { CONSISTENCY_TOKEN_PATTERN, EXAMPLE_TOKEN } from "./consistency-token.ts";
 import { MAX_JSON_BODY_BYTES } from "./route-table.ts";
 
 /** A response header as documented; `required` says whether every such reply carries it. */
@@ -15,7 +16,7 @@ export type ResponseHeader = {
   example: string | number;
 };
 
-type ResponseHeaders = Record<string, ResponseHeader>;
+export type ResponseHeaders = Record<string, ResponseHeader>;
 
 export const stringHeader = (
   description: string,
@@ -63,7 +64,7 @@ const rateLimitHeaders: ResponseHeaders = {
 };
 
 /** Headers on every /v1 reply, errors included. */
-export const commonHeaders: ResponseHeaders = {
+const everyReplyHeaders: ResponseHeaders = {
   "X-Request-Id": stringHeader(
     "Identifies the request in logs (the incoming cf-ray where present, else a fresh UUID).",
     "8f2b6c3e-4d1a-4f7b-9c2e-1a2b3c4d5e6f",
@@ -80,71 +81,23 @@ export const commonHeaders: ResponseHeaders = {
 };
 
 /**
- * What a GET's 200 and 304 carry instead of `no-store`: the reply may be
- * kept, provided it is revalidated, and its tag to revalidate it with.
+ * The headers of every successful /v1 reply. `Consistency-Token` is on
+ * errors too, wherever their request reached the database; it is listed on
+ * the replies a client reads data from, as the document has little room.
  */
-const readHeaders: ResponseHeaders = {
-  "Cache-Control": stringHeader(
-    "A read may be kept, provided it is revalidated before each use (send its `ETag` in `If-None-Match`).",
-    "private, no-cache",
-    { enum: ["private, no-cache"] },
-  ),
-  ETag: stringHeader(
-    "Identifies this version of the reply: for a page, its body and its `Link` together, so a page with any item changed, or that gained a next page, has another. Send it in `If-None-Match` to be answered 304 while it still holds.",
-    '"q1Lw0m9bX2c8Vt4ZpR7nJg"',
-  ),
+export const commonHeaders: ResponseHeaders = {
+  ...everyReplyHeaders,
+  "Consistency-Token": optionalHeader({
+    description:
+      "Where the data this request read or wrote stands (opaque; on any reply, errors too, whose request reached the database). Send it back to read data at least this fresh. Later writes' tokens sort after earlier ones'.",
+    schema: { type: "string", pattern: CONSISTENCY_TOKEN_PATTERN },
+    example: EXAMPLE_TOKEN,
+  }),
 };
-
-/** The request header that turns a GET into a conditional read. */
-const IfNoneMatchHeaderSchema = z.object({
-  "If-None-Match": z
-    .string()
-    .optional()
-    .openapi({
-      param: {
-        name: "If-None-Match",
-        in: "header",
-        description:
-          "`ETag`s of replies kept from before (or `*`): while one still names this reply, the answer is 304 without a body. Compared weakly (`W/` is ignored).",
-      },
-      example: '"q1Lw0m9bX2c8Vt4ZpR7nJg"',
-    }),
-});
-
-/**
- * A GET as documented with its conditional read: the 200 may be kept and
- * carries an `ETag`; `If-None-Match` naming it gives 304 with no body and
- * every header of the 200 but those describing the body. Other methods are
- * returned as they are.
- */
-export function withConditionalRead(route: RouteConfig): RouteConfig {
-  const ok = route.responses[200];
-  if (route.method !== "get" || !ok || "$ref" in ok) return route;
-  const headers = { ...ok.headers, ...readHeaders };
-  const requestHeaders = route.request?.headers;
-  const declared = Array.isArray(requestHeaders)
-    ? requestHeaders
-    : requestHeaders
-      ? [requestHeaders]
-      : [];
-  return {
-    ...route,
-    request: { ...route.request, headers: [...declared, IfNoneMatchHeaderSchema] },
-    responses: {
-      ...route.responses,
-      200: { ...ok, headers },
-      304: {
-        description:
-          "Not modified: `If-None-Match` names the current `ETag`. No body; the headers are those of the 200.",
-        headers,
-      },
-    },
-  };
-}
 
 /** A storage fault can strike before the limiter has answered, so 5xx replies may lack its headers. */
 const faultHeaders: ResponseHeaders = Object.fromEntries(
-  Object.entries(commonHeaders).map(([name, header]) => [
+  Object.entries(everyReplyHeaders).map(([name, header]) => [
     name,
     name in rateLimitHeaders ? optionalHeader(header) : header,
   ]),
@@ -339,7 +292,7 @@ export function errorResponses(statuses: readonly DocumentedError[]): RouteConfi
         status,
         {
           description: `${narrowed.description ?? entry.description} Codes: ${codes.map((code) => `\`${code}\``).join(", ")}.`,
-          headers: { ...(status >= 500 ? faultHeaders : commonHeaders), ...entry.headers },
+          headers: { ...(status >= 500 ? faultHeaders : everyReplyHeaders), ...entry.headers },
           content: {
             "application/json": { schema: ErrorSchema, examples: Object.fromEntries(examples) },
           },

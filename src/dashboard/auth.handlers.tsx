@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import { findAccountByEmail, hasPassword, insertAccount } from "../accounts/accounts.queries.ts";
 import { acceptInvite, accountOfInvite, INVITE_PATH } from "../accounts/invites.ts";
 import { clientAddress } from "../api/client-address.ts";
+import { atPrimary } from "../db/database.ts";
 import type { Budget } from "../rate-limit/rate-limit-types.ts";
 import {
   type CredentialsMode,
@@ -89,11 +90,12 @@ export function staleCredentialsForm(mode: CredentialsMode) {
  */
 export function requireSession(): MiddlewareHandler<DashboardEnv> {
   return async function requireSession(c, next) {
-    const { db } = c.var.services;
-    const lookup = await readSession(c, db);
+    const { db, d1 } = c.var.services;
+    const lookup = await readSession(c, d1);
     if (lookup.state === "valid") {
       c.set("session", lookup.session);
       c.set("account", lookup.account);
+      if (lookup.bookmark !== null) c.get("reads").notBefore(lookup.bookmark);
       return next();
     }
     if (lookup.state === "absent") return c.redirect("/dashboard/sign-in", 303);
@@ -107,7 +109,7 @@ export function requireSession(): MiddlewareHandler<DashboardEnv> {
 /** The sign-up or sign-in page (with a notice, where signing out lands); a signed-in browser goes on to its account. */
 export function showCredentialsForm(mode: CredentialsMode, notice?: string) {
   return async (c: DashboardContext) => {
-    const { state } = await readSession(c, c.var.services.db);
+    const { state } = await readSession(c, c.var.services.d1);
     if (state === "valid") return c.redirect(ACCOUNT_PAGE, 303);
     return renderForm(c, mode, { notice });
   };
@@ -184,7 +186,8 @@ function invalidInvite(c: DashboardContext) {
 export function requireInvite(): MiddlewareHandler<DashboardEnv> {
   return async function requireInvite(c, next) {
     const token = c.req.param("token") ?? "";
-    const account = await accountOfInvite(c.var.services.db, token, Date.now());
+    // At the primary: an invite made a moment ago may not have reached a replica.
+    const account = await accountOfInvite(atPrimary(c.var.services.d1), token, Date.now());
     if (!account) return invalidInvite(c);
     c.set("invited", account);
     await next();

@@ -26,7 +26,7 @@ import {
   forbiddenFormPage,
   messageResponse,
 } from "./pages/layout.tsx";
-import type { DashboardContext, DashboardEnv } from "./session.ts";
+import { type DashboardContext, type DashboardEnv, dashboardReads } from "./session.ts";
 import { webhookRoutes } from "./webhook-routes.ts";
 
 /**
@@ -38,16 +38,20 @@ import { webhookRoutes } from "./webhook-routes.ts";
  */
 export function dashboardRoutes(): Hono<DashboardEnv> {
   const dashboard = new Hono<DashboardEnv>();
-  dashboard.use(async function dashboardHeaders(c, next) {
-    await next();
-    c.res.headers.set("Cache-Control", "no-store");
-    c.res.headers.set(
-      "Content-Security-Policy",
-      await contentSecurityPolicy(new URL(c.req.url).origin),
-    );
-    c.res.headers.set("Referrer-Policy", "same-origin");
-    c.res.headers.set("X-Frame-Options", "DENY");
-  }, csrf());
+  dashboard.use(
+    async function dashboardHeaders(c, next) {
+      await next();
+      c.res.headers.set("Cache-Control", "no-store");
+      c.res.headers.set(
+        "Content-Security-Policy",
+        await contentSecurityPolicy(new URL(c.req.url).origin),
+      );
+      c.res.headers.set("Referrer-Policy", "same-origin");
+      c.res.headers.set("X-Frame-Options", "DENY");
+    },
+    csrf(),
+    dashboardReads(),
+  );
   dashboard.post("*", formBody);
 
   dashboard.get("/", (c) => c.redirect("/dashboard/account", 303));

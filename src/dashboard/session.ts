@@ -1,12 +1,19 @@
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { Account } from "../accounts/accounts.queries.ts";
 import type { AppEnv } from "../context.ts";
-import type { Database } from "../db/database.ts";
+import { atPrimary, type Binding, type Database } from "../db/database.ts";
+import { RequestSession } from "../db/request-session.ts";
+import { describeError, log } from "../logging.ts";
 import { isSecretToken, newSecretToken } from "../utils/base64url.ts";
 import { sha256Hex } from "../utils/sha256.ts";
 import type { PostedForm } from "./form-values.ts";
-import { deleteSession, findSession, insertSession } from "./sessions.queries.ts";
+import {
+  deleteSession,
+  findSession,
+  insertSession,
+  keepSessionBookmark,
+} from "./sessions.queries.ts";
 
 const SESSION_COOKIE = "ps_session";
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
@@ -35,6 +42,8 @@ export interface DashboardEnv {
     account: Account;
     /** The account whose invite the address names. */
     invited: Account;
+    /** This request's D1 session (see `dashboardReads`). */
+    reads: RequestSession;
   };
 }
 
@@ -60,14 +69,16 @@ export async function startSession(c: Context, db: Database, accountId: number):
 
 /**
  * The session the request's cookie names; its end in D1 counts, not the
- * cookie's. "unknown": a cookie that names no session (signed out, removed,
- * or never made here).
+ * cookie's, read at the primary, so a session signed out is over
+ * everywhere at once. "unknown": a cookie that names no session (signed
+ * out, removed, or never made here). A valid session's pages read no older
+ * than its newest change (`bookmark`).
  */
 export async function readSession(
   c: Context,
-  db: Database,
+  d1: Binding,
 ): Promise<
-  | { state: "valid"; session: Session; account: Account }
+  | { state: "valid"; session: Session; account: Account; bookmark: string | null }
   | { state: "expired"; id: string }
   | { state: "unknown" | "absent" }
 > {
@@ -75,14 +86,43 @@ export async function readSession(
   if (token === undefined) return { state: "absent" };
   if (!isSecretToken(token)) return { state: "unknown" };
   const id = await sha256Hex(token);
-  const found = await findSession(db, id);
+  const found = await findSession(atPrimary(d1), id);
   if (!found) return { state: "unknown" };
   if (found.session.expiresAt.getTime() <= Date.now()) return { state: "expired", id };
-  return { state: "valid", session: { id, token }, account: found.account };
+  const { account, session } = found;
+  return { state: "valid", session: { id, token }, account, bookmark: session.bookmark };
 }
 
 /** Ends the named session in D1, if one is named, and clears the browser's cookie. */
 export async function endSession(c: Context, db: Database, id: string | undefined): Promise<void> {
   if (id !== undefined) await deleteSession(db, id);
   deleteCookie(c, SESSION_COOKIE, cookieOptions);
+}
+
+/**
+ * The dashboard's way to D1: a post starts at the primary, and the bookmark
+ * after it is kept with the browser's session, so the page it leads to
+ * (through its 303) reads at least that fresh on any replica; a page starts
+ * at that bookmark (`requireSession` reads it), else at the nearest copy.
+ * Keeping it is not the post's work: if D1 refuses, the post still stands
+ * and the log says so.
+ */
+export function dashboardReads(): MiddlewareHandler<DashboardEnv> {
+  return async function dashboardReads(c, next) {
+    const services = c.var.services;
+    const writes = c.req.method === "POST";
+    const reads = new RequestSession(services.d1, writes ? "first-primary" : "first-unconstrained");
+    c.set("services", { ...services, db: reads.database });
+    c.set("reads", reads);
+    await next();
+    const session = c.get("session");
+    const bookmark = reads.bookmark();
+    if (!writes || !session || bookmark === undefined) return;
+    await keepSessionBookmark(reads.database, session.id, bookmark).catch((error: unknown) => {
+      log("warn", "a session's bookmark was not kept", {
+        requestId: c.get("requestId"),
+        error: describeError(error),
+      });
+    });
+  };
 }

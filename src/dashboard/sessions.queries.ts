@@ -1,4 +1,4 @@
-import { eq, lte, sql } from "drizzle-orm";
+import { and, eq, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { Account } from "../accounts/accounts.queries.ts";
 import { change } from "../changes/change.ts";
 import { type Database, type Drizzle, millis, preparedQueries, runOne } from "../db/database.ts";
@@ -27,14 +27,31 @@ const starting = change()
 /** The sessions' single statements, prepared once per database. */
 const sessionQueries = preparedQueries((db: Drizzle) => {
   return {
-    // Only the session's end: its other columns share names with the account's.
+    // Only the session's end and bookmark: its other columns share names with the account's.
     find: db
-      .select({ session: { expiresAt: dashboardSessions.expiresAt }, account: accounts })
+      .select({
+        session: { expiresAt: dashboardSessions.expiresAt, bookmark: dashboardSessions.bookmark },
+        account: accounts,
+      })
       .from(dashboardSessions)
       .innerJoin(accounts, eq(accounts.id, dashboardSessions.accountId))
       .where(named("tokenHash"))
       .prepare(),
     end: db.delete(dashboardSessions).where(named("tokenHash")).prepare(),
+    // Bookmarks sort oldest to newest: a later one never gives way to an earlier.
+    keepBookmark: db
+      .update(dashboardSessions)
+      .set({ bookmark: sql`${sql.placeholder("bookmark")}` })
+      .where(
+        and(
+          named("tokenHash"),
+          or(
+            isNull(dashboardSessions.bookmark),
+            lt(dashboardSessions.bookmark, sql.placeholder("bookmark")),
+          ),
+        ),
+      )
+      .prepare(),
     deleteExpired: db
       .delete(dashboardSessions)
       .where(lte(dashboardSessions.expiresAt, millis("now")))
@@ -45,7 +62,7 @@ const sessionQueries = preparedQueries((db: Drizzle) => {
 /** Stores a new session, deleting the one the browser held before (if any) in the same batch. */
 export async function insertSession(
   db: Database,
-  session: SessionRow,
+  session: Omit<SessionRow, "bookmark">,
   replacing: string | undefined,
 ): Promise<void> {
   const values = {
@@ -57,15 +74,26 @@ export async function insertSession(
   await starting.run(db, values);
 }
 
-/** The session with this token hash (when it ends) and the account it signs in, ended or not. */
+/** The session with this token hash (when it ends, its bookmark) and the account it signs in, ended or not. */
 export async function findSession(
   db: Database,
   tokenHash: string,
-): Promise<{ session: Pick<SessionRow, "expiresAt">; account: Account } | undefined> {
+): Promise<{ session: Pick<SessionRow, "expiresAt" | "bookmark">; account: Account } | undefined> {
   const [found] = await guardStorage("D1", () =>
     runOne(db, sessionQueries(db).find, { tokenHash }),
   );
   return found;
+}
+
+/** Keeps `bookmark` with the session, unless it holds a newer one. */
+export async function keepSessionBookmark(
+  db: Database,
+  tokenHash: string,
+  bookmark: string,
+): Promise<void> {
+  await guardStorage("D1", () =>
+    runOne(db, sessionQueries(db).keepBookmark, { tokenHash, bookmark }),
+  );
 }
 
 /** Ends a session (its notices go with it). */

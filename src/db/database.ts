@@ -27,9 +27,14 @@ export interface Database {
   readonly d1: D1Target;
 }
 
+/** The handle over the binding itself: what each request's D1 session starts from. */
+export interface Binding extends Database {
+  readonly d1: D1Database;
+}
+
 /** One handle per D1 binding object, so requests do not rebuild Drizzle or prepare again. */
 export const database = oncePer(
-  (d1: D1Database): Database => ({
+  (d1: D1Database): Binding => ({
     drizzle: drizzle(d1, { schema }),
     d1,
   }),
@@ -38,6 +43,15 @@ export const database = oncePer(
 /** The same database, run through `session`: the statements prepared for `db` serve it. */
 export function onSession(db: Database, session: D1DatabaseSession): Database {
   return { drizzle: db.drizzle, d1: session };
+}
+
+/**
+ * The database read at its primary, in a session of its own: for a read
+ * that decides something (a key missing from KV, a dashboard session that
+ * may just have ended), which a replica that lags behind must not answer.
+ */
+export function atPrimary(db: Binding): Database {
+  return onSession(db, db.d1.withSession("first-primary"));
 }
 
 /**

@@ -223,6 +223,8 @@ export const dashboardSessions = sqliteTable(
       .references(() => accounts.id, { onDelete: "cascade" }),
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
     expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    /** The D1 bookmark after the session's newest change: its pages read at least that fresh. */
+    bookmark: text("bookmark"),
   },
   // Serves the scheduled removal of ended sessions.
   (table) => [index("dashboard_sessions_expires_at_idx").on(table.expiresAt)],

@@ -1,4 +1,4 @@
-import type { Database } from "../db/database.ts";
+import { atPrimary, type Binding } from "../db/database.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
 import { ExpiringCache } from "../utils/expiring-cache.ts";
 import { keyRecordName } from "./key-format.ts";
@@ -36,7 +36,7 @@ export interface KeyStore {
   rememberDead(hash: string, record: KeyRecord): void;
 }
 
-export function keyStore(kv: KVNamespace, db: Database): KeyStore {
+export function keyStore(kv: KVNamespace, db: Binding): KeyStore {
   return {
     async find(hash) {
       const now = Date.now();
@@ -48,9 +48,10 @@ export function keyStore(kv: KVNamespace, db: Database): KeyStore {
       );
       const parsed = KeyRecordSchema.safeParse(stored);
       let found = parsed.success ? parsed.data : null;
-      // A new key's record may not have reached this location yet, or KV cached its absence.
+      // A new key's record may not have reached this location yet, or KV cached its absence:
+      // the primary decides, since a replica may not have the new key's row yet either.
       if (!found) {
-        const row = await findKeyWithAccount(db, hash);
+        const row = await findKeyWithAccount(atPrimary(db), hash);
         found = row ? keyRecordOf(row) : null;
       }
       if (found) known.set(hash, found, now);

@@ -5,12 +5,8 @@ import {
   deprecationsIn,
   sunsetDate,
 } from "../api/deprecation.ts";
-import {
-  errorResponses,
-  KEY_REFUSALS,
-  stringHeader,
-  withConditionalRead,
-} from "../api/responses.ts";
+import { withConditionalRead, withReadConsistency } from "../api/documented-reads.ts";
+import { errorResponses, KEY_REFUSALS, stringHeader } from "../api/responses.ts";
 import { operationOf } from "../api/route-table.ts";
 import { v1Routes } from "../api/v1-routes.ts";
 import { categoriesTag } from "../categories/categories.routes.ts";
@@ -119,7 +115,9 @@ export function buildOpenApiDocument(config: DocumentConfig): OpenApiDocument {
   const deprecations = deprecationsIn(tables);
   for (const table of tables) {
     for (const [operationId, route] of Object.entries(table)) {
-      const operation = withConditionalRead(withKeyRefusals(operationOf(operationId, route)));
+      const operation = withReadConsistency(
+        withConditionalRead(withKeyRefusals(operationOf(operationId, route))),
+      );
       const notice = deprecations.find((candidate) => candidate.operationId === operationId);
       registry.registerPath(notice ? documentDeprecation(operation, notice, config) : operation);
     }
@@ -131,7 +129,7 @@ export function buildOpenApiDocument(config: DocumentConfig): OpenApiDocument {
       title: "Pet Store API",
       version: "1.0.0",
       description:
-        "Browse and manage animals available for adoption, adopt them through store orders, and follow every change through an event feed or webhooks. Every operation needs an API key as a bearer token. Every reply carries rate-limit headers (`X-RateLimit-*`, `RateLimit`, `RateLimit-Policy`) and `X-Request-Id`; every error has the `Error` body. The `webhooks` section describes the requests this service sends to registered endpoints.",
+        "Browse and manage animals available for adoption, adopt them through store orders, and follow every change through an event feed or webhooks. Every operation needs an API key as a bearer token. Every reply carries rate-limit headers (`X-RateLimit-*`, `RateLimit`, `RateLimit-Policy`) and `X-Request-Id`, and one whose request reached the database a `Consistency-Token` to send back for reads at least that fresh; every error has the `Error` body. The `webhooks` section describes the requests this service sends to registered endpoints.",
       contact: { name: "Pet Store API", url: new URL("/docs", config.publicUrls.production).href },
     },
     servers: [

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { Hono } from "hono";
 import { beforeAll, describe, expect, it } from "vitest";
+import { bookmarkOf } from "../../../src/api/consistency-token.ts";
 import { encodeCursor } from "../../../src/api/cursor.ts";
 import type { AppEnv } from "../../../src/context.ts";
 import { responseChain } from "../../../src/middleware/response-chain.ts";
@@ -20,6 +21,8 @@ import { receiverUrl, registerWebhook, uniqueName } from "../support/webhooks.ts
  */
 
 const TAG = /^"[A-Za-z0-9_-]{22}"$/;
+/** A D1 bookmark, as local D1 writes them. */
+const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/;
 /** The tag of one animal or category: its version, which its `etag` gives too. */
 const RECORD_TAG = /^"[1-9][0-9]*"$/;
 /** Every response header the API documents: what a page may read. */
@@ -74,6 +77,8 @@ interface Case {
   body: "json" | "html" | "none";
   /** Whether the reply carries one animal, whose `etag` is its ETag. */
   record?: true;
+  /** Whether the request reached D1, so the reply carries its bookmark as Consistency-Token. */
+  d1?: true;
 }
 
 const json = { "Content-Type": "application/json" };
@@ -140,14 +145,15 @@ function kind(
   name: string,
   status: number,
   request: Case["request"],
-  traits: Partial<Pick<Case, "limited" | "body" | "record">> = {},
+  traits: Partial<Pick<Case, "limited" | "body" | "record" | "d1">> = {},
 ): Case {
   return { name, status, request, limited: true, body: "json", ...traits };
 }
 
 const unlimited = { limited: false };
 const noBody = { body: "none" } as const;
-const record = { record: true } as const;
+const d1 = { d1: true } as const;
+const record = { record: true, ...d1 } as const;
 const patch = (json: unknown, headers: Record<string, string> = {}) =>
   ({ method: "PATCH", key, json, headers }) satisfies ApiRequestInit;
 
@@ -160,11 +166,17 @@ const REPLIES: Case[] = [
   kind("reference", 200, () => ["/docs", {}], { limited: false, body: "html" }),
   kind("dashboard", 200, () => ["/dashboard/sign-in", {}], { limited: false, body: "html" }),
   kind("operator without a token", 401, () => ["/admin/keys", {}], unlimited),
-  kind("list", 200, () => ["/v1/pets?limit=2", { key }]),
-  kind("list, HEAD", 200, () => ["/v1/pets?limit=2", { method: "HEAD", key }], noBody),
+  kind("list", 200, () => ["/v1/pets?limit=2", { key }], d1),
+  kind("list, HEAD", 200, () => ["/v1/pets?limit=2", { method: "HEAD", key }], {
+    ...noBody,
+    ...d1,
+  }),
   kind("get", 200, () => [`/v1/pets/${petId}`, { key }], record),
   kind("document", 200, () => ["/v1/openapi.json", {}]),
-  kind("list revalidated", 304, () => revalidation(["/v1/pets?limit=1", { key }]), noBody),
+  kind("list revalidated", 304, () => revalidation(["/v1/pets?limit=1", { key }]), {
+    ...noBody,
+    ...d1,
+  }),
   kind("get revalidated", 304, () => revalidation([`/v1/pets/${petId}`, { key }]), {
     ...noBody,
     ...record,
@@ -179,37 +191,43 @@ const REPLIES: Case[] = [
     record,
   ),
   kind("update", 200, () => [`/v1/pets/${petId}`, patch({ status: "available" })], record),
-  kind("test delivery", 202, () => [`/v1/webhooks/${webhookId}/test`, { method: "POST", key }]),
-  kind("delete", 204, freshWebhook, noBody),
+  kind("test delivery", 202, () => [`/v1/webhooks/${webhookId}/test`, { method: "POST", key }], d1),
+  kind("delete", 204, freshWebhook, { ...noBody, ...d1 }),
   kind("preflight", 204, () => ["/v1/pets", preflight("POST")], { limited: false, body: "none" }),
   kind("validation error", 400, () => ["/v1/pets?limit=abc", { key }]),
   kind("malformed JSON", 400, () => ["/v1/pets", post("{")]),
   kind("no key", 401, () => ["/v1/pets", { headers: { "CF-Connecting-IP": freshIp() } }]),
-  kind("not the owner", 403, () => [
-    `/v1/pets/${petId}`,
-    { ...patch({ name: "Mine now" }), key: otherKey },
-  ]),
-  kind("unknown animal", 404, () => ["/v1/pets/999999", { key }]),
+  kind(
+    "not the owner",
+    403,
+    () => [`/v1/pets/${petId}`, { ...patch({ name: "Mine now" }), key: otherKey }],
+    d1,
+  ),
+  kind("unknown animal", 404, () => ["/v1/pets/999999", { key }], d1),
   kind("unknown /v1 route", 404, () => ["/v1/nope", { key }]),
   kind("bare /v1", 404, () => ["/v1", { key }]),
   kind("preflight to an unknown path", 404, () => ["/v1/nope", preflight("GET")], unlimited),
   kind("405 on /v1", 405, () => ["/v1/pets", { method: "DELETE", key }]),
   kind("OPTIONS that is no preflight", 405, () => ["/v1/pets", { method: "OPTIONS", key }]),
-  kind("animal not available", 409, () => [
-    "/v1/store/orders",
-    { method: "POST", key, json: { petId: soldPetId } },
-  ]),
+  kind(
+    "animal not available",
+    409,
+    () => ["/v1/store/orders", { method: "POST", key, json: { petId: soldPetId } }],
+    d1,
+  ),
   kind("after the sunset", 410, () => [`/v1/pets/${petId}`, { key, bindings: removed }]),
-  kind("stale If-Match", 412, () => [
-    `/v1/pets/${petId}`,
-    patch({ name: "Headers" }, { "If-Match": '"999999"' }),
-  ]),
+  kind(
+    "stale If-Match",
+    412,
+    () => [`/v1/pets/${petId}`, patch({ name: "Headers" }, { "If-Match": '"999999"' })],
+    d1,
+  ),
   kind("413", 413, () => ["/v1/pets", post("x".repeat(20_000))]),
   kind("415", 415, () => ["/v1/pets", post("{}", { "Content-Type": "text/plain" })]),
-  kind("Idempotency-Key reused", 422, reusedIdempotencyKey),
-  kind("unknown category", 422, () => [`/v1/pets/${petId}`, patch({ categoryId: 999_999 })]),
+  kind("Idempotency-Key reused", 422, reusedIdempotencyKey, d1),
+  kind("unknown category", 422, () => [`/v1/pets/${petId}`, patch({ categoryId: 999_999 })], d1),
   kind("over the limit", 429, spentKey),
-  kind("a defect", 500, brokenOrder),
+  kind("a defect", 500, brokenOrder, d1),
   kind(
     "a configuration not valid",
     500,
@@ -333,6 +351,17 @@ describe("headers on every reply", () => {
     },
   );
 
+  it.each(REPLIES)(
+    "$name: Consistency-Token, a token that carries a bookmark, where the request reached D1, and nowhere else",
+    async ({ request, status, d1 }) => {
+      const res = await send(request());
+      expect(res.status).toBe(status);
+      const token = res.headers.get("Consistency-Token");
+      if (d1) expect(bookmarkOf(token ?? "")).toMatch(BOOKMARK);
+      else expect(token).toBeNull();
+    },
+  );
+
   it("answers with JSON on every route that sends a body", async () => {
     for (const { request } of REPLIES.filter(({ body }) => body === "json")) {
       const [path, init] = await request();
@@ -361,8 +390,14 @@ async function reply(
 
 const remaining = (res: Response) => Number(res.headers.get("X-RateLimit-Remaining"));
 
-/** Headers a 304 may differ in from its 200: the request's own id and the budget it spent. */
-const PER_REQUEST = ["x-request-id", "x-ratelimit-remaining", "x-ratelimit-reset", "ratelimit"];
+/** Headers a 304 may differ in from its 200: the request's own id, the budget it spent, its bookmark. */
+const PER_REQUEST = [
+  "x-request-id",
+  "x-ratelimit-remaining",
+  "x-ratelimit-reset",
+  "ratelimit",
+  "consistency-token",
+];
 
 describe("conditional reads", () => {
   it.each<[string, () => Request]>([

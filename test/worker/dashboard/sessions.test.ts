@@ -4,6 +4,7 @@ import { SESSION_TTL_MS } from "../../../src/dashboard/session.ts";
 import worker from "../../../src/index.ts";
 import { sha256Hex } from "../../../src/utils/sha256.ts";
 import { DashboardBrowser, PASSWORD, uniqueEmail } from "../support/dashboard-browser.ts";
+import { sessionRecordingD1 } from "../support/recording-d1.ts";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -97,6 +98,49 @@ describe("sessions live in D1", () => {
       expect(page.location, forged).toBe("/dashboard/sign-in");
       expect(replay.cookies.has("ps_session")).toBe(false);
     }
+  });
+});
+
+describe("reads at scale", () => {
+  /** The bookmark the session's row keeps. */
+  async function keptBookmark(cookie: string): Promise<string | null | undefined> {
+    const row = await env.DB.prepare("SELECT bookmark FROM dashboard_sessions WHERE token_hash = ?")
+      .bind(await sha256Hex(cookie))
+      .first<{ bookmark: string | null }>();
+    return row?.bookmark;
+  }
+
+  it("a post keeps its bookmark with the session; the next page reads at least that fresh", async () => {
+    const { browser, cookie } = await signedInBrowser();
+    expect(await keptBookmark(cookie)).toBeNull();
+    await browser.createKey();
+    const first = await keptBookmark(cookie);
+    expect(first).toMatch(/^[0-9a-f]{8}(-[0-9a-f]+)+$/);
+
+    const starts: string[] = [];
+    const page = await browser.request("/dashboard/account", {
+      bindings: { DB: sessionRecordingD1(starts) },
+    });
+    expect(page.status).toBe(200);
+    // Whether the session holds is read at the primary; the page, at the session's bookmark.
+    expect(starts).toEqual(["first-primary", first]);
+
+    expect((await browser.post("/dashboard/keys")).status).toBe(303);
+    const second = await keptBookmark(cookie);
+    expect((second ?? "") > (first ?? "")).toBe(true);
+  });
+
+  it("a post starts at the primary", async () => {
+    const { browser } = await signedInBrowser();
+    const starts: string[] = [];
+    const created = await browser.request("/dashboard/keys", {
+      method: "POST",
+      body: new URLSearchParams({ csrf: browser.csrf }),
+      headers: { Origin: "https://petstore.test" },
+      bindings: { DB: sessionRecordingD1(starts) },
+    });
+    expect(created.status).toBe(303);
+    expect(starts).toEqual(["first-primary", "first-primary"]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { api, ORIGIN } from "./request.ts";
+import { type ApiRequestInit, api, ORIGIN } from "./request.ts";
 
 export const PASSWORD = "correct horse battery";
 const KEY_IN_TEXT = /ps_test_[0-9A-Za-z]{32}/g;
@@ -35,7 +35,7 @@ export class DashboardBrowser {
     this.ip = ip;
   }
 
-  async request(path: string, init: RequestInit = {}): Promise<Page> {
+  async request(path: string, init: ApiRequestInit = {}): Promise<Page> {
     const headers = new Headers(init.headers);
     headers.set("CF-Connecting-IP", this.ip);
     if (this.cookies.size > 0 && !headers.has("Cookie")) {

@@ -20,16 +20,25 @@ function statement(answer: () => Promise<never>): D1PreparedStatement {
   return stmt as unknown as D1PreparedStatement;
 }
 
+/** What a fake D1 binding answers itself; its sessions run on it too, with no bookmark. */
+type FakeD1 = Pick<D1Database, "prepare" | "batch" | "exec">;
+
+/** The fake as a binding: the app opens a session per request, which runs on the fake. */
+export function withSessions(fake: FakeD1): D1Database {
+  const session = { prepare: fake.prepare, batch: fake.batch, getBookmark: () => null };
+  return { ...fake, withSession: () => session } as unknown as D1Database;
+}
+
 export function failingD1(): D1Database {
-  return {
+  return withSessions({
     prepare: () => statement(() => Promise.reject(fault())),
     batch: () => Promise.reject(fault()),
     exec: () => Promise.reject(fault()),
-  } as unknown as D1Database;
+  });
 }
 
 export function hangingD1(): D1Database {
-  return { prepare: () => statement(never), batch: never, exec: never } as unknown as D1Database;
+  return withSessions({ prepare: () => statement(never), batch: never, exec: never });
 }
 
 export function failingKV(): KVNamespace {
@@ -67,16 +76,16 @@ export function failingLimiter(): Env["RATE_LIMITER"] {
  * test that expects the fault also proves the batch is that long.
  */
 export function d1FailingBatchAt(index: number): D1Database {
-  return {
+  return withSessions({
     prepare: (query: string) => env.DB.prepare(query),
-    batch: (statements: D1PreparedStatement[]) => {
-      if (index >= statements.length) return env.DB.batch(statements);
+    batch: <T>(statements: D1PreparedStatement[]) => {
+      if (index >= statements.length) return env.DB.batch<T>(statements);
       // A statement that fails when it runs: malformed JSON for SQLite's json().
       const broken = env.DB.prepare("SELECT json('injected fault')");
-      return env.DB.batch(statements.map((statement, i) => (i === index ? broken : statement)));
+      return env.DB.batch<T>(statements.map((statement, i) => (i === index ? broken : statement)));
     },
     exec: (query: string) => env.DB.exec(query),
-  } as unknown as D1Database;
+  });
 }
 
 /** A queue that refuses every message, as during a Queues outage. */
@@ -92,12 +101,12 @@ export function failingQueue(): Queue {
  * for the reads before it.
  */
 export function d1FailingStatements(pattern: RegExp): D1Database {
-  return {
+  return withSessions({
     prepare: (query: string) =>
       pattern.test(query) ? statement(() => Promise.reject(fault())) : env.DB.prepare(query),
-    batch: (statements: D1PreparedStatement[]) => env.DB.batch(statements),
+    batch: <T>(statements: D1PreparedStatement[]) => env.DB.batch<T>(statements),
     exec: (query: string) => env.DB.exec(query),
-  } as unknown as D1Database;
+  });
 }
 
 /** A bucket that takes no write and no delete, as during an R2 outage; reads go through. */
@@ -136,13 +145,13 @@ export function unlistableR2(): R2Bucket {
 export function d1FailingAfter(batches: number): D1Database {
   let left = batches;
   const down = failingD1();
-  return {
+  return withSessions({
     prepare: (query: string) => (left > 0 ? env.DB.prepare(query) : down.prepare(query)),
-    batch: (statements: D1PreparedStatement[]) => {
-      if (left <= 0) return down.batch(statements);
+    batch: <T>(statements: D1PreparedStatement[]) => {
+      if (left <= 0) return down.batch<T>(statements);
       left -= 1;
-      return env.DB.batch(statements);
+      return env.DB.batch<T>(statements);
     },
     exec: (query: string) => env.DB.exec(query),
-  } as unknown as D1Database;
+  });
 }

@@ -1,0 +1,1 @@
+ALTER TABLE `dashboard_sessions` ADD `bookmark` text;

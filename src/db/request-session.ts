@@ -1,0 +1,67 @@
+import { type Binding, type Database, onSession } from "./database.ts";
+
+/**
+ * Where a request's reads start: at the primary (it writes, or its reads
+ * decide something), at whichever copy is nearest, or at a copy at least as
+ * fresh as a bookmark (one the client sent back, or this isolate issued).
+ */
+export type SessionStart = "first-primary" | "first-unconstrained" | { after: string };
+
+/** The newer of two bookmarks: D1's bookmarks sort oldest to newest. */
+export function newerBookmark(a: string | undefined, b: string | undefined): string | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return a < b ? b : a;
+}
+
+/**
+ * One request's way to D1, through the Sessions API: with read replication
+ * on, reads are served by the nearest replica that is fresh enough, and D1
+ * keeps each statement of the session at least as fresh as the one before.
+ * The D1 session opens at the request's first statement, so a request that
+ * never reaches D1 has no bookmark. Statements run on `database`, which
+ * shares the binding's prepared statements: nothing is prepared again.
+ */
+export class RequestSession {
+  readonly #binding: Binding;
+  #start: SessionStart;
+  #session: D1DatabaseSession | undefined;
+  /** The handle the request's queries take. */
+  readonly database: Database;
+
+  constructor(binding: Binding, start: SessionStart) {
+    this.#binding = binding;
+    this.#start = start;
+    const target: D1DatabaseSession = {
+      prepare: (query) => this.#open().prepare(query),
+      batch: (statements) => this.#open().batch(statements),
+      getBookmark: () => this.#session?.getBookmark() ?? null,
+    };
+    this.database = onSession(binding, target);
+  }
+
+  /**
+   * Reads no older than `bookmark`, unless the session already starts later
+   * (at the primary, or after a newer one). Only before the first statement.
+   */
+  notBefore(bookmark: string): void {
+    if (this.#session) throw new Error("a session's start is set before its first statement");
+    const start = this.#start;
+    if (start === "first-primary") return;
+    const after = start === "first-unconstrained" ? bookmark : newerBookmark(start.after, bookmark);
+    this.#start = { after: after ?? bookmark };
+  }
+
+  /** The bookmark after the request's last statement; undefined when it reached no D1. */
+  bookmark(): string | undefined {
+    return this.#session?.getBookmark() ?? undefined;
+  }
+
+  #open(): D1DatabaseSession {
+    if (!this.#session) {
+      const start = this.#start;
+      this.#session = this.#binding.d1.withSession(typeof start === "string" ? start : start.after);
+    }
+    return this.#session;
+  }
+}
