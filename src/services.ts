@@ -1,5 +1,5 @@
 import { type Config, ConfigurationError, parseConfig } from "./config.ts";
-import { type Binding, type Database, database } from "./db/database.ts";
+import { type Database, database } from "./db/database.ts";
 import { type WebhookEndpointClient, webhookEndpointClient } from "./deliveries/endpoint-client.ts";
 import { type KeyStore, keyStore } from "./keys/key-store.ts";
 import { log } from "./logging.ts";
@@ -21,8 +21,6 @@ export interface Services {
    * statements all go to the primary.
    */
   db: Database;
-  /** The binding's handle, which requests' sessions and reads at the primary start from. */
-  d1: Binding;
   keys: KeyStore;
   limiter: RateLimitClient;
   /** The queue of webhook deliveries, (event, endpoint) pairs, where the outbox's relay puts them. */
@@ -46,7 +44,6 @@ export const buildServices = oncePer((env: Env): Services => {
   const db = database(env.DB);
   return {
     db,
-    d1: db,
     keys: keyStore(env.API_KEYS, db),
     limiter: rateLimitClient(env.RATE_LIMITER),
     deliveries: env.DELIVERIES,

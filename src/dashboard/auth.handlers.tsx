@@ -90,8 +90,8 @@ export function staleCredentialsForm(mode: CredentialsMode) {
  */
 export function requireSession(): MiddlewareHandler<DashboardEnv> {
   return async function requireSession(c, next) {
-    const { db, d1 } = c.var.services;
-    const lookup = await readSession(c, d1);
+    const { db } = c.var.services;
+    const lookup = await readSession(c, db);
     if (lookup.state === "valid") {
       c.set("session", lookup.session);
       c.set("account", lookup.account);
@@ -109,7 +109,7 @@ export function requireSession(): MiddlewareHandler<DashboardEnv> {
 /** The sign-up or sign-in page (with a notice, where signing out lands); a signed-in browser goes on to its account. */
 export function showCredentialsForm(mode: CredentialsMode, notice?: string) {
   return async (c: DashboardContext) => {
-    const { state } = await readSession(c, c.var.services.d1);
+    const { state } = await readSession(c, c.var.services.db);
     if (state === "valid") return c.redirect(ACCOUNT_PAGE, 303);
     return renderForm(c, mode, { notice });
   };
@@ -187,7 +187,7 @@ export function requireInvite(): MiddlewareHandler<DashboardEnv> {
   return async function requireInvite(c, next) {
     const token = c.req.param("token") ?? "";
     // At the primary: an invite made a moment ago may not have reached a replica.
-    const account = await accountOfInvite(atPrimary(c.var.services.d1), token, Date.now());
+    const account = await accountOfInvite(atPrimary(c.var.services.db), token, Date.now());
     if (!account) return invalidInvite(c);
     c.set("invited", account);
     await next();

@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { Account } from "../accounts/accounts.queries.ts";
 import type { AppEnv } from "../context.ts";
-import { atPrimary, type Binding, type Database } from "../db/database.ts";
+import { atPrimary, type Database } from "../db/database.ts";
 import { RequestSession } from "../db/request-session.ts";
 import { describeError, log } from "../logging.ts";
 import { isSecretToken, newSecretToken } from "../utils/base64url.ts";
@@ -76,7 +76,7 @@ export async function startSession(c: Context, db: Database, accountId: number):
  */
 export async function readSession(
   c: Context,
-  d1: Binding,
+  db: Database,
 ): Promise<
   | { state: "valid"; session: Session; account: Account; bookmark: string | null }
   | { state: "expired"; id: string }
@@ -86,7 +86,7 @@ export async function readSession(
   if (token === undefined) return { state: "absent" };
   if (!isSecretToken(token)) return { state: "unknown" };
   const id = await sha256Hex(token);
-  const found = await findSession(atPrimary(d1), id);
+  const found = await findSession(atPrimary(db), id);
   if (!found) return { state: "unknown" };
   if (found.session.expiresAt.getTime() <= Date.now()) return { state: "expired", id };
   const { account, session } = found;
@@ -111,7 +111,7 @@ export function dashboardReads(): MiddlewareHandler<DashboardEnv> {
   return async function dashboardReads(c, next) {
     const services = c.var.services;
     const writes = c.req.method === "POST";
-    const reads = new RequestSession(services.d1, writes ? "first-primary" : "first-unconstrained");
+    const reads = new RequestSession(services.db, writes ? "first-primary" : "first-unconstrained");
     c.set("services", { ...services, db: reads.database });
     c.set("reads", reads);
     await next();

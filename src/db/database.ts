@@ -17,41 +17,43 @@ export type Drizzle = DrizzleD1Database<typeof schema>;
 /** Where statements run: the binding, or a session over it (reads at a bookmark, for one request). */
 type D1Target = D1Database | D1DatabaseSession;
 
+/** What sessions start from: the binding, or a request's record of the sessions it opens. */
+export type SessionSource = Pick<D1Database, "withSession">;
+
 /**
  * What queries take: the isolate's Drizzle instance, which holds the
- * prepared statements, and the D1 target they run on. A handle over a
- * session shares the binding's Drizzle instance, so it prepares nothing again.
+ * prepared statements, the D1 target they run on, and the binding that
+ * target belongs to (which sessions start from). A handle over a session
+ * shares the binding's Drizzle instance, so it prepares nothing again.
  */
 export interface Database {
   readonly drizzle: Drizzle;
   readonly d1: D1Target;
-}
-
-/** The handle over the binding itself: what each request's D1 session starts from. */
-export interface Binding extends Database {
-  readonly d1: D1Database;
+  readonly binding: SessionSource;
 }
 
 /** One handle per D1 binding object, so requests do not rebuild Drizzle or prepare again. */
 export const database = oncePer(
-  (d1: D1Database): Binding => ({
+  (d1: D1Database): Database => ({
     drizzle: drizzle(d1, { schema }),
     d1,
+    binding: d1,
   }),
 );
 
 /** The same database, run through `session`: the statements prepared for `db` serve it. */
 export function onSession(db: Database, session: D1DatabaseSession): Database {
-  return { drizzle: db.drizzle, d1: session };
+  return { drizzle: db.drizzle, d1: session, binding: db.binding };
 }
 
 /**
  * The database read at its primary, in a session of its own: for a read
  * that decides something (a key missing from KV, a dashboard session that
- * may just have ended), which a replica that lags behind must not answer.
+ * may just have ended, the record that won an idempotency claim), which a
+ * replica that lags behind must not answer.
  */
-export function atPrimary(db: Binding): Database {
-  return onSession(db, db.d1.withSession("first-primary"));
+export function atPrimary(db: Database): Database {
+  return onSession(db, db.binding.withSession("first-primary"));
 }
 
 /**

@@ -1,4 +1,4 @@
-import { type Binding, type Database, onSession } from "./database.ts";
+import type { Database, SessionSource } from "./database.ts";
 
 /**
  * Where a request's reads start: at the primary (it writes, or its reads
@@ -23,21 +23,31 @@ export function newerBookmark(a: string | undefined, b: string | undefined): str
  * shares the binding's prepared statements: nothing is prepared again.
  */
 export class RequestSession {
-  readonly #binding: Binding;
+  readonly #binding: SessionSource;
   #start: SessionStart;
   #session: D1DatabaseSession | undefined;
+  /** Sessions its queries opened aside (a deciding read at the primary): their bookmarks count too. */
+  readonly #aside: D1DatabaseSession[] = [];
   /** The handle the request's queries take. */
   readonly database: Database;
 
-  constructor(binding: Binding, start: SessionStart) {
-    this.#binding = binding;
+  /** `db`: a handle whose binding the session opens on, and whose statements it shares. */
+  constructor(db: Database, start: SessionStart) {
+    this.#binding = db.binding;
     this.#start = start;
     const target: D1DatabaseSession = {
       prepare: (query) => this.#open().prepare(query),
       batch: (statements) => this.#open().batch(statements),
       getBookmark: () => this.#session?.getBookmark() ?? null,
     };
-    this.database = onSession(binding, target);
+    const binding: SessionSource = {
+      withSession: (constraint) => {
+        const aside = db.binding.withSession(constraint);
+        this.#aside.push(aside);
+        return aside;
+      },
+    };
+    this.database = { drizzle: db.drizzle, d1: target, binding };
   }
 
   /**
@@ -52,15 +62,22 @@ export class RequestSession {
     this.#start = { after: after ?? bookmark };
   }
 
-  /** The bookmark after the request's last statement; undefined when it reached no D1. */
+  /**
+   * The newest bookmark after the request's statements, its aside sessions'
+   * included (a claim that failed need not move its own); undefined when it
+   * reached no D1.
+   */
   bookmark(): string | undefined {
-    return this.#session?.getBookmark() ?? undefined;
+    return [this.#session, ...this.#aside].reduce<string | undefined>(
+      (newest, session) => newerBookmark(newest, session?.getBookmark() ?? undefined),
+      undefined,
+    );
   }
 
   #open(): D1DatabaseSession {
     if (!this.#session) {
       const start = this.#start;
-      this.#session = this.#binding.d1.withSession(typeof start === "string" ? start : start.after);
+      this.#session = this.#binding.withSession(typeof start === "string" ? start : start.after);
     }
     return this.#session;
   }

@@ -1,6 +1,13 @@
 import { and, eq, gt, lt, lte, type SQL, sql } from "drizzle-orm";
 import type { Claim, Replayed, Reused, StoredResponse } from "../changes/outcomes.ts";
-import { type Database, type Drizzle, millis, preparedQueries, runOne } from "../db/database.ts";
+import {
+  atPrimary,
+  type Database,
+  type Drizzle,
+  millis,
+  preparedQueries,
+  runOne,
+} from "../db/database.ts";
 import { idempotencyRecords } from "../db/schema.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
 
@@ -117,8 +124,9 @@ export async function earlierOutcome(
   db: Database,
   claim: Claim,
 ): Promise<Replayed | Reused | undefined> {
+  // At the primary: the record that won the claim may not have reached a replica yet.
   const [earlier] = await guardStorage("D1", () =>
-    runOne(db, recordQueries(db).earlier, claimValues(claim)),
+    runOne(atPrimary(db), recordQueries(db).earlier, claimValues(claim)),
   );
   if (!earlier) return undefined;
   if (earlier.operation !== claim.operation || earlier.requestHash !== claim.requestHash) {

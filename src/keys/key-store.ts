@@ -1,4 +1,4 @@
-import { atPrimary, type Binding } from "../db/database.ts";
+import { atPrimary, type Database } from "../db/database.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
 import { ExpiringCache } from "../utils/expiring-cache.ts";
 import { keyRecordName } from "./key-format.ts";
@@ -36,7 +36,7 @@ export interface KeyStore {
   rememberDead(hash: string, record: KeyRecord): void;
 }
 
-export function keyStore(kv: KVNamespace, db: Binding): KeyStore {
+export function keyStore(kv: KVNamespace, db: Database): KeyStore {
   return {
     async find(hash) {
       const now = Date.now();

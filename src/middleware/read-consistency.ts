@@ -50,7 +50,7 @@ export function readConsistency(): MiddlewareHandler<AppEnv> {
     const sent = sentBookmark(c.req.header(HEADER));
     const keyHash = c.var.apiKey.hash;
     const services = c.var.services;
-    const session = new RequestSession(services.d1, startOf(c.req.method, sent, keyHash));
+    const session = new RequestSession(services.db, startOf(c.req.method, sent, keyHash));
     c.set("services", { ...services, db: session.database });
     c.set("d1Session", session);
     await next();

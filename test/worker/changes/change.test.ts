@@ -95,6 +95,8 @@ function counting<T extends D1Database | D1DatabaseSession>(target: T) {
       return target.batch(statements);
     },
     getBookmark: () => ("getBookmark" in target ? target.getBookmark() : null),
+    // A replay reads the record that won the claim at the primary, in a session of its own.
+    withSession: (start: string) => ("withSession" in target ? target.withSession(start) : null),
   };
   return { counts, target: counted as unknown as T };
 }
