@@ -3,9 +3,9 @@ import type { DeliveryMessage } from "../outbox/outbox.queries.ts";
 import type { WebhookEndpointClient } from "./endpoint-client.ts";
 
 /**
- * The queue consumer: hands each (event, endpoint) pair to the endpoint's
- * Durable Object, which records it before answering and delivers it from
- * then on, and returns. Nothing here waits on a receiver, so one endpoint's
+ * The queue consumer: hands each message's events to its endpoint's Durable
+ * Object, which records them, in order, before answering and delivers them
+ * from then on, and returns. Nothing here waits on a receiver, so one endpoint's
  * slowness never holds another's messages. A message whose object could not
  * take it goes back to the queue; its retries end in the dead-letter queue.
  */
@@ -15,15 +15,15 @@ export async function handOverBatch(
 ): Promise<void> {
   await Promise.all(
     batch.messages.map(async (message) => {
-      const { eventId, webhookId } = message.body;
+      const { webhookId, eventIds } = message.body;
       try {
-        await endpoints.accept(webhookId, eventId);
+        await endpoints.accept(webhookId, eventIds);
         message.ack();
       } catch {
         // The storage guard has logged the fault.
         log("warn", "webhook delivery not handed to its endpoint; the queue retries it", {
-          eventId,
           webhookId,
+          events: eventIds.length,
         });
         message.retry();
       }

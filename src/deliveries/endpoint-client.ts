@@ -3,8 +3,8 @@ import type { Delivery } from "../webhooks/webhooks.schemas.ts";
 
 /** The only way the rest of the Worker reaches an endpoint's Durable Object. */
 export interface WebhookEndpointClient {
-  /** Hands an event to the endpoint's object, which delivers it from then on. */
-  accept(webhookId: number, eventId: string): Promise<void>;
+  /** Hands events, in commit order, to the endpoint's object, which delivers them from then on. */
+  accept(webhookId: number, eventIds: readonly string[]): Promise<void>;
   /** A page of deliveries, newest first, below `beforeId`. */
   deliveries(
     webhookId: number,
@@ -33,7 +33,7 @@ export function webhookEndpointClient(namespace: Env["WEBHOOK_ENDPOINT"]): Webho
       method(namespace.get(namespace.idFromName(String(webhookId)))),
     );
   return {
-    accept: (webhookId, eventId) => call(webhookId, (o) => o.accept(webhookId, eventId)),
+    accept: (webhookId, eventIds) => call(webhookId, (o) => o.accept(webhookId, eventIds)),
     deliveries: (webhookId, page) =>
       call(webhookId, (o) => o.deliveries(page.beforeId, page.limit)),
     sendTest: (webhookId) => call(webhookId, (o) => o.sendTest(webhookId)),

@@ -56,11 +56,15 @@ export class WebhookEndpoint extends DurableObject<Env> {
     this.#settings = this.#services.config.webhooks;
   }
 
-  /** Takes an event for delivery; taking one it already has (a re-send) changes nothing. */
-  async accept(webhookId: number, eventId: string): Promise<void> {
+  /**
+   * Takes events for delivery, in the order given (commit order); taking
+   * one it already has (a re-send) changes nothing.
+   */
+  async accept(webhookId: number, eventIds: readonly string[]): Promise<void> {
     this.#remember(webhookId);
     const now = Date.now();
-    if (this.#log.add(eventId, now)) await this.#wakeBy(now);
+    const added = eventIds.filter((eventId) => this.#log.add(eventId, now));
+    if (added.length > 0) await this.#wakeBy(now);
   }
 
   /** A `webhook.test` event for this endpoint alone, sent now; it counts toward no health. */

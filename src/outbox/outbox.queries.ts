@@ -10,8 +10,14 @@ import { endpointWants, noEndpointWants } from "./outbox.ts";
  * deliveries to be queued, marking them sent, or giving them back.
  */
 
-/** One queue message: deliver this event to this endpoint. */
+/** One queue message: deliver these events (in commit order, at most 100) to this endpoint. */
 export interface DeliveryMessage {
+  webhookId: number;
+  eventIds: string[];
+}
+
+/** One delivery a claim makes: this event to this endpoint. */
+interface Delivery {
   eventId: string;
   webhookId: number;
 }
@@ -19,8 +25,8 @@ export interface DeliveryMessage {
 interface EventClaim {
   /** Events taken: when fewer than asked, none are left waiting. */
   events: number;
-  /** The deliveries those events make, for the queue. */
-  deliveries: DeliveryMessage[];
+  /** The deliveries those events make, in commit order, for the queue. */
+  deliveries: Delivery[];
 }
 
 /** The events a dispatcher holds under its claim's token. */

@@ -7,8 +7,9 @@ import { repo } from "./cli.ts";
 
 /*
  * What wrangler.toml gives each environment for events and webhooks: the
- * contract's retry schedule and timeout, a queue with its consumer and
- * dead-letter queue, and local receivers (http://127.0.0.1) only locally.
+ * contract's retry schedule and timeout, a queue with its consumer (sized
+ * for bursts) and dead-letter queue, and local receivers (http://127.0.0.1)
+ * only locally.
  */
 
 const config = (env?: string) =>
@@ -28,7 +29,15 @@ describe("wrangler.toml", () => {
     });
     expect(queues.producers).toEqual([expect.objectContaining({ binding: "DELIVERIES", queue })]);
     expect(queues.consumers).toEqual([
-      expect.objectContaining({ queue, max_retries: 6, dead_letter_queue: `${queue}-dlq` }),
+      expect.objectContaining({
+        queue,
+        max_retries: 6,
+        dead_letter_queue: `${queue}-dlq`,
+        // Sized for messages of up to 100 events each, handed over as soon as they arrive.
+        max_batch_size: 100,
+        max_batch_timeout: 0,
+        max_concurrency: 20,
+      }),
     ]);
   });
 

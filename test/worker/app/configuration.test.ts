@@ -119,7 +119,7 @@ describe("the work outside requests, with a configuration not valid", () => {
         id: "message-1",
         timestamp: new Date(),
         attempts: 1,
-        body: { eventId: "evt_0000000000000000000000000a", webhookId: 1 },
+        body: { webhookId: 1, eventIds: ["evt_0000000000000000000000000a"] },
       },
     ]);
     // The runtime's test batch records that the batch was retried, not the delay asked for.

@@ -65,7 +65,7 @@ async function consume(messages: DeliveryMessage[], bindings: Partial<Env> = {})
 describe("a batch", () => {
   it("is acknowledged as soon as each endpoint's object took its message; the objects deliver", async () => {
     const ok = await endpoint("ok");
-    const { result } = await consume([{ eventId, webhookId: ok.id }]);
+    const { result } = await consume([{ webhookId: ok.id, eventIds: [eventId] }]);
     expect(result.explicitAcks).toEqual(["message-1"]);
     expect(result.retryMessages).toEqual([]);
     expect(await receivedAtLeast(ok.name, 1)).toHaveLength(1);
@@ -73,12 +73,29 @@ describe("a batch", () => {
     expect(delivery).toMatchObject({ eventId, status: "succeeded" });
   });
 
+  it("one message carries an endpoint's events: its object records them in the order given", async () => {
+    const ok = await endpoint("ok");
+    const pets = [];
+    for (const name of ["One", "Two", "Three"]) {
+      pets.push(await createPet(key, { name, categoryId: 6 }));
+    }
+    const created = await feed(key, "pet.created");
+    const eventIds = pets.map((pet) => created.find((event) => event.data.id === pet.id)?.id ?? "");
+    const { result } = await consume([{ webhookId: ok.id, eventIds }]);
+    expect(result.explicitAcks).toEqual(["message-1"]);
+    const deliveries = await settledDeliveries(key, ok.id, 3);
+    // Newest first: the last event given was recorded last.
+    expect(deliveries.map((delivery) => delivery.eventId)).toEqual([...eventIds].reverse());
+    expect(deliveries.map((delivery) => delivery.status)).toEqual(Array(3).fill("succeeded"));
+    expect(await receivedAtLeast(ok.name, 3)).toHaveLength(3);
+  });
+
   it("does not wait for endpoints that hang: acknowledged long before their timeout", async () => {
     const hanging = await Promise.all([endpoint("hang"), endpoint("hang"), endpoint("hang")]);
     const ok = await endpoint("ok");
     const { result, tookMs } = await consume([
-      ...hanging.map((hang) => ({ eventId, webhookId: hang.id })),
-      { eventId, webhookId: ok.id },
+      ...hanging.map((hang) => ({ webhookId: hang.id, eventIds: [eventId] })),
+      { webhookId: ok.id, eventIds: [eventId] },
     ]);
     expect(result.explicitAcks).toEqual(["message-1", "message-2", "message-3", "message-4"]);
     expect(tookMs).toBeLessThan(Number(env.WEBHOOK_TIMEOUT_MS));
@@ -87,9 +104,9 @@ describe("a batch", () => {
 
   it("a message handed over twice (the sweep re-sent it) is one delivery, sent once", async () => {
     const ok = await endpoint("ok");
-    await consume([{ eventId, webhookId: ok.id }]);
+    await consume([{ webhookId: ok.id, eventIds: [eventId] }]);
     await settledDeliveries(key, ok.id, 1);
-    await consume([{ eventId, webhookId: ok.id }]);
+    await consume([{ webhookId: ok.id, eventIds: [eventId] }]);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await received(ok.name)).toHaveLength(1);
     expect(await deliveriesOf(key, ok.id)).toHaveLength(1);
@@ -102,8 +119,8 @@ describe("a batch", () => {
     await deleted.arrayBuffer();
     const expired = await endpoint("ok");
     const { result } = await consume([
-      { eventId, webhookId: gone.id },
-      { eventId: "evt_0000000000000000000000000a", webhookId: expired.id },
+      { webhookId: gone.id, eventIds: [eventId] },
+      { webhookId: expired.id, eventIds: ["evt_0000000000000000000000000a"] },
     ]);
     expect(result.explicitAcks).toEqual(["message-1", "message-2"]);
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -124,7 +141,7 @@ describe("when the endpoint's object cannot be reached", () => {
       idFromName: (name: string) => env.WEBHOOK_ENDPOINT.idFromName(name),
       get: () => ({ accept: unreachable }),
     } as unknown as Env["WEBHOOK_ENDPOINT"];
-    const { result } = await consume([{ eventId, webhookId: ok.id }], {
+    const { result } = await consume([{ webhookId: ok.id, eventIds: [eventId] }], {
       WEBHOOK_ENDPOINT: namespace,
     });
     expect(result.explicitAcks).toEqual([]);

@@ -1,10 +1,11 @@
 import { createScheduledController, env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import worker from "../../../src/index.ts";
+import type { DeliveryMessage } from "../../../src/outbox/outbox.queries.ts";
 import { claimEvents } from "../../../src/outbox/outbox.queries.ts";
 import { dispatchEvents } from "../../../src/outbox/outbox-relay.ts";
 import { createPet } from "../support/assertions.ts";
-import { d1FailingStatements, failingQueue } from "../support/faulty-bindings.ts";
+import { d1FailingStatements, failingQueue, recordingQueue } from "../support/faulty-bindings.ts";
 import { seedUnlimitedKey, testServices } from "../support/keys.ts";
 import { captureLogs, storageFailure } from "../support/logs.ts";
 import { api, jsonOf } from "../support/request.ts";
@@ -13,6 +14,7 @@ import {
   receivedAtLeast,
   receiverUrl,
   registerWebhook,
+  storedEvents,
   uniqueName,
 } from "../support/webhooks.ts";
 
@@ -149,6 +151,42 @@ describe("claims", () => {
     expect(logs.lines.filter((line) => line.level === "error" && line.store !== "Queue")).toEqual(
       [],
     );
+  }, 30_000);
+
+  it("a backlog leaves as one message per endpoint and 100 events, each in commit order", async () => {
+    const names = [uniqueName("backlog-a"), uniqueName("backlog-b")];
+    const endpoints: number[] = [];
+    for (const name of names) {
+      endpoints.push((await registerWebhook(key, receiverUrl("ok", name), ["pet.created"])).id);
+    }
+    // 120 events as the outbox holds them after the queue was down: written, unsent.
+    await env.DB.prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 120)
+       INSERT INTO events (id, type, data, created_at)
+       SELECT printf('evt_backlog%015d', i), 'pet.created', '{"id":' || i || '}', ? FROM n`,
+    )
+      .bind(Date.now())
+      .run();
+    const backlog = (await storedEvents())
+      .map((event) => event.id)
+      .filter((id) => id.startsWith("evt_backlog"));
+    expect(backlog).toHaveLength(120);
+
+    const sent: DeliveryMessage[] = [];
+    const services = { ...testServices(), deliveries: recordingQueue(sent) };
+    expect(await dispatchEvents(services, Date.now(), 10)).toBe(240);
+    expect(sent.map((message) => [message.webhookId, message.eventIds.length])).toEqual([
+      [endpoints[0], 100],
+      [endpoints[1], 100],
+      [endpoints[0], 20],
+      [endpoints[1], 20],
+    ]);
+    for (const id of endpoints) {
+      const carried = sent.filter((message) => message.webhookId === id);
+      expect(carried.flatMap((message) => message.eventIds)).toEqual(backlog);
+    }
+    for (const name of names) await receivedAtLeast(name, 120, 20_000);
+    expect(await waiting()).toBe(0);
   }, 30_000);
 
   it("a dispatcher that dies holding events delays them only until its claim expires", async () => {

@@ -95,6 +95,22 @@ export function failingQueue(): Queue {
   return { send: refused, sendBatch: refused } as unknown as Queue;
 }
 
+/** The real queue of deliveries, recording each message sent to it, in order. */
+export function recordingQueue<Body>(sent: Body[]): Queue<Body> {
+  const queue = env.DELIVERIES as unknown as Queue<Body>;
+  return {
+    send: (body: Body) => {
+      sent.push(body);
+      return queue.send(body);
+    },
+    sendBatch: (batch: Iterable<MessageSendRequest<Body>>) => {
+      const messages = [...batch];
+      sent.push(...messages.map((message) => message.body));
+      return queue.sendBatch(messages);
+    },
+  } as unknown as Queue<Body>;
+}
+
 /**
  * The real database, except that statements whose SQL matches `pattern`
  * fail when they run: a store that breaks for one kind of write and not
