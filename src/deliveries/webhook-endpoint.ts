@@ -21,11 +21,18 @@ import { DeliveryLog, type DeliveryRecord, type DeliveryLog as Log } from "./del
 const PARALLEL_ATTEMPTS = 6;
 /** Beyond the timeout, how long an attempt may take before it counts as lost (the object evicted). */
 const LEASE_SLACK_MS = 15_000;
-/** When D1 cannot be read, how soon the alarm tries again. */
-const STORAGE_RETRY_MS = 30_000;
+/**
+ * When D1 cannot be read, the alarm tries again after 1 s, then twice as
+ * long each time D1 fails again, up to a minute: a blip costs a second, an
+ * outage no more than a call a minute.
+ */
+const STORAGE_RETRY_FIRST_MS = 1_000;
+const STORAGE_RETRY_MOST_MS = 60_000;
 
 const WEBHOOK_ID = "webhookId";
 const FIRST_FAILURE_AT = "firstFailureAt";
+/** How many alarms in a row could not read D1. */
+const STORAGE_FAILURES = "storageFailures";
 
 const GONE_REASON = "The endpoint answered 410 Gone.";
 const failingReason = (since: number) =>
@@ -129,12 +136,20 @@ export class WebhookEndpoint extends DurableObject<Env> {
     try {
       if (due.length > 0) await this.#send(webhookId, due, now);
     } catch (error) {
+      const failures = (this.ctx.storage.kv.get<number>(STORAGE_FAILURES) ?? 0) + 1;
+      this.ctx.storage.kv.put(STORAGE_FAILURES, failures);
+      const retryMs = Math.min(STORAGE_RETRY_FIRST_MS * 2 ** (failures - 1), STORAGE_RETRY_MOST_MS);
       log("error", "webhook endpoint could not read its endpoint or events", {
         webhookId,
+        failures,
+        retryMs,
         error: describeError(error),
       });
-      await this.ctx.storage.setAlarm(now + STORAGE_RETRY_MS);
+      await this.ctx.storage.setAlarm(Date.now() + retryMs);
       return;
+    }
+    if (this.ctx.storage.kv.get(STORAGE_FAILURES) !== undefined) {
+      this.ctx.storage.kv.delete(STORAGE_FAILURES);
     }
     this.#log.removeSettledBefore(now - EVENT_RETENTION_MS);
     await this.#scheduleNext();
@@ -176,13 +191,14 @@ export class WebhookEndpoint extends DurableObject<Env> {
       this.#log.skip(due.map((delivery) => delivery.id));
       return;
     }
+    // Read before anything is leased, so a failed read leaves every delivery due for the retry.
+    const ready = await this.#withPayloads(due);
     const leaseEnd = now + this.#settings.timeoutMs + LEASE_SLACK_MS;
     this.#log.lease(
-      due.map((delivery) => delivery.id),
+      ready.map((delivery) => delivery.id),
       leaseEnd,
     );
     await this.ctx.storage.setAlarm(leaseEnd);
-    const ready = await this.#withPayloads(due);
     await Promise.all(ready.map((delivery) => this.#attempt(webhookId, endpoint, delivery)));
   }
 
