@@ -1,5 +1,4 @@
 import { DAY_MS } from "../rate-limit/windows.ts";
-import { recoverMissed } from "../webhooks/webhook-recovery.ts";
 import type { Webhook } from "../webhooks/webhooks.schemas.ts";
 import { noticeAndRedirect } from "./account.handlers.tsx";
 import { formToken } from "./csrf.ts";
@@ -65,7 +64,7 @@ function sinceOf(text: string, now: number): { at: number } | { error: string } 
   return { at };
 }
 
-/** Queues again the events since then that the endpoint wanted and did not receive. */
+/** Queues again the endpoint's own deliveries since then that failed or were skipped. */
 export async function recoverEvents(c: DashboardContext) {
   const webhook = await ownWebhook(c);
   if (!webhook) return webhookNotFound(c);
@@ -74,7 +73,7 @@ export async function recoverEvents(c: DashboardContext) {
   if ("error" in since) return renderWebhook(c, webhook, { since: text, error: since.error });
   const refused = await throttleSends(c);
   if (refused) return refused;
-  const queued = await recoverMissed(c.var.services, webhook.id, since.at);
+  const queued = await c.var.services.webhookEndpoints.recover(webhook.id, since.at);
   const from = formatUtc(new Date(since.at));
   const done =
     queued === 0

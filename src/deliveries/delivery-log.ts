@@ -183,21 +183,20 @@ export class DeliveryLog {
   }
 
   /**
-   * Queues the event again unless the endpoint received it or it is on its
-   * way: a failed or skipped delivery goes back on the schedule, an unknown
-   * one is added. Whether it was queued.
+   * Puts the deliveries made since `since` that failed or were skipped
+   * (test sends aside) back on the schedule from its start, due now: the
+   * alarm sends them oldest first, as it sends by due time, then by id.
+   * How many.
    */
-  recover(eventId: string, now: number): boolean {
-    if (this.add(eventId, now)) return true;
-    const [row] = this.#sql
-      .exec<DeliveryRow>(
+  recoverSince(since: number, now: number): number {
+    return this.#sql
+      .exec(
         `UPDATE deliveries SET status = 'pending', due_at = ?, step = 0, once = 0
-         WHERE event_id = ? AND status IN ('failed', 'skipped') RETURNING *`,
+         WHERE created_at >= ? AND status IN ('failed', 'skipped') AND test = 0 RETURNING id`,
         now,
-        eventId,
+        since,
       )
-      .toArray();
-    return row !== undefined;
+      .toArray().length;
   }
 
   /** When the next pending delivery is due, if any. */

@@ -12,8 +12,8 @@ export interface WebhookEndpointClient {
   ): Promise<{ deliveries: Delivery[]; hasMore: boolean }>;
   sendTest(webhookId: number): Promise<Delivery>;
   retry(webhookId: number, deliveryId: number): Promise<Delivery | undefined>;
-  /** Queues the events again where the endpoint did not receive them; how many it queued. */
-  recover(webhookId: number, eventIds: readonly string[]): Promise<number>;
+  /** Queues again the endpoint's deliveries since `since` that failed or were skipped; how many. */
+  recover(webhookId: number, since: number): Promise<number>;
   /** The owner enabled the endpoint again. */
   enabled(webhookId: number): Promise<void>;
   /** The endpoint was deleted. */
@@ -38,7 +38,7 @@ export function webhookEndpointClient(namespace: Env["WEBHOOK_ENDPOINT"]): Webho
       call(webhookId, (o) => o.deliveries(page.beforeId, page.limit)),
     sendTest: (webhookId) => call(webhookId, (o) => o.sendTest(webhookId)),
     retry: (webhookId, deliveryId) => call(webhookId, (o) => o.retry(webhookId, deliveryId)),
-    recover: (webhookId, eventIds) => call(webhookId, (o) => o.recover(webhookId, eventIds)),
+    recover: (webhookId, since) => call(webhookId, (o) => o.recover(webhookId, since)),
     enabled: (webhookId) => call(webhookId, (o) => o.enabled()),
     forget: (webhookId) => call(webhookId, (o) => o.forget()),
   };

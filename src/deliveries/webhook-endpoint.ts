@@ -101,14 +101,17 @@ export class WebhookEndpoint extends DurableObject<Env> {
     return this.#shown(delivery.id);
   }
 
-  /** Queues again, in order, those of the events it has not delivered nor has on its way. */
-  async recover(webhookId: number, eventIds: readonly string[]): Promise<number> {
+  /**
+   * Queues again, once each and oldest first, its deliveries made since
+   * `since` that failed or were skipped: exactly the events the endpoint
+   * wanted when they were committed. How many.
+   */
+  async recover(webhookId: number, since: number): Promise<number> {
     this.#remember(webhookId);
     const now = Date.now();
-    // A millisecond apart, so the alarm sends them in the order given.
-    const queued = eventIds.filter((eventId, index) => this.#log.recover(eventId, now + index));
-    if (queued.length > 0) await this.#wakeBy(now);
-    return queued.length;
+    const queued = this.#log.recoverSince(since, now);
+    if (queued > 0) await this.#wakeBy(now);
+    return queued;
   }
 
   /** The owner enabled the endpoint: its health starts afresh. */

@@ -17,7 +17,6 @@ import {
   registerWebhook,
   rotateWebhookSecret,
 } from "./endpoint-changes.ts";
-import { recoverMissed } from "./webhook-recovery.ts";
 import { findWebhook, listWebhooks, type Owner } from "./webhooks.queries.ts";
 import type { webhookRoutes } from "./webhooks.routes.ts";
 import {
@@ -159,7 +158,7 @@ export const webhookHandlers = {
     const { since } = c.req.valid("json");
     const services = c.var.services;
     await ownEndpoint(services, ownerOf(c.var.apiKey), webhookId);
-    const queued = await recoverMissed(services, webhookId, Date.parse(since));
+    const queued = await services.webhookEndpoints.recover(webhookId, Date.parse(since));
     return c.json({ queued }, 202);
   },
 } satisfies RouteHandlers<ReturnType<typeof webhookRoutes>>;

@@ -1,10 +1,9 @@
-import { and, asc, eq, gt, gte, sql } from "drizzle-orm";
-import { type Database, type Drizzle, millis, preparedQueries, runOne } from "../db/database.ts";
-import { events, webhooks } from "../db/schema.ts";
+import { and, asc, eq, sql } from "drizzle-orm";
+import { type Database, type Drizzle, preparedQueries, runOne } from "../db/database.ts";
+import { webhooks } from "../db/schema.ts";
 import { instant, jsonText, optional, shape } from "../db/shape.ts";
 import type { EventTypeSelector } from "../events/events.schemas.ts";
 import { accountOfKey } from "../keys/keys.queries.ts";
-import { endpointWants } from "../outbox/outbox.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
 import type { Webhook } from "./webhooks.schemas.ts";
 
@@ -48,20 +47,6 @@ const endpointQueries = preparedQueries((db: Drizzle) => ({
     .orderBy(asc(webhooks.id))
     .prepare(),
   find: db.select(webhookShape.columns).from(webhooks).where(ownedEndpoint).prepare(),
-  wantedSince: db
-    .select({ id: events.id, seq: events.seq })
-    .from(events)
-    .innerJoin(webhooks, eq(webhooks.id, sql.placeholder("webhookId")))
-    .where(
-      and(
-        gt(events.seq, sql.placeholder("afterSeq")),
-        gte(events.createdAt, millis("since")),
-        endpointWants,
-      ),
-    )
-    .orderBy(asc(events.seq))
-    .limit(sql.placeholder("limit"))
-    .prepare(),
 }));
 
 /** The owner's account's endpoints, oldest first. */
@@ -82,16 +67,4 @@ export async function findWebhook(
     runOne(db, endpointQueries(db).find, { ...ownerValues(owner), id }),
   );
   return row && webhookShape.render(row);
-}
-
-/**
- * The ids of a page of events since `since` that the endpoint wants, in
- * commit order after `afterSeq`, with the last one's position.
- */
-export async function wantedEventsSince(
-  db: Database,
-  query: { webhookId: number; since: number; afterSeq: number; limit: number },
-): Promise<{ ids: string[]; lastSeq: number | undefined }> {
-  const rows = await guardStorage("D1", () => runOne(db, endpointQueries(db).wantedSince, query));
-  return { ids: rows.map((row) => row.id), lastSeq: rows.at(-1)?.seq };
 }

@@ -222,7 +222,7 @@ export function webhookRoutes(policy: WebhookUrlPolicy) {
       invalidIdMessage: WEBHOOK_NOT_FOUND,
       summary: "Send again what an endpoint missed",
       description:
-        "Queues again, once each and oldest first, every event since `since` that the endpoint wants and did not receive: those whose delivery failed or was skipped, and any that never reached it. Events it received, or has on their way, are not sent again; test events are not recovered. Events are kept 30 days. Send `Content-Type: application/json`.",
+        "Queues again, once each and oldest first, the endpoint's own deliveries since `since` that failed or were skipped (while it was paused or disabled): exactly the events it wanted when they were committed, whatever its types are now. Deliveries that succeeded or are on their way are not sent again; test events are not recovered. Events are kept 30 days. Send `Content-Type: application/json`.",
       request: {
         params: WebhookIdParamsSchema,
         body: { required: true, content: { "application/json": { schema: RecoverSchema } } },

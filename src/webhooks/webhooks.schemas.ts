@@ -246,7 +246,7 @@ export const RecoverSchema = z
   .strictObject({
     since: z.iso.datetime({ offset: true }).openapi({
       description:
-        "Queue again every event since this instant (RFC 3339) that the endpoint wanted and did not receive; events are kept 30 days.",
+        "Queue again the endpoint's deliveries made since this instant (RFC 3339) that failed or were skipped; events are kept 30 days.",
       example: EXAMPLE_TIME,
     }),
   })

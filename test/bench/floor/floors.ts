@@ -35,7 +35,6 @@ import {
   registerWebhook,
   rotateWebhookSecret,
 } from "../../../src/webhooks/endpoint-changes.ts";
-import { recoverMissed } from "../../../src/webhooks/webhook-recovery.ts";
 import { findWebhook, listWebhooks, type Owner } from "../../../src/webhooks/webhooks.queries.ts";
 import { CALLERS } from "../callers.ts";
 import { INSERT_ONLY_PATH } from "../rows.ts";
@@ -257,7 +256,7 @@ export const floors: Record<string, Floor> = {
     const refused = await ownHook(c, services);
     if (refused) return refused;
     const { since } = await c.req.json<{ since: string }>();
-    const queued = await recoverMissed(services, id(c, "webhookId"), Date.parse(since));
+    const queued = await services.webhookEndpoints.recover(id(c, "webhookId"), Date.parse(since));
     return c.json({ queued }, 202);
   },
 };

@@ -146,6 +146,53 @@ describe("pausing", () => {
   });
 });
 
+describe("recoverWebhook", () => {
+  it("sends again only the endpoint's own failed deliveries: what it wanted when they were committed", async () => {
+    const key = await freshKey();
+    const failing = uniqueName("narrow");
+    const endpoint = await registerWebhook(key, receiverUrl("fail", failing), ["pet.created"]);
+    const since = new Date(Date.now() - 60_000).toISOString();
+    for (const name of ["Kept", "Also kept"]) {
+      const pet = await createPet(key, { name, categoryId: 4 });
+      // Not wanted when committed: the endpoint asked for pet.created only.
+      const edited = await api(`/v1/pets/${pet.id}`, {
+        method: "PATCH",
+        key,
+        json: { name: `${name}!` },
+      });
+      expect(edited.status).toBe(200);
+      await edited.arrayBuffer();
+    }
+    const failed = await settledDeliveries(key, endpoint.id, 2);
+    expect(failed.map((delivery) => delivery.status)).toEqual(["failed", "failed"]);
+
+    // Widened, and pointed at a receiver that answers: the updates are wanted from now on only.
+    const healthy = uniqueName("widened");
+    await updateWebhook(key, endpoint.id, { url: receiverUrl("ok", healthy), types: ["pet.*"] });
+    const recovered = await post<{ queued: number }>(
+      key,
+      `/v1/webhooks/${endpoint.id}/recover`,
+      202,
+      { since },
+    );
+    expect(recovered).toEqual({ queued: 2 });
+    await receivedAtLeast(healthy, 2);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const arrived = (await received(healthy)).map(
+      (request) => JSON.parse(request.body) as EventBody,
+    );
+    expect(arrived.map((event) => event.type)).toEqual(["pet.created", "pet.created"]);
+    expect(arrived.map((event) => event.id).sort()).toEqual(
+      failed.map((delivery) => delivery.eventId).sort(),
+    );
+    // Queued once each: a second recovery finds nothing failed.
+    await settledDeliveries(key, endpoint.id, 2);
+    expect(await post(key, `/v1/webhooks/${endpoint.id}/recover`, 202, { since })).toEqual({
+      queued: 0,
+    });
+  });
+});
+
 describe("health", () => {
   it("410 Gone disables the endpoint at once; its owner enables it again", async () => {
     const key = await freshKey();
