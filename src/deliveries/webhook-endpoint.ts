@@ -19,6 +19,14 @@ import { DeliveryLog, type DeliveryRecord, type DeliveryLog as Log } from "./del
  * together. A backlog goes out in rounds of this many.
  */
 const PARALLEL_ATTEMPTS = 6;
+/**
+ * How long one alarm goes on sending rounds while more are due: a healthy
+ * endpoint's backlog goes out in one run (one read of the endpoint for many
+ * rounds), while a hanging one's run ends after its first round's timeout.
+ */
+const RUN_BUDGET_MS = 2_000;
+/** Deliveries whose events one read of D1 fetches, ahead of their rounds. */
+const PAYLOADS_READ_AHEAD = 60;
 /** Beyond the timeout, how long an attempt may take before it counts as lost (the object evicted). */
 const LEASE_SLACK_MS = 15_000;
 /**
@@ -135,9 +143,8 @@ export class WebhookEndpoint extends DurableObject<Env> {
     const webhookId = this.ctx.storage.kv.get<number>(WEBHOOK_ID);
     if (webhookId === undefined) return;
     const now = Date.now();
-    const due = this.#log.due(now, PARALLEL_ATTEMPTS);
     try {
-      if (due.length > 0) await this.#send(webhookId, due, now);
+      await this.#send(webhookId, now);
     } catch (error) {
       const failures = (this.ctx.storage.kv.get<number>(STORAGE_FAILURES) ?? 0) + 1;
       this.ctx.storage.kv.put(STORAGE_FAILURES, failures);
@@ -184,50 +191,64 @@ export class WebhookEndpoint extends DurableObject<Env> {
     if (Number.isFinite(next)) await this.ctx.storage.setAlarm(next);
   }
 
-  async #send(webhookId: number, due: DeliveryRecord[], now: number): Promise<void> {
-    const endpoint = await findEndpointForDelivery(this.#services.db, webhookId, now);
-    if (!endpoint) {
-      await this.forget();
-      return;
-    }
-    if (!endpoint.enabled) {
-      this.#log.skip(due.map((delivery) => delivery.id));
-      return;
-    }
-    // Read before anything is leased, so a failed read leaves every delivery due for the retry.
-    const ready = await this.#withPayloads(due);
-    const leaseEnd = now + this.#settings.timeoutMs + LEASE_SLACK_MS;
-    this.#log.lease(
-      ready.map((delivery) => delivery.id),
-      leaseEnd,
-    );
-    await this.ctx.storage.setAlarm(leaseEnd);
-    await Promise.all(ready.map((delivery) => this.#attempt(webhookId, endpoint, delivery)));
-  }
-
-  /** Reads the events of deliveries not yet attempted; those past retention are dropped. */
-  async #withPayloads(due: DeliveryRecord[]): Promise<(DeliveryRecord & { payload: string })[]> {
-    const missing = due.filter((delivery) => delivery.payload === null);
-    const bodies =
-      missing.length === 0
-        ? new Map<string, string>()
-        : await findEventBodies(
-            this.#services.db,
-            missing.map((delivery) => delivery.eventId),
-          );
-    const gone: number[] = [];
-    const ready: (DeliveryRecord & { payload: string })[] = [];
-    for (const delivery of due) {
-      const payload = delivery.payload ?? bodies.get(delivery.eventId);
-      if (payload === undefined) {
-        gone.push(delivery.id);
+  /**
+   * Sends what is due in rounds of PARALLEL_ATTEMPTS until none is, or the
+   * run's budget is spent (the next alarm goes on). The endpoint is read at
+   * the first due round; a round reads its events first (with those of the
+   * next rounds), and only then leases its deliveries, so a failed read
+   * leaves every delivery due for the retry.
+   */
+  async #send(webhookId: number, started: number): Promise<void> {
+    let endpoint: EndpointForDelivery | undefined;
+    for (let now = started; now - started < RUN_BUDGET_MS; now = Date.now()) {
+      let due = this.#log.due(now, PARALLEL_ATTEMPTS);
+      if (due.length === 0) return;
+      endpoint ??= await findEndpointForDelivery(this.#services.db, webhookId, started);
+      if (!endpoint) {
+        await this.forget();
+        return;
+      }
+      if (!endpoint.enabled) {
+        this.#log.skip(due.map((delivery) => delivery.id));
         continue;
       }
-      if (delivery.payload === null) this.#log.setPayload(delivery.id, payload);
-      ready.push({ ...delivery, payload });
+      if (due.some((delivery) => delivery.payload === null)) {
+        await this.#readPayloads(now);
+        due = this.#log.due(now, PARALLEL_ATTEMPTS);
+      }
+      const ready = due.flatMap(({ payload, ...delivery }) =>
+        payload === null ? [] : [{ ...delivery, payload }],
+      );
+      const leaseEnd = now + this.#settings.timeoutMs + LEASE_SLACK_MS;
+      this.#log.lease(
+        ready.map((delivery) => delivery.id),
+        leaseEnd,
+      );
+      await this.ctx.storage.setAlarm(leaseEnd);
+      const target = endpoint;
+      await Promise.all(ready.map((delivery) => this.#attempt(webhookId, target, delivery)));
+    }
+  }
+
+  /**
+   * Reads, in one query, the events of the next deliveries due that have
+   * none yet; those past retention are dropped, as there is nothing to send.
+   */
+  async #readPayloads(now: number): Promise<void> {
+    const missing = this.#log
+      .due(now, PAYLOADS_READ_AHEAD)
+      .filter((delivery) => delivery.payload === null);
+    const bodies = await findEventBodies(
+      this.#services.db,
+      missing.map((delivery) => delivery.eventId),
+    );
+    const gone: number[] = [];
+    for (const delivery of missing) {
+      const payload = bodies.get(delivery.eventId);
+      if (payload === undefined) gone.push(delivery.id);
+      else this.#log.setPayload(delivery.id, payload);
     }
     this.#log.remove(gone);
-    return ready;
   }
 
   async #attempt(
