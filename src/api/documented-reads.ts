@@ -1,11 +1,12 @@
 import { type RouteConfig, z } from "@hono/zod-openapi";
-import { CONSISTENCY_TOKEN_PATTERN, EXAMPLE_TOKEN } from "./consistency-token.ts";
+import { CONSISTENCY_TOKEN_PATTERN } from "./consistency-token.ts";
+import { nextPageLinkHeader } from "./pagination.ts";
 import { type ResponseHeaders, stringHeader } from "./responses.ts";
 
 /*
- * What the document adds to each operation about reads: the request
- * headers every operation reads (`Consistency-Token`) and a GET's
- * conditional read (`If-None-Match`, the 304).
+ * What the document adds to each GET about reads: the freshness it may
+ * ask for (`Consistency-Token`) and its conditional read (`If-None-Match`,
+ * the 304).
  */
 
 /**
@@ -23,6 +24,14 @@ const readHeaders: ResponseHeaders = {
     '"q1Lw0m9bX2c8Vt4ZpR7nJg"',
   ),
 };
+
+/**
+ * A listing's `Link` on its 304: one form for every listing, as the 304 has
+ * no page to show an example of, so the listings' 304s are stated once.
+ */
+const notModifiedPageLink = nextPageLinkHeader(
+  '<https://api.petstore.example.com/v1/pets?limit=20&cursor=cDE6NDI>; rel="next"',
+);
 
 /** The request header that turns a GET into a conditional read. */
 const IfNoneMatchHeaderSchema = z.object({
@@ -42,11 +51,16 @@ const IfNoneMatchHeaderSchema = z.object({
 
 /** The request header that asks for data at least as fresh as an earlier reply's. */
 const ConsistencyTokenHeaderSchema = z.object({
-  "Consistency-Token": z.string().regex(new RegExp(CONSISTENCY_TOKEN_PATTERN)).optional().openapi({
-    description:
-      "An earlier reply's `Consistency-Token`, as sent: read data at least that fresh, so a client sees its own writes from any copy of the database. Anything else: 400. Without it, the nearest copy answers.",
-    example: EXAMPLE_TOKEN,
-  }),
+  "Consistency-Token": z
+    .string()
+    .regex(new RegExp(CONSISTENCY_TOKEN_PATTERN))
+    .optional()
+    .openapi({
+      param: {
+        description:
+          "An earlier reply's `Consistency-Token`: read at least that fresh (your own writes included) from any copy. Anything else: 400; without it, the nearest copy answers.",
+      },
+    }),
 });
 
 /** The route as documented with one more request header schema. */
@@ -60,8 +74,13 @@ function withRequestHeaders(route: RouteConfig, schema: z.ZodObject): RouteConfi
   return { ...route, request: { ...route.request, headers: [...declared, schema] } };
 }
 
-/** An operation as documented with the header every operation reads: `Consistency-Token`. */
+/**
+ * A GET as documented with `Consistency-Token`, which only a read needs: a
+ * write starts at the primary, fresher than any token (it still checks the
+ * header's form, as every request does). Others are returned as they are.
+ */
 export function withReadConsistency(route: RouteConfig): RouteConfig {
+  if (route.method !== "get") return route;
   return withRequestHeaders(route, ConsistencyTokenHeaderSchema);
 }
 
@@ -75,6 +94,8 @@ export function withConditionalRead(route: RouteConfig): RouteConfig {
   const ok = route.responses[200];
   if (route.method !== "get" || !ok || "$ref" in ok) return route;
   const headers = { ...ok.headers, ...readHeaders };
+  const link: { required?: boolean } | undefined = (headers as Record<string, object>).Link;
+  const pageLink = link && !link.required ? { Link: notModifiedPageLink } : undefined;
   return {
     ...withRequestHeaders(route, IfNoneMatchHeaderSchema),
     responses: {
@@ -83,7 +104,7 @@ export function withConditionalRead(route: RouteConfig): RouteConfig {
       304: {
         description:
           "Not modified: `If-None-Match` names the current `ETag`. No body; the headers are those of the 200.",
-        headers,
+        headers: { ...headers, ...pageLink },
       },
     },
   };

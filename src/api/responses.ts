@@ -89,7 +89,7 @@ export const commonHeaders: ResponseHeaders = {
   ...everyReplyHeaders,
   "Consistency-Token": optionalHeader({
     description:
-      "Where the data this request read or wrote stands (opaque; on any reply, errors too, whose request reached the database). Send it back to read data at least this fresh. Later writes' tokens sort after earlier ones'.",
+      "Where the data read or written stands (opaque; errors carry it too). Send it back to read at least this fresh; later writes' tokens sort after earlier ones'.",
     schema: { type: "string", pattern: CONSISTENCY_TOKEN_PATTERN },
     example: EXAMPLE_TOKEN,
   }),

@@ -129,7 +129,7 @@ export function buildOpenApiDocument(config: DocumentConfig): OpenApiDocument {
       title: "Pet Store API",
       version: "1.0.0",
       description:
-        "Browse and manage animals available for adoption, adopt them through store orders, and follow every change through an event feed or webhooks. Every operation needs an API key as a bearer token. Every reply carries rate-limit headers (`X-RateLimit-*`, `RateLimit`, `RateLimit-Policy`) and `X-Request-Id`, and one whose request reached the database a `Consistency-Token` to send back for reads at least that fresh; every error has the `Error` body. The `webhooks` section describes the requests this service sends to registered endpoints.",
+        "Browse and manage animals available for adoption, adopt them through store orders, and follow every change through an event feed or webhooks. Every operation needs an API key as a bearer token. Every reply carries rate-limit headers (`X-RateLimit-*`, `RateLimit`, `RateLimit-Policy`) and `X-Request-Id`, and one that reached the database a `Consistency-Token` (send it back to read your writes); every error has the `Error` body. The `webhooks` section describes the requests this service sends to registered endpoints.",
       contact: { name: "Pet Store API", url: new URL("/docs", config.publicUrls.production).href },
     },
     servers: [
