@@ -9,7 +9,7 @@ import { type ScaleOptions, scaleLoadSeconds } from "./scale-run.ts";
 import { benchAnimalWalks } from "./seeded-animals.ts";
 
 export interface BenchOptions {
-  mode: "rows" | "scale" | "profile";
+  mode: "rows" | "scale" | "profile" | "webhooks";
   settings: RoundSettings;
   /** Rounds of the rows of the other tier (the hot rows take `settings.rounds`). */
   otherRounds: number;
@@ -75,6 +75,7 @@ export function parseBenchOptions(args: string[]): BenchOptions {
     options: {
       scale: { type: "boolean", default: false },
       profile: { type: "boolean", default: false },
+      webhooks: { type: "boolean", default: false },
       rows: { type: "string" },
       rounds: { type: "string" },
       "other-rounds": { type: "string" },
@@ -85,11 +86,21 @@ export function parseBenchOptions(args: string[]): BenchOptions {
       keys: { type: "string", default: "1,100,10000" },
     },
   });
-  if (values.scale && values.profile) throw new Error("--scale and --profile are two runs");
-  const mode = values.scale ? "scale" : values.profile ? "profile" : "rows";
+  if ([values.scale, values.profile, values.webhooks].filter(Boolean).length > 1) {
+    throw new Error("--scale, --profile and --webhooks are separate runs");
+  }
+  const mode = values.scale
+    ? "scale"
+    : values.profile
+      ? "profile"
+      : values.webhooks
+        ? "webhooks"
+        : "rows";
   const settings: RoundSettings = {
     rounds: Number(values.rounds ?? (mode === "scale" ? "3" : "9")),
-    durationSeconds: Number(values.duration ?? { rows: "2", scale: "3", profile: "4" }[mode]),
+    durationSeconds: Number(
+      values.duration ?? { rows: "2", scale: "3", profile: "4", webhooks: "2" }[mode],
+    ),
     warmupSeconds: Number(values.warmup ?? "1"),
     connections: Number(values.connections),
   };
@@ -120,7 +131,7 @@ export function parseBenchOptions(args: string[]): BenchOptions {
     scale: null,
     rows: measured.map((row) => row.id),
   } as const;
-  if (mode === "profile") return { ...base, deadlineMs: 600_000 };
+  if (mode === "profile" || mode === "webhooks") return { ...base, deadlineMs: 600_000 };
   if (mode === "rows") {
     const budget = rowSeconds(otherRounds);
     if (budget > LOAD_BUDGET_SECONDS.rows) {
@@ -128,7 +139,8 @@ export function parseBenchOptions(args: string[]): BenchOptions {
         `${budget} s of load would not fit the time limit; lower them, or name fewer --rows`,
       );
     }
-    return { ...base, deadlineMs: 720_000 };
+    // The delivery rate through `npm start` follows the rows: about a minute more.
+    return { ...base, deadlineMs: 800_000 };
   }
   const scale: ScaleOptions = {
     settings,

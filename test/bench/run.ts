@@ -10,6 +10,11 @@
  * few long ones: here a ratio moves about as much between loads of 1.5 s as
  * between loads of 3 s, so more pairs make a steadier median in the same time.
  *
+ * Then the webhook delivery rate through `npm start` with 10 endpoints
+ * (webhook-run.ts). `npm run bench -- --webhooks` runs all its scenarios
+ * instead: a burst beside answering and beside hanging endpoints, a
+ * backlog, and the rate.
+ *
  * `npm run bench -- --scale`: how the cost grows with the table and the
  * number of keys, against the same floor (see scale-run.ts); JSON and an SVG
  * chart go to .bench/. Options as above (defaults --rounds 3 --duration 4),
@@ -35,6 +40,7 @@ import { measureRounds } from "./rounds.ts";
 import { type RowRunContext, startRowServers } from "./row-servers.ts";
 import { runScale } from "./scale-run.ts";
 import { makeStateDir, ROOT, runBounded } from "./servers.ts";
+import { runDeliveryRate, runWebhooks } from "./webhook-run.ts";
 import { workerUse } from "./workerd-usage.ts";
 
 const options = parseBenchOptions(process.argv.slice(2));
@@ -100,7 +106,11 @@ async function main(): Promise<void> {
     const context = { runDir, stateDir, log };
     if (options.scale) await runScale(options.scale, { ...context, startedAt, benchDir });
     else if (options.mode === "profile") await runProfile(context);
-    else await runRows(context);
+    else if (options.mode === "webhooks") await runWebhooks(benchDir, log);
+    else {
+      await runRows(context);
+      await runDeliveryRate(log);
+    }
     keepRunDir = false;
   } finally {
     await rm(stateDir, { recursive: true, force: true });

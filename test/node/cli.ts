@@ -147,6 +147,8 @@ export interface RunningServer {
 export interface LocalServer extends RunningServer {
   /** Where what it prints goes, so a test in another process can read it too. */
   log: string;
+  /** The process group it leads: its wrangler and the workerd that runs the Worker. */
+  processGroup: number;
   /** Ctrl-C, as a terminal sends it to the whole process group; SIGKILL if it lingers. */
   stop(): Promise<void>;
 }
@@ -252,7 +254,7 @@ export async function launchServer(sandbox: Sandbox, persistTo?: string): Promis
     running.delete(child);
   };
   const output = () => readFileSync(log, "utf8");
-  return { origin: `http://${HOST}:${port}`, log, output, stop };
+  return { origin: `http://${HOST}:${port}`, log, processGroup: child.pid ?? 0, output, stop };
 }
 
 /** Resolves once the server says it serves; throws with what it said if it ends or takes 90 s. */
