@@ -16,7 +16,8 @@ import { DeliveryLog, type DeliveryRecord, type DeliveryLog as Log } from "./del
 
 /**
  * Attempts made at once: the connections one invocation may hold open
- * together. A backlog goes out in rounds of this many.
+ * together (deployed, a seventh waits for one of them). A backlog keeps
+ * this many going, the next starting as one ends.
  */
 const PARALLEL_ATTEMPTS = 6;
 /**
@@ -192,17 +193,40 @@ export class WebhookEndpoint extends DurableObject<Env> {
   }
 
   /**
-   * Sends what is due in rounds of PARALLEL_ATTEMPTS until none is, or the
-   * run's budget is spent (the next alarm goes on). The endpoint is read at
-   * the first due round; a round reads its events first (with those of the
-   * next rounds), and only then leases its deliveries, so a failed read
-   * leaves every delivery due for the retry.
+   * Sends what is due, PARALLEL_ATTEMPTS at most at once, starting the next
+   * as soon as one ends, until none is due or the run's budget is spent
+   * (the next alarm goes on); the run ends once its attempts have. The
+   * endpoint is read when the first delivery is due; events are read (with
+   * those of the next deliveries) before their deliveries are leased, so a
+   * failed read leaves every delivery due for the retry.
    */
   async #send(webhookId: number, started: number): Promise<void> {
+    const running = new Set<Promise<void>>();
+    const failures: unknown[] = [];
+    try {
+      await this.#sendWhileDue(webhookId, started, running, failures);
+    } finally {
+      await Promise.all(running);
+    }
+    // An attempt that could not record its outcome: the alarm tries again, as for a failed read.
+    if (failures.length > 0) throw failures[0];
+  }
+
+  async #sendWhileDue(
+    webhookId: number,
+    started: number,
+    running: Set<Promise<void>>,
+    failures: unknown[],
+  ): Promise<void> {
     let endpoint: EndpointForDelivery | undefined;
     for (let now = started; now - started < RUN_BUDGET_MS; now = Date.now()) {
-      let due = this.#log.due(now, PARALLEL_ATTEMPTS);
-      if (due.length === 0) return;
+      const room = PARALLEL_ATTEMPTS - running.size;
+      let due = room > 0 ? this.#log.due(now, room) : [];
+      if (due.length === 0) {
+        if (running.size === 0) return;
+        await Promise.race(running);
+        continue;
+      }
       endpoint ??= await findEndpointForDelivery(this.#services.db, webhookId, started);
       if (!endpoint) {
         await this.forget();
@@ -214,7 +238,7 @@ export class WebhookEndpoint extends DurableObject<Env> {
       }
       if (due.some((delivery) => delivery.payload === null)) {
         await this.#readPayloads(now);
-        due = this.#log.due(now, PARALLEL_ATTEMPTS);
+        due = this.#log.due(now, room);
       }
       const ready = due.flatMap(({ payload, ...delivery }) =>
         payload === null ? [] : [{ ...delivery, payload }],
@@ -225,8 +249,14 @@ export class WebhookEndpoint extends DurableObject<Env> {
         leaseEnd,
       );
       await this.ctx.storage.setAlarm(leaseEnd);
-      const target = endpoint;
-      await Promise.all(ready.map((delivery) => this.#attempt(webhookId, target, delivery)));
+      for (const delivery of ready) {
+        const attempt: Promise<void> = this.#attempt(webhookId, endpoint, delivery)
+          .catch((error: unknown) => {
+            failures.push(error);
+          })
+          .finally(() => running.delete(attempt));
+        running.add(attempt);
+      }
     }
   }
 
