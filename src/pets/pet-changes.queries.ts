@@ -1,7 +1,7 @@
 import { and, eq, exists, ne, notExists, sql } from "drizzle-orm";
 import { callersAccount } from "../catalogue/ownership.ts";
 import { change } from "../changes/change.ts";
-import type { ChangeEvents, Claim, Outcome } from "../changes/outcomes.ts";
+import type { Claim, Outcome } from "../changes/outcomes.ts";
 import { type Database, type Drizzle, millis } from "../db/database.ts";
 import { photos } from "../db/photos-table.ts";
 import { categories, orders, pets } from "../db/schema.ts";
@@ -191,10 +191,7 @@ export interface PetUpdate {
  * category exists, and no order has been placed if its status moves): the
  * animal after it, or undefined when it changed nothing.
  */
-export async function updatePet(
-  db: Database,
-  update: PetUpdate,
-): Promise<{ pet: Pet | undefined } & ChangeEvents> {
+export async function updatePet(db: Database, update: PetUpdate) {
   const renames = update.name !== undefined;
   const movesStatus = update.status !== undefined;
   const declared = renames
@@ -263,7 +260,7 @@ const deletion = change()
 export async function deletePet(
   db: Database,
   { id, version, now }: { id: number; version: number; now: number },
-): Promise<{ deleted: boolean; photoIds: string[] } & ChangeEvents> {
+) {
   const { results, eventsWaiting } = await deletion.run(db, { id, version, now });
   return {
     deleted: results.deleted.length > 0,

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, ne, sql } from "drizzle-orm";
 import { type Changer, changerValues, ownedByCaller } from "../catalogue/ownership.ts";
 import { change } from "../changes/change.ts";
-import type { ChangeEvents, Claim, Outcome } from "../changes/outcomes.ts";
+import type { Claim, Outcome } from "../changes/outcomes.ts";
 import {
   type Database,
   type Drizzle,
@@ -198,15 +198,19 @@ export async function releasePhoto(
   db: Database,
   photo: { id: string; petId: number },
   changer: Changer,
-): Promise<({ kind: "released" } | Refused) & ChangeEvents> {
+) {
   const { results, eventsWaiting } = await release.run(db, {
     photoId: photo.id,
     petId: photo.petId,
     ...changerValues(changer),
   });
-  if (results.released.length > 0) return { kind: "released", eventsWaiting };
+  if (results.released.length > 0) return { kind: "released" as const, eventsWaiting };
   const [pet] = results.pet;
-  return { kind: "refused", refusal: petRefusal(pet) ?? { kind: "photoNotFound" }, eventsWaiting };
+  const refused: Refused = {
+    kind: "refused",
+    refusal: petRefusal(pet) ?? { kind: "photoNotFound" },
+  };
+  return { ...refused, eventsWaiting };
 }
 
 const listing = preparedQueries((db: Drizzle) => ({
