@@ -2,6 +2,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { adminHandlers } from "./admin/admin.handlers.ts";
 import { adminRoutes } from "./admin/admin.routes.ts";
 import { requireAdminToken } from "./admin/admin-token.ts";
+import { SectionRouter } from "./api/app-router.ts";
 import { deprecationsIn } from "./api/deprecation.ts";
 import { apiRouter, operatorRouter } from "./api/route-router.ts";
 import { v1Routes } from "./api/v1-routes.ts";
@@ -32,6 +33,9 @@ import { webhookHandlers } from "./webhooks/webhooks.handlers.ts";
  */
 const v1 = v1Routes({ allowLoopbackHttp: false });
 
+/** Where the dashboard's pages live: the one section the app's router matches apart. */
+const DASHBOARD_PATH = "/dashboard";
+
 /**
  * The whole Worker. Order matters: the response chain every reply leaves
  * through, the request's services, CORS preflights (no key, no budget); the
@@ -43,7 +47,10 @@ const v1 = v1Routes({ allowLoopbackHttp: false });
  * the dashboard's unknown pages stay pages.
  */
 export function createApp(): OpenAPIHono<AppEnv> {
-  const app = new OpenAPIHono<AppEnv>({ defaultHook: rejectInvalid });
+  const app = new OpenAPIHono<AppEnv>({
+    defaultHook: rejectInvalid,
+    router: new SectionRouter(DASHBOARD_PATH),
+  });
   app.use(responseChain(), services(), corsPreflight(app));
   const allowedMethods = methodNotAllowed(app);
   for (const path of ["/v1/*", "/admin/*", "/health", "/", "/docs", "/openapi.json", "/photos/*"]) {
@@ -75,7 +82,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
 
   app.use("/admin/*", requireAdminToken());
   app.route("/admin", operatorRouter(adminRoutes, adminHandlers));
-  app.route("/dashboard", dashboardRoutes());
+  app.route(DASHBOARD_PATH, dashboardRoutes());
 
   app.notFound(handleNotFound);
   app.onError(handleError);
