@@ -28,6 +28,11 @@ export type Caller =
   | { kind: "elsewhere"; key: AuthenticatedKey }
   | { kind: "anonymous"; keySent: boolean };
 
+/**
+ * The Worker's bindings and each request's variables. Read a variable with
+ * `c.get(name)`: Hono's `c.var` copies every variable into a new object on
+ * each read, which the hot path paid for a dozen times a request.
+ */
 export interface AppEnv {
   Bindings: Env;
   Variables: {

@@ -17,7 +17,7 @@ async function sameSecret(sent: string, expected: string): Promise<boolean> {
  */
 export function requireAdminToken(): MiddlewareHandler<AppEnv> {
   return async function requireAdminToken(c, next) {
-    const expected = c.var.services.config.adminToken;
+    const expected = c.get("services").config.adminToken;
     if (expected === undefined) throw new ApiError("not_found", messages.notFound);
     const sent = bearerToken(c.req.header("Authorization"));
     if (sent === undefined || !(await sameSecret(sent, expected))) {

@@ -19,7 +19,7 @@ function numbersOf(body: { perMinute?: number | undefined; perDay?: number | und
 /** The operator's handlers, one per route of the table. */
 export const adminHandlers = {
   createKey: async (c) => {
-    const services = c.var.services;
+    const services = c.get("services");
     const { account: email, plan, perMinute, perDay, ...restrictions } = c.req.valid("json");
     const { operatorEmail } = services.config;
     const { account, created } = await findOrCreateAccount(
@@ -40,7 +40,7 @@ export const adminHandlers = {
 
   /** Each key with its last use, from its Durable Object: one call per key. */
   listKeys: async (c) => {
-    const { db, limiter } = c.var.services;
+    const { db, limiter } = c.get("services");
     const account = await findAccountByEmail(db, c.req.valid("query").account);
     if (!account) throw noSuchAccount();
     const keys = await listAccountKeys(db, account.id);
@@ -55,7 +55,7 @@ export const adminHandlers = {
   },
 
   revokeKey: async (c) => {
-    const row = await changes.revokeKey(c.var.services, c.req.valid("param").hash);
+    const row = await changes.revokeKey(c.get("services"), c.req.valid("param").hash);
     if (!row) throw noSuchKey();
     return c.json(keySummary(row), 200);
   },
@@ -64,14 +64,14 @@ export const adminHandlers = {
     const body = c.req.valid("json");
     const limits =
       body.plan === "account" ? changes.FOLLOW_ACCOUNT : { plan: body.plan, ...numbersOf(body) };
-    const row = await changes.setKeyLimits(c.var.services, c.req.valid("param").hash, limits);
+    const row = await changes.setKeyLimits(c.get("services"), c.req.valid("param").hash, limits);
     if (!row) throw noSuchKey();
     return c.json(keySummary(row), 200);
   },
 
   accountPlan: async (c) => {
     const body = c.req.valid("json");
-    const changed = await changes.setAccountPlan(c.var.services, c.req.valid("param").email, {
+    const changed = await changes.setAccountPlan(c.get("services"), c.req.valid("param").email, {
       plan: body.plan,
       ...numbersOf(body),
     });
@@ -83,7 +83,7 @@ export const adminHandlers = {
   },
 
   invite: async (c) => {
-    const { db, config } = c.var.services;
+    const { db, config } = c.get("services");
     const invited = { email: c.req.valid("param").email, operatorEmail: config.operatorEmail };
     const invite = await inviteAccount(db, invited, Date.now());
     const link = new URL(`${INVITE_PATH}${invite.token}`, c.req.url).href;
@@ -101,7 +101,7 @@ export const adminHandlers = {
   /** The scheduled sweep of the outbox, on demand: cron does not fire under wrangler dev. */
   dispatchEvents: async (c) => {
     const deliveriesQueued = await outbox.dispatchEvents(
-      c.var.services,
+      c.get("services"),
       Date.now(),
       outbox.SWEEP_ROUNDS,
     );

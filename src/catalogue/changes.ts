@@ -23,7 +23,7 @@ export interface ChangeRequest {
 export function changeRequestOf(c: Context<AppEnv>, id: number): ChangeRequest {
   return {
     id,
-    changer: changerOf(c.var.apiKey, c.var.services.config),
+    changer: changerOf(c.get("apiKey"), c.get("services").config),
     accepted: acceptedVersions(c.req.header("If-Match")),
   };
 }

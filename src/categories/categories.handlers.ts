@@ -30,14 +30,14 @@ export const categoryHandlers = {
   listCategories: async (c) => {
     const { limit, cursor } = c.req.valid("query");
     const afterId = cursor === undefined ? 0 : decodeCursor(cursor);
-    const page = await listCategories(c.var.services.db, { limit, afterId });
+    const page = await listCategories(c.get("services").db, { limit, afterId });
     const last = page.categories.at(-1);
     if (page.hasMore && last) c.header("Link", nextPageLink(c.req.url, { limit }, last.id));
     return c.json(page.categories, 200);
   },
 
   getCategory: async (c) => {
-    const category = await findCategory(c.var.services.db, c.req.valid("param").categoryId);
+    const category = await findCategory(c.get("services").db, c.req.valid("param").categoryId);
     if (!category) throw new ApiError("not_found", CATEGORY_NOT_FOUND);
     c.header("ETag", category.etag);
     return c.json(category, 200);
@@ -45,12 +45,12 @@ export const categoryHandlers = {
 
   createCategory: async (c) => {
     const { name } = c.req.valid("json");
-    const made = await createCategory(c.var.services.db, {
+    const made = await createCategory(c.get("services").db, {
       name,
-      apiKeyHash: c.var.apiKey.hash,
+      apiKeyHash: c.get("apiKey").hash,
       now: Date.now(),
     });
-    dispatchAfterChange(c.var.services, c.executionCtx, made);
+    dispatchAfterChange(c.get("services"), c.executionCtx, made);
     if (made.kind !== "made") throw refusalError(made);
     c.header("Location", `/v1/categories/${made.category.id}`);
     c.header("ETag", made.category.etag);
@@ -59,8 +59,8 @@ export const categoryHandlers = {
 
   updateCategory: async (c) => {
     const request = changeRequestOf(c, c.req.valid("param").categoryId);
-    const outcome = await editCategory(c.var.services.db, request, c.req.valid("json").name);
-    if (outcome.kind === "renamed") dispatchAfterChange(c.var.services, c.executionCtx, outcome);
+    const outcome = await editCategory(c.get("services").db, request, c.req.valid("json").name);
+    if (outcome.kind === "renamed") dispatchAfterChange(c.get("services"), c.executionCtx, outcome);
     if (outcome.kind !== "renamed" && outcome.kind !== "unchanged") throw refusalError(outcome);
     c.header("ETag", outcome.category.etag);
     return c.json(outcome.category, 200);
@@ -68,9 +68,9 @@ export const categoryHandlers = {
 
   deleteCategory: async (c) => {
     const request = changeRequestOf(c, c.req.valid("param").categoryId);
-    const outcome = await removeCategory(c.var.services.db, request, Date.now());
+    const outcome = await removeCategory(c.get("services").db, request, Date.now());
     if (outcome.kind !== "deleted") throw refusalError(outcome);
-    dispatchAfterChange(c.var.services, c.executionCtx, outcome);
+    dispatchAfterChange(c.get("services"), c.executionCtx, outcome);
     return c.body(null, 204);
   },
 } satisfies RouteHandlers<typeof categoryRoutes>;

@@ -19,11 +19,11 @@ const ACCOUNT_PAGE = "/dashboard/account";
  * rather than failing the page.
  */
 async function renderAccount(c: DashboardContext, error?: string) {
-  const { db, limiter } = c.var.services;
+  const { db, limiter } = c.get("services");
   const account = c.get("account");
   const [keys, webhooks] = await Promise.all([
     listAccountKeys(db, account.id),
-    listWebhooksWithLatestDelivery(c.var.services, account.id),
+    listWebhooksWithLatestDelivery(c.get("services"), account.id),
   ]);
   const [usage, csrf] = await Promise.all([
     accountUsage(limiter, keys).catch(() => undefined),
@@ -51,7 +51,7 @@ export function showAccount(c: DashboardContext) {
 
 /** Post/Redirect/Get: what the post did reaches the page through a one-time notice. */
 export async function noticeAndRedirect(c: DashboardContext, notice: Notice, page = ACCOUNT_PAGE) {
-  await leaveNotice(c.var.services.db, c.get("session"), notice);
+  await leaveNotice(c.get("services").db, c.get("session"), notice);
   return c.redirect(page, 303);
 }
 
@@ -66,7 +66,7 @@ function keyNotFound(c: DashboardContext) {
 function ownKey(c: DashboardContext) {
   const hash = c.req.param("hash") ?? "";
   if (!/^[0-9a-f]{64}$/.test(hash)) return undefined;
-  return findAccountKey(c.var.services.db, c.get("account").id, hash);
+  return findAccountKey(c.get("services").db, c.get("account").id, hash);
 }
 
 /** Asks before revoking: the page's form is the only thing that posts the revocation. */
@@ -81,13 +81,13 @@ export async function confirmRevoke(c: DashboardContext) {
 export async function revokeKey(c: DashboardContext) {
   const key = await ownKey(c);
   if (!key) return keyNotFound(c);
-  await changes.revokeKey(c.var.services, key.hash);
+  await changes.revokeKey(c.get("services"), key.hash);
   return noticeAndRedirect(c, { kind: "key-revoked", lastFour: key.lastFour });
 }
 
 export async function rollKey(c: DashboardContext) {
   const hash = c.req.param("hash") ?? "";
-  const rolled = await changes.rollKey(c.var.services, c.get("account").id, hash);
+  const rolled = await changes.rollKey(c.get("services"), c.get("account").id, hash);
   if (!rolled.ok && rolled.reason === "not_found") return keyNotFound(c);
   if (!rolled.ok) {
     return renderAccount(

@@ -61,7 +61,7 @@ async function throttle(
   mode: CredentialsMode,
   budgets: [name: string, budget: Budget][],
 ): Promise<Response | undefined> {
-  const { limiter } = c.var.services;
+  const { limiter } = c.get("services");
   const hits = await Promise.all(budgets.map(([name, budget]) => limiter.hitNamed(name, budget)));
   const refused = hits.filter((hit) => hit.outcome !== "allowed");
   if (refused.length === 0) return undefined;
@@ -72,7 +72,7 @@ async function throttle(
 }
 
 async function signInAs(c: DashboardContext, accountId: number) {
-  await startSession(c, c.var.services.db, accountId);
+  await startSession(c, c.get("services").db, accountId);
   return c.redirect(ACCOUNT_PAGE, 303);
 }
 
@@ -90,7 +90,7 @@ export function staleCredentialsForm(mode: CredentialsMode) {
  */
 export function requireSession(): MiddlewareHandler<DashboardEnv> {
   return async function requireSession(c, next) {
-    const { db } = c.var.services;
+    const { db } = c.get("services");
     const lookup = await readSession(c, db);
     if (lookup.state === "valid") {
       c.set("session", lookup.session);
@@ -109,7 +109,7 @@ export function requireSession(): MiddlewareHandler<DashboardEnv> {
 /** The sign-up or sign-in page (with a notice, where signing out lands); a signed-in browser goes on to its account. */
 export function showCredentialsForm(mode: CredentialsMode, notice?: string) {
   return async (c: DashboardContext) => {
-    const { state } = await readSession(c, c.var.services.db);
+    const { state } = await readSession(c, c.get("services").db);
     if (state === "valid") return c.redirect(ACCOUNT_PAGE, 303);
     return renderForm(c, mode, { notice });
   };
@@ -124,7 +124,7 @@ export async function signUp(c: DashboardContext) {
     [`signup-ip:${clientAddress(c)}`, SIGN_UP_PER_ADDRESS],
   ]);
   if (refused) return refused;
-  const { db, config } = c.var.services;
+  const { db, config } = c.get("services");
   // Looked up first, so a taken address costs no password hash; the insert still refuses a race.
   const account =
     (await findAccountByEmail(db, parsed.email)) === undefined
@@ -152,7 +152,7 @@ export async function signIn(c: DashboardContext) {
     [`signin-ip:${address}`, SIGN_IN_PER_ADDRESS],
   ]);
   if (refused) return refused;
-  const account = await findAccountByEmail(c.var.services.db, parsed.email);
+  const account = await findAccountByEmail(c.get("services").db, parsed.email);
   // An unknown email, or an account whose owner has not set a password yet,
   // takes as long to refuse as a wrong password, so neither can be told apart.
   const valid =
@@ -168,7 +168,7 @@ export async function signIn(c: DashboardContext) {
 
 /** Runs behind the session guard and its CSRF check: the session ends in D1, not only in the browser. */
 export async function signOut(c: DashboardContext) {
-  await endSession(c, c.var.services.db, c.get("session").id);
+  await endSession(c, c.get("services").db, c.get("session").id);
   return c.redirect("/dashboard/signed-out", 303);
 }
 
@@ -187,7 +187,7 @@ export function requireInvite(): MiddlewareHandler<DashboardEnv> {
   return async function requireInvite(c, next) {
     const token = c.req.param("token") ?? "";
     // At the primary: an invite made a moment ago may not have reached a replica.
-    const account = await accountOfInvite(atPrimary(c.var.services.db), token, Date.now());
+    const account = await accountOfInvite(atPrimary(c.get("services").db), token, Date.now());
     if (!account) return invalidInvite(c);
     c.set("invited", account);
     await next();
@@ -216,7 +216,7 @@ export async function acceptInviteForm(c: DashboardContext) {
   if (!parsed.ok) return renderInvite(c, parsed.error, 422);
   const token = c.req.param("token") ?? "";
   const hash = await hashPassword(parsed.password);
-  const accepted = await acceptInvite(c.var.services.db, token, hash, Date.now());
+  const accepted = await acceptInvite(c.get("services").db, token, hash, Date.now());
   if (!accepted) return invalidInvite(c);
   return signInAs(c, accepted.id);
 }

@@ -16,7 +16,7 @@ type FormTokenTie = "session" | "pre-session";
 
 /** The dashboard's secret must be set (wrangler secret / .dev.vars); the configuration drops a short one. */
 async function hmacKey(c: DashboardContext): Promise<CryptoKey> {
-  const secret = c.var.services.config.sessionSecret;
+  const secret = c.get("services").config.sessionSecret;
   if (!secret) throw new Error("SESSION_SECRET is missing or shorter than 32 characters");
   if (cached?.secret !== secret) {
     const key = await crypto.subtle.importKey(

@@ -29,7 +29,7 @@ export function showKeyForm(c: DashboardContext) {
 export async function createKey(c: DashboardContext) {
   const parsed = parseKeyForm(c.get("form"));
   if (!parsed.ok) return renderKeyForm(c, parsed, 400);
-  const created = await changes.createKey(c.var.services, c.get("account"), parsed.restrictions);
+  const created = await changes.createKey(c.get("services"), c.get("account"), parsed.restrictions);
   if (!created.ok) {
     return renderKeyForm(c, { values: parsed.values, formError: capReached(created.cap) }, 409);
   }

@@ -19,7 +19,7 @@ export function idParam(c: DashboardContext, name: string): number | undefined {
 /** The endpoint the path names, if it is the signed-in account's; another account's is not found. */
 export async function ownWebhook(c: DashboardContext): Promise<Webhook | undefined> {
   const id = idParam(c, "id");
-  return id === undefined ? undefined : findWebhook(c.var.services.db, accountOwner(c), id);
+  return id === undefined ? undefined : findWebhook(c.get("services").db, accountOwner(c), id);
 }
 
 export const webhookNotFound = (c: DashboardContext) =>

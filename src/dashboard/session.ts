@@ -109,7 +109,7 @@ export async function endSession(c: Context, db: Database, id: string | undefine
  */
 export function dashboardReads(): MiddlewareHandler<DashboardEnv> {
   return async function dashboardReads(c, next) {
-    const services = c.var.services;
+    const services = c.get("services");
     const writes = c.req.method === "POST";
     const reads = new RequestSession(services.db, writes ? "first-primary" : "first-unconstrained");
     c.set("services", { ...services, db: reads.database });

@@ -24,7 +24,7 @@ async function renderWebhookForm(
     <WebhookFormPage
       email={c.get("account").email}
       csrf={csrf}
-      urlHint={urlRulesInBrief(c.var.services.config.webhooks.urlPolicy)}
+      urlHint={urlRulesInBrief(c.get("services").config.webhooks.urlPolicy)}
       webhookId={webhookId}
       {...form}
     />
@@ -40,9 +40,9 @@ const capReached = `You already have ${MAX_WEBHOOKS} endpoints, the most an acco
 
 /** Registers the endpoint through the one writer of endpoint state; its secret is shown once, on its page. */
 export async function createWebhook(c: DashboardContext) {
-  const parsed = parseWebhookForm(c.get("form"), c.var.services.config.webhooks.urlPolicy);
+  const parsed = parseWebhookForm(c.get("form"), c.get("services").config.webhooks.urlPolicy);
   if (!parsed.ok) return renderWebhookForm(c, parsed, undefined, 400);
-  const outcome = await registerWebhook(c.var.services, {
+  const outcome = await registerWebhook(c.get("services"), {
     changer: { kind: "account", accountId: c.get("account").id },
     url: parsed.url,
     types: parsed.types,
@@ -71,10 +71,10 @@ export async function showEditWebhook(c: DashboardContext) {
 export async function updateWebhook(c: DashboardContext) {
   const webhook = await ownWebhook(c);
   if (!webhook) return webhookNotFound(c);
-  const parsed = parseWebhookForm(c.get("form"), c.var.services.config.webhooks.urlPolicy);
+  const parsed = parseWebhookForm(c.get("form"), c.get("services").config.webhooks.urlPolicy);
   if (!parsed.ok) return renderWebhookForm(c, parsed, webhook.id, 400);
   const change = { url: parsed.url, types: parsed.types };
-  const changed = await changeWebhook(c.var.services, accountOwner(c), webhook.id, change);
+  const changed = await changeWebhook(c.get("services"), accountOwner(c), webhook.id, change);
   if (!changed) return webhookNotFound(c);
   const text = `The endpoint now receives ${changed.types.join(", ")} at ${changed.url}, from the next event on.`;
   return noticeAndRedirect(c, { kind: "done", text }, webhookPage(changed.id));

@@ -29,11 +29,12 @@ async function renderWebhook(
 ) {
   const beforeText = c.req.query("before") ?? "";
   const before = /^\d{1,15}$/.test(beforeText) ? Number(beforeText) : undefined;
-  const deliveries = await c.var.services.webhookEndpoints
-    .deliveries(webhook.id, { beforeId: before, limit: DELIVERIES_PER_PAGE })
+  const deliveries = await c
+    .get("services")
+    .webhookEndpoints.deliveries(webhook.id, { beforeId: before, limit: DELIVERIES_PER_PAGE })
     .catch(() => undefined);
   const csrf = await formToken(c, "session");
-  const notices = recover.error ? [] : await takeNotices(c.var.services.db, c.get("session"));
+  const notices = recover.error ? [] : await takeNotices(c.get("services").db, c.get("session"));
   const page = (
     <WebhookPage
       email={c.get("account").email}
@@ -73,7 +74,7 @@ export async function recoverEvents(c: DashboardContext) {
   if ("error" in since) return renderWebhook(c, webhook, { since: text, error: since.error });
   const refused = await throttleSends(c);
   if (refused) return refused;
-  const queued = await c.var.services.webhookEndpoints.recover(webhook.id, since.at);
+  const queued = await c.get("services").webhookEndpoints.recover(webhook.id, since.at);
   const from = formatUtc(new Date(since.at));
   const done =
     queued === 0

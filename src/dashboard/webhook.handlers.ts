@@ -21,10 +21,9 @@ const SENDS_PER_ACCOUNT: Budget = { limit: 30, per: "minute" };
 
 /** Counts one send of the account: a 429 page when its budget is spent, else undefined. */
 export async function throttleSends(c: DashboardContext): Promise<Response | undefined> {
-  const hit = await c.var.services.limiter.hitNamed(
-    `dashboard-sends:${c.get("account").id}`,
-    SENDS_PER_ACCOUNT,
-  );
+  const hit = await c
+    .get("services")
+    .limiter.hitNamed(`dashboard-sends:${c.get("account").id}`, SENDS_PER_ACCOUNT);
   if (hit.outcome === "allowed") return undefined;
   const seconds = Math.max(1, hit.retryAfter ?? 60);
   c.header("Retry-After", String(seconds));
@@ -39,7 +38,7 @@ export function setWebhookEnabled(enabled: boolean) {
     const changed =
       id === undefined
         ? undefined
-        : await changeWebhook(c.var.services, accountOwner(c), id, { enabled });
+        : await changeWebhook(c.get("services"), accountOwner(c), id, { enabled });
     if (!changed) return webhookNotFound(c);
     const text = enabled
       ? `The endpoint ${changed.url} is enabled again: it receives events from now on. To send it the events it missed, use Recover below.`
@@ -54,7 +53,7 @@ export async function sendWebhookTest(c: DashboardContext) {
   if (!webhook) return webhookNotFound(c);
   const refused = await throttleSends(c);
   if (refused) return refused;
-  const delivery = await c.var.services.webhookEndpoints.sendTest(webhook.id);
+  const delivery = await c.get("services").webhookEndpoints.sendTest(webhook.id);
   const text = `A test event (${delivery.eventId}) is on its way to ${webhook.url}; its delivery is listed below.`;
   return noticeAndRedirect(c, { kind: "done", text }, webhookPage(webhook.id));
 }
@@ -69,7 +68,7 @@ export async function retryDelivery(c: DashboardContext) {
   const delivery =
     deliveryId === undefined
       ? undefined
-      : await c.var.services.webhookEndpoints.retry(webhook.id, deliveryId);
+      : await c.get("services").webhookEndpoints.retry(webhook.id, deliveryId);
   if (!delivery) {
     return messageResponse(c, 404, "Delivery not found", "This endpoint has no such delivery.", {
       href: webhookPage(webhook.id),
@@ -86,7 +85,7 @@ export async function rotateSecret(c: DashboardContext) {
   const outcome =
     id === undefined
       ? undefined
-      : await rotateWebhookSecret(c.var.services, {
+      : await rotateWebhookSecret(c.get("services"), {
           changer: { kind: "account", accountId: c.get("account").id },
           id,
           now: Date.now(),
@@ -105,7 +104,7 @@ export async function rotateSecret(c: DashboardContext) {
 /** Deletes the endpoint (after the confirmation page), then back to the account page. */
 export async function removeWebhook(c: DashboardContext) {
   const webhook = await ownWebhook(c);
-  if (!webhook || !(await deleteWebhook(c.var.services, accountOwner(c), webhook.id))) {
+  if (!webhook || !(await deleteWebhook(c.get("services"), accountOwner(c), webhook.id))) {
     return webhookNotFound(c);
   }
   const text = `The endpoint ${webhook.url} is deleted: it receives no more events.`;

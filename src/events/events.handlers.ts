@@ -24,9 +24,9 @@ function visibleKinds(
 export const eventHandlers = {
   listEvents: async (c) => {
     const { limit, type, cursor } = c.req.valid("query");
-    const page = await listEvents(c.var.services.db, {
-      apiKeyHash: c.var.apiKey.hash,
-      types: visibleKinds(type, c.var.apiKey.record.scopes),
+    const page = await listEvents(c.get("services").db, {
+      apiKeyHash: c.get("apiKey").hash,
+      types: visibleKinds(type, c.get("apiKey").record.scopes),
       afterSeq: cursor === undefined ? 0 : decodeCursor(cursor),
       limit,
       now: Date.now(),

@@ -18,7 +18,7 @@ import type { Services } from "../services.ts";
 export function authenticate(): MiddlewareHandler<AppEnv> {
   return async function authenticate(c, next) {
     const authorization = c.req.header("Authorization");
-    c.set("caller", await identify(authorization, connectingAddress(c), c.var.services));
+    c.set("caller", await identify(authorization, connectingAddress(c), c.get("services")));
     await next();
   };
 }

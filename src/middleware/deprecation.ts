@@ -31,7 +31,7 @@ export function deprecationMarks(notices: readonly DeprecationNotice[]): Middlew
     for (const { notice, read } of readers) {
       const parameters = read(c.req.method, pathAsSent(c.req.url));
       if (!parameters) continue;
-      const schedule = c.var.services.config.deprecations[notice.operationId];
+      const schedule = c.get("services").config.deprecations[notice.operationId];
       c.res.headers.set("Deprecation", `@${Math.floor(schedule.deprecatedAt / 1000)}`);
       c.res.headers.set("Sunset", sunsetDate(schedule.sunsetAt));
       c.res.headers.set("Link", deprecationLink(notice, parameters));
@@ -48,7 +48,7 @@ export function deprecationMarks(notices: readonly DeprecationNotice[]): Middlew
 export function goneAfterSunset(notice: DeprecationNotice): MiddlewareHandler<AppEnv> {
   const read = requestReader(notice);
   return async function goneAfterSunset(c, next) {
-    const { sunsetAt } = c.var.services.config.deprecations[notice.operationId];
+    const { sunsetAt } = c.get("services").config.deprecations[notice.operationId];
     if (Date.now() >= sunsetAt) {
       const successor = successorOf(notice, read(c.req.method, pathAsSent(c.req.url)) ?? {});
       throw new ApiError("gone", messages.gone(sunsetDate(sunsetAt), successor));

@@ -41,7 +41,7 @@ export function rateLimit(): MiddlewareHandler<AppEnv> {
   return async function rateLimit(c, next) {
     const clientIp = clientAddress(c);
     const caller = c.get("caller");
-    const { result, keyDead } = await charge(c.var.services, caller, clientIp);
+    const { result, keyDead } = await charge(c.get("services"), caller, clientIp);
     if (keyDead) c.set("keyDead", true);
     const headers = rateLimitHeaders(result);
     c.set("rateLimitHeaders", headers);

@@ -48,8 +48,8 @@ function startOf(method: string, sent: string | undefined, keyHash: string): Ses
 export function readConsistency(): MiddlewareHandler<AppEnv> {
   return async function readConsistency(c, next) {
     const sent = sentBookmark(c.req.header(HEADER));
-    const keyHash = c.var.apiKey.hash;
-    const services = c.var.services;
+    const keyHash = c.get("apiKey").hash;
+    const services = c.get("services");
     const session = new RequestSession(services.db, startOf(c.req.method, sent, keyHash));
     c.set("services", { ...services, db: session.database });
     c.set("d1Session", session);

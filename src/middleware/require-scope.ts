@@ -25,7 +25,7 @@ export function checkScopes(key: { record: { scopes: readonly Scope[] } }, neede
  */
 export function requireScope(scope: Scope): MiddlewareHandler<AppEnv> {
   return async function requireScope(c, next) {
-    checkScopes(c.var.apiKey, [scope]);
+    checkScopes(c.get("apiKey"), [scope]);
     await next();
   };
 }

@@ -71,9 +71,9 @@ function isRead(method: string): boolean {
  * them, so it carries none.
  */
 function recordedHeaders(c: Context<AppEnv>, headers: Headers): void {
-  const limits = c.var.rateLimitHeaders;
+  const limits = c.get("rateLimitHeaders");
   if (limits) for (const [name, value] of Object.entries(limits)) headers.set(name, value);
-  const bookmark = c.var.d1Session?.bookmark();
+  const bookmark = c.get("d1Session")?.bookmark();
   if (bookmark !== undefined) headers.set("Consistency-Token", consistencyToken(bookmark));
 }
 
@@ -118,7 +118,7 @@ export function responseChain(): MiddlewareHandler<AppEnv> {
 function logReply(c: Context<AppEnv>, requestId: string, started: number): void {
   const status = c.res.status;
   // Every 500 is logged, so a request refused for its configuration never reads it here.
-  if (status < 500 && c.var.services.config.logLevel === "warn") return;
+  if (status < 500 && c.get("services").config.logLevel === "warn") return;
   const caller = c.get("caller");
   log(status >= 500 ? "error" : "info", "request", {
     requestId,

@@ -49,9 +49,12 @@ function referencePolicy(document: OpenApiDocument): string {
  */
 const serveDocument: Handler<AppEnv> = async (c) => {
   const clientIp = clientAddress(c);
-  const budget = await c.var.services.limiter.peekKeyless(clientIp).catch(() => undefined);
+  const budget = await c
+    .get("services")
+    .limiter.peekKeyless(clientIp)
+    .catch(() => undefined);
   if (budget) c.set("rateLimitHeaders", rateLimitHeaders(budget));
-  return c.json(servedFrom(documentFor(c.var.services.config), new URL(c.req.url).origin));
+  return c.json(servedFrom(documentFor(c.get("services").config), new URL(c.req.url).origin));
 };
 
 /**
@@ -63,7 +66,7 @@ const serveDocument: Handler<AppEnv> = async (c) => {
 export function openapiRoutes(): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
   routes.get("/", (c) => {
-    c.header("Content-Security-Policy", referencePolicy(documentFor(c.var.services.config)));
+    c.header("Content-Security-Policy", referencePolicy(documentFor(c.get("services").config)));
     return c.html(
       <FrontPage docsPath={DOCS_PATH} documentPath={OPENAPI_PATH} dashboardPath={DASHBOARD_PATH} />,
     );
@@ -71,7 +74,7 @@ export function openapiRoutes(): Hono<AppEnv> {
   routes.get(OPENAPI_PATH, serveDocument);
   routes.get("/openapi.json", serveDocument);
   routes.get(DOCS_PATH, (c) => {
-    c.header("Content-Security-Policy", referencePolicy(documentFor(c.var.services.config)));
+    c.header("Content-Security-Policy", referencePolicy(documentFor(c.get("services").config)));
     return c.html(<ReferencePage documentPath={OPENAPI_PATH} />);
   });
   return routes;

@@ -22,12 +22,12 @@ type OrderHandlers = RouteHandlers<typeof orderRoutes>;
 function moveHandler(move: OrderMove): OrderHandlers["completeOrder"] {
   return async (c) => {
     const request = {
-      apiKeyHash: c.var.apiKey.hash,
+      apiKeyHash: c.get("apiKey").hash,
       orderId: c.req.valid("param").orderId,
       now: Date.now(),
     };
-    const outcome = await moveOrder(c.var.services.db, move, request);
-    dispatchAfterChange(c.var.services, c.executionCtx, outcome);
+    const outcome = await moveOrder(c.get("services").db, move, request);
+    dispatchAfterChange(c.get("services"), c.executionCtx, outcome);
     if (outcome.kind === "moved") return c.json(outcome.order, 200);
     if (!outcome.current) throw new ApiError("not_found", ORDER_NOT_FOUND);
     throw new ApiError(
@@ -42,8 +42,8 @@ export const orderHandlers = {
   listOrders: async (c) => {
     const { limit, status, cursor } = c.req.valid("query");
     const afterId = cursor === undefined ? 0 : decodeCursor(cursor);
-    const page = await listOrders(c.var.services.db, {
-      apiKeyHash: c.var.apiKey.hash,
+    const page = await listOrders(c.get("services").db, {
+      apiKeyHash: c.get("apiKey").hash,
       limit,
       status,
       afterId,
@@ -61,13 +61,13 @@ export const orderHandlers = {
   placeOrder: async (c) => {
     const { petId } = c.req.valid("json");
     const idempotencyKey = c.req.valid("header")["Idempotency-Key"];
-    const placement = { apiKeyHash: c.var.apiKey.hash, petId, now: Date.now() };
+    const placement = { apiKeyHash: c.get("apiKey").hash, petId, now: Date.now() };
     const claim =
       idempotencyKey === undefined
         ? undefined
         : await claimOf(placement.apiKeyHash, idempotencyKey, "placeOrder", [petId], placement.now);
-    const outcome = await placeOrder(c.var.services.db, placement, claim);
-    dispatchAfterChange(c.var.services, c.executionCtx, outcome);
+    const outcome = await placeOrder(c.get("services").db, placement, claim);
+    dispatchAfterChange(c.get("services"), c.executionCtx, outcome);
     if (outcome.kind === "refused") {
       const { petStatus } = outcome;
       if (petStatus === undefined) throw new ApiError("not_found", PET_NOT_FOUND);
@@ -81,8 +81,8 @@ export const orderHandlers = {
 
   getOrder: async (c) => {
     const order = await findOrder(
-      c.var.services.db,
-      c.var.apiKey.hash,
+      c.get("services").db,
+      c.get("apiKey").hash,
       c.req.valid("param").orderId,
     );
     if (!order) throw new ApiError("not_found", ORDER_NOT_FOUND);

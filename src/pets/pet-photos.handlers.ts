@@ -39,13 +39,13 @@ export const petPhotoHandlers = {
     if (!contentType || !hasSignature(new Uint8Array(bytes), contentType)) {
       throw new ApiError("unsupported_media_type", messages.notThatImage(contentType ?? "it"));
     }
-    const { services } = c.var;
+    const services = c.get("services");
     const now = Date.now();
     const claim =
       idempotencyKey === undefined
         ? undefined
         : await claimOf(
-            c.var.apiKey.hash,
+            c.get("apiKey").hash,
             idempotencyKey,
             "addPetPhoto",
             [petId, contentType, toBase64(await sha256(bytes))],
@@ -56,7 +56,7 @@ export const petPhotoHandlers = {
       contentType,
       bytes,
       origin: services.config.publicOrigin ?? new URL(c.req.url).origin,
-      changer: changerOf(c.var.apiKey, services.config),
+      changer: changerOf(c.get("apiKey"), services.config),
       now,
     };
     const outcome = await addPhoto(services, upload, claim);
@@ -69,7 +69,7 @@ export const petPhotoHandlers = {
   },
 
   listPetPhotos: async (c) => {
-    const photos = await listPhotos(c.var.services.db, c.req.valid("param").petId);
+    const photos = await listPhotos(c.get("services").db, c.req.valid("param").petId);
     if (!photos) throw new ApiError("not_found", PET_NOT_FOUND);
     return c.json(photos, 200);
   },
@@ -77,8 +77,8 @@ export const petPhotoHandlers = {
   /** Takes the photo from its animal, then deletes its object and record (or leaves them to the scheduled job). */
   deletePetPhoto: async (c) => {
     const { petId, photoId } = c.req.valid("param");
-    const { services } = c.var;
-    const changer = changerOf(c.var.apiKey, services.config);
+    const services = c.get("services");
+    const changer = changerOf(c.get("apiKey"), services.config);
     const outcome = await releasePhoto(services.db, { id: photoId, petId }, changer);
     if (outcome.kind === "refused") throw refusalError(outcome.refusal);
     dispatchAfterChange(services, c.executionCtx, outcome);

@@ -39,7 +39,7 @@ function refusalError(refusal: PetRefusal): ApiError {
 export const petHandlers = {
   listPets: async (c) => {
     const { limit, status, categoryId, id, q, direction, cursor } = c.req.valid("query");
-    const page = await listPets(c.var.services.db, {
+    const page = await listPets(c.get("services").db, {
       limit,
       statuses: status,
       categoryIds: categoryId,
@@ -68,15 +68,15 @@ export const petHandlers = {
     const newPet = c.req.valid("json");
     const idempotencyKey = c.req.valid("header")["Idempotency-Key"];
     const now = Date.now();
-    const apiKeyHash = c.var.apiKey.hash;
+    const apiKeyHash = c.get("apiKey").hash;
     // The fields in a fixed order: the body by meaning, whatever its layout.
     const fingerprint = [newPet.name, newPet.categoryId, newPet.status ?? null];
     const claim =
       idempotencyKey === undefined
         ? undefined
         : await claimOf(apiKeyHash, idempotencyKey, "createPet", fingerprint, now);
-    const outcome = await createPet(c.var.services.db, newPet, { apiKeyHash, now }, claim);
-    dispatchAfterChange(c.var.services, c.executionCtx, outcome);
+    const outcome = await createPet(c.get("services").db, newPet, { apiKeyHash, now }, claim);
+    dispatchAfterChange(c.get("services"), c.executionCtx, outcome);
     if (outcome.kind === "unknownCategory") throw unknownCategory();
     const { body: pet, replayed } = replyOf(outcome, 201, PetSchema);
     if (replayed) c.header("Idempotent-Replayed", "true");
@@ -86,7 +86,7 @@ export const petHandlers = {
   },
 
   getPet: async (c) => {
-    const pet = await findPet(c.var.services.db, c.req.valid("param").petId);
+    const pet = await findPet(c.get("services").db, c.req.valid("param").petId);
     if (!pet) throw new ApiError("not_found", PET_NOT_FOUND);
     c.header("ETag", pet.etag);
     return c.json(pet, 200);
@@ -94,8 +94,8 @@ export const petHandlers = {
 
   updatePet: async (c) => {
     const request = changeRequestOf(c, c.req.valid("param").petId);
-    const outcome = await editPet(c.var.services.db, request, c.req.valid("json"));
-    if (outcome.kind === "edited") dispatchAfterChange(c.var.services, c.executionCtx, outcome);
+    const outcome = await editPet(c.get("services").db, request, c.req.valid("json"));
+    if (outcome.kind === "edited") dispatchAfterChange(c.get("services"), c.executionCtx, outcome);
     if (outcome.kind !== "edited" && outcome.kind !== "unchanged") throw refusalError(outcome);
     c.header("ETag", outcome.pet.etag);
     return c.json(outcome.pet, 200);
@@ -103,10 +103,10 @@ export const petHandlers = {
 
   deletePet: async (c) => {
     const request = changeRequestOf(c, c.req.valid("param").petId);
-    const outcome = await removePet(c.var.services.db, request, Date.now());
+    const outcome = await removePet(c.get("services").db, request, Date.now());
     if (outcome.kind !== "deleted") throw refusalError(outcome);
-    dispatchAfterChange(c.var.services, c.executionCtx, outcome);
-    await removeMarkedPhotos(c.var.services, outcome.photoIds);
+    dispatchAfterChange(c.get("services"), c.executionCtx, outcome);
+    await removeMarkedPhotos(c.get("services"), outcome.photoIds);
     return c.body(null, 204);
   },
 } satisfies RouteHandlers<typeof petRoutes>;

@@ -22,7 +22,7 @@ export function photoFileRoutes(): Hono<AppEnv> {
   routes.get(`${PHOTOS_PATH}/:photoId`, async (c) => {
     const id = c.req.param("photoId");
     const withBody = c.req.method !== "HEAD";
-    const photo = isPhotoId(id) ? await c.var.services.photos.get(id, withBody) : undefined;
+    const photo = isPhotoId(id) ? await c.get("services").photos.get(id, withBody) : undefined;
     if (!photo) throw new ApiError("not_found", messages.notFound);
     c.header("Content-Type", photo.contentType);
     c.header("ETag", photo.etag);

@@ -60,11 +60,11 @@ export const webhookHandlers = {
   createWebhook: async (c) => {
     const { url, types } = c.req.valid("json");
     const idempotencyKey = c.req.valid("header")["Idempotency-Key"];
-    const services = c.var.services;
-    checkOrderTypes(c.var.apiKey, types);
+    const services = c.get("services");
+    checkOrderTypes(c.get("apiKey"), types);
     checkUrl(url, services.config.webhooks.urlPolicy);
     const outcome = await registerWebhook(services, {
-      changer: { kind: "key", apiKeyHash: c.var.apiKey.hash, idempotencyKey },
+      changer: { kind: "key", apiKeyHash: c.get("apiKey").hash, idempotencyKey },
       url,
       types,
       now: Date.now(),
@@ -83,8 +83,8 @@ export const webhookHandlers = {
   rotateWebhookSecret: async (c) => {
     const { webhookId } = c.req.valid("param");
     const idempotencyKey = c.req.valid("header")["Idempotency-Key"];
-    const outcome = await rotateWebhookSecret(c.var.services, {
-      changer: { kind: "key", apiKeyHash: c.var.apiKey.hash, idempotencyKey },
+    const outcome = await rotateWebhookSecret(c.get("services"), {
+      changer: { kind: "key", apiKeyHash: c.get("apiKey").hash, idempotencyKey },
       id: webhookId,
       now: Date.now(),
     });
@@ -95,12 +95,12 @@ export const webhookHandlers = {
   },
 
   listWebhooks: async (c) => {
-    return c.json(await listWebhooks(c.var.services.db, ownerOf(c.var.apiKey)), 200);
+    return c.json(await listWebhooks(c.get("services").db, ownerOf(c.get("apiKey"))), 200);
   },
 
   getWebhook: async (c) => {
     const { webhookId } = c.req.valid("param");
-    const webhook = await findWebhook(c.var.services.db, ownerOf(c.var.apiKey), webhookId);
+    const webhook = await findWebhook(c.get("services").db, ownerOf(c.get("apiKey")), webhookId);
     if (!webhook) throw new ApiError("not_found", WEBHOOK_NOT_FOUND);
     return c.json(webhook, 200);
   },
@@ -108,17 +108,17 @@ export const webhookHandlers = {
   updateWebhook: async (c) => {
     const { webhookId } = c.req.valid("param");
     const change = c.req.valid("json");
-    const services = c.var.services;
-    checkOrderTypes(c.var.apiKey, change.types);
+    const services = c.get("services");
+    checkOrderTypes(c.get("apiKey"), change.types);
     if (change.url !== undefined) checkUrl(change.url, services.config.webhooks.urlPolicy);
-    const webhook = await changeWebhook(services, ownerOf(c.var.apiKey), webhookId, change);
+    const webhook = await changeWebhook(services, ownerOf(c.get("apiKey")), webhookId, change);
     if (!webhook) throw new ApiError("not_found", WEBHOOK_NOT_FOUND);
     return c.json(webhook, 200);
   },
 
   deleteWebhook: async (c) => {
     const { webhookId } = c.req.valid("param");
-    const deleted = await deleteWebhook(c.var.services, ownerOf(c.var.apiKey), webhookId);
+    const deleted = await deleteWebhook(c.get("services"), ownerOf(c.get("apiKey")), webhookId);
     if (!deleted) throw new ApiError("not_found", WEBHOOK_NOT_FOUND);
     return c.body(null, 204);
   },
@@ -126,8 +126,8 @@ export const webhookHandlers = {
   listDeliveries: async (c) => {
     const { webhookId } = c.req.valid("param");
     const { limit, cursor } = c.req.valid("query");
-    const services = c.var.services;
-    await ownEndpoint(services, ownerOf(c.var.apiKey), webhookId);
+    const services = c.get("services");
+    await ownEndpoint(services, ownerOf(c.get("apiKey")), webhookId);
     const page = await services.webhookEndpoints.deliveries(webhookId, {
       beforeId: cursor === undefined ? undefined : decodeCursor(cursor),
       limit,
@@ -139,15 +139,15 @@ export const webhookHandlers = {
 
   testWebhook: async (c) => {
     const { webhookId } = c.req.valid("param");
-    const services = c.var.services;
-    await ownEndpoint(services, ownerOf(c.var.apiKey), webhookId);
+    const services = c.get("services");
+    await ownEndpoint(services, ownerOf(c.get("apiKey")), webhookId);
     return c.json(await services.webhookEndpoints.sendTest(webhookId), 202);
   },
 
   retryDelivery: async (c) => {
     const { webhookId, deliveryId } = c.req.valid("param");
-    const services = c.var.services;
-    await ownEndpoint(services, ownerOf(c.var.apiKey), webhookId);
+    const services = c.get("services");
+    await ownEndpoint(services, ownerOf(c.get("apiKey")), webhookId);
     const delivery = await services.webhookEndpoints.retry(webhookId, deliveryId);
     if (!delivery) throw new ApiError("not_found", DELIVERY_NOT_FOUND);
     return c.json(delivery, 202);
@@ -156,8 +156,8 @@ export const webhookHandlers = {
   recoverWebhook: async (c) => {
     const { webhookId } = c.req.valid("param");
     const { since } = c.req.valid("json");
-    const services = c.var.services;
-    await ownEndpoint(services, ownerOf(c.var.apiKey), webhookId);
+    const services = c.get("services");
+    await ownEndpoint(services, ownerOf(c.get("apiKey")), webhookId);
     const queued = await services.webhookEndpoints.recover(webhookId, Date.parse(since));
     return c.json({ queued }, 202);
   },
