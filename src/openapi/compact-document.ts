@@ -3,6 +3,7 @@ import {
   groupBy,
   isObject,
   type JsonObject,
+  mapOperations,
   type OpenApiDocument,
   operationsOf,
   referenceTo,
@@ -14,7 +15,7 @@ function mapResponses<S extends Record<string, unknown> | undefined>(
   section: S,
   map: (response: JsonObject) => unknown,
 ): S {
-  const operation = (value: unknown) =>
+  return mapOperations(section, (value) =>
     isObject(value) && isObject(value.responses)
       ? {
           ...value,
@@ -25,18 +26,8 @@ function mapResponses<S extends Record<string, unknown> | undefined>(
             ]),
           ),
         }
-      : value;
-  if (!section) return section;
-  return Object.fromEntries(
-    Object.entries(section).map(([path, item]) => [
-      path,
-      isObject(item)
-        ? Object.fromEntries(
-            Object.entries(item).map(([method, value]) => [method, operation(value)]),
-          )
-        : item,
-    ]),
-  ) as S;
+      : value,
+  );
 }
 
 interface ResponseUse {

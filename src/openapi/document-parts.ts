@@ -27,6 +27,22 @@ export function operationsOf(section: Record<string, unknown> | undefined): Json
   );
 }
 
+/** Rebuilds a section (`paths`, `webhooks`) with each of its operations mapped. */
+export function mapOperations<S extends Record<string, unknown> | undefined>(
+  section: S,
+  map: (operation: unknown) => unknown,
+): S {
+  if (!section) return section;
+  return Object.fromEntries(
+    Object.entries(section).map(([path, item]) => [
+      path,
+      isObject(item)
+        ? Object.fromEntries(Object.entries(item).map(([method, value]) => [method, map(value)]))
+        : item,
+    ]),
+  ) as S;
+}
+
 /**
  * What the uses of a shared response or parameter must agree on: all of it
  * but its description, which a reference may state anew (OpenAPI 3.1).

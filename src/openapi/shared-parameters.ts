@@ -3,6 +3,7 @@ import {
   groupBy,
   isObject,
   type JsonObject,
+  mapOperations,
   type OpenApiDocument,
   operationsOf,
   referenceTo,
@@ -13,22 +14,11 @@ function mapParameters<S extends Record<string, unknown> | undefined>(
   section: S,
   map: (parameter: unknown) => unknown,
 ): S {
-  if (!section) return section;
-  return Object.fromEntries(
-    Object.entries(section).map(([path, item]) => [
-      path,
-      isObject(item)
-        ? Object.fromEntries(
-            Object.entries(item).map(([method, operation]) => [
-              method,
-              isObject(operation) && Array.isArray(operation.parameters)
-                ? { ...operation, parameters: operation.parameters.map(map) }
-                : operation,
-            ]),
-          )
-        : item,
-    ]),
-  ) as S;
+  return mapOperations(section, (operation) =>
+    isObject(operation) && Array.isArray(operation.parameters)
+      ? { ...operation, parameters: operation.parameters.map(map) }
+      : operation,
+  );
 }
 
 /**
