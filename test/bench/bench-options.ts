@@ -9,7 +9,7 @@ import { type ScaleOptions, scaleLoadSeconds } from "./scale-run.ts";
 import { benchAnimalWalks } from "./seeded-animals.ts";
 
 export interface BenchOptions {
-  mode: "rows" | "scale" | "profile" | "webhooks";
+  mode: "rows" | "scale" | "profile" | "webhooks" | "webhook-profile";
   settings: RoundSettings;
   /** Rounds of the rows of the other tier (the hot rows take `settings.rounds`). */
   otherRounds: number;
@@ -87,19 +87,26 @@ export function parseBenchOptions(args: string[]): BenchOptions {
     },
   });
   if ([values.scale, values.profile, values.webhooks].filter(Boolean).length > 1) {
-    throw new Error("--scale, --profile and --webhooks are separate runs");
+    if (values.scale || !values.profile || !values.webhooks) {
+      throw new Error(
+        "--scale, --profile and --webhooks are separate runs (but --webhooks --profile)",
+      );
+    }
   }
   const mode = values.scale
     ? "scale"
-    : values.profile
-      ? "profile"
-      : values.webhooks
-        ? "webhooks"
+    : values.webhooks
+      ? values.profile
+        ? "webhook-profile"
+        : "webhooks"
+      : values.profile
+        ? "profile"
         : "rows";
   const settings: RoundSettings = {
     rounds: Number(values.rounds ?? (mode === "scale" ? "3" : "9")),
     durationSeconds: Number(
-      values.duration ?? { rows: "2", scale: "3", profile: "4", webhooks: "2" }[mode],
+      values.duration ??
+        { rows: "2", scale: "3", profile: "4", webhooks: "2", "webhook-profile": "2" }[mode],
     ),
     warmupSeconds: Number(values.warmup ?? "1"),
     connections: Number(values.connections),
@@ -131,7 +138,9 @@ export function parseBenchOptions(args: string[]): BenchOptions {
     scale: null,
     rows: measured.map((row) => row.id),
   } as const;
-  if (mode === "profile" || mode === "webhooks") return { ...base, deadlineMs: 600_000 };
+  if (mode === "profile" || mode === "webhooks" || mode === "webhook-profile") {
+    return { ...base, deadlineMs: 600_000 };
+  }
   if (mode === "rows") {
     const budget = rowSeconds(otherRounds);
     if (budget > LOAD_BUDGET_SECONDS.rows) {

@@ -85,6 +85,18 @@ const CATEGORIES: { name: string; test: (origin: Origin) => boolean }[] = [
   },
   { name: "Hono: routing, context, c.json", test: ({ module }) => /^hono\//.test(module) },
   {
+    name: "webhook signing: HMAC keys and signatures",
+    test: ({ module }) => module === "src/deliveries/delivery-signature.ts",
+  },
+  {
+    name: "webhook delivery: the endpoints' objects, their SQLite logs, the POSTs",
+    test: ({ module }) => /^src\/deliveries\//.test(module),
+  },
+  {
+    name: "outbox relay: claims, the queue's messages",
+    test: ({ module }) => /^src\/outbox\//.test(module),
+  },
+  {
     name: "handlers, queries, changes, floors",
     test: ({ module }) => /^(src|test)\//.test(module),
   },

@@ -22,7 +22,7 @@ const NodeWebSocket = WebSocket as unknown as new (
 ) => WebSocket;
 
 /** A DevTools protocol session with one Worker, through wrangler's inspector proxy. */
-class Inspector {
+export class Inspector {
   #socket: WebSocket;
   #next = 0;
   #pending = new Map<number, { resolve(result: unknown): void; reject(error: Error): void }>();
@@ -94,17 +94,26 @@ class Inspector {
   }
 }
 
+/** A CPU profile of the inspector's Worker while `work` runs, and what `work` came to. */
+export async function profileDuring<T>(
+  inspector: Inspector,
+  work: () => Promise<T>,
+): Promise<{ profile: CpuProfile; result: T }> {
+  await inspector.send("Profiler.enable");
+  await inspector.send("Profiler.setSamplingInterval", { interval: SAMPLING_INTERVAL_US });
+  await inspector.send("Profiler.start");
+  const result = await work();
+  const { profile } = await inspector.send<{ profile: CpuProfile }>("Profiler.stop");
+  return { profile, result };
+}
+
 /** A CPU profile of a Worker while `target` is loaded, and the requests answered. */
 async function profileLoad(
   inspector: Inspector,
   target: Target,
   settings: RoundSettings,
 ): Promise<{ profile: CpuProfile; requests: number }> {
-  await inspector.send("Profiler.enable");
-  await inspector.send("Profiler.setSamplingInterval", { interval: SAMPLING_INTERVAL_US });
-  await inspector.send("Profiler.start");
-  const result = await load(target, settings);
-  const { profile } = await inspector.send<{ profile: CpuProfile }>("Profiler.stop");
+  const { profile, result } = await profileDuring(inspector, () => load(target, settings));
   return { profile, requests: result.requests.total };
 }
 

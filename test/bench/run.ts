@@ -40,6 +40,7 @@ import { measureRounds } from "./rounds.ts";
 import { type RowRunContext, startRowServers } from "./row-servers.ts";
 import { runScale } from "./scale-run.ts";
 import { makeStateDir, ROOT, runBounded } from "./servers.ts";
+import { profileWebhooks } from "./webhook-profile.ts";
 import { runDeliveryRate, runWebhooks } from "./webhook-run.ts";
 import { workerUse } from "./workerd-usage.ts";
 
@@ -107,6 +108,7 @@ async function main(): Promise<void> {
     if (options.scale) await runScale(options.scale, { ...context, startedAt, benchDir });
     else if (options.mode === "profile") await runProfile(context);
     else if (options.mode === "webhooks") await runWebhooks(benchDir, log);
+    else if (options.mode === "webhook-profile") await profileWebhooks(benchDir, startedAt, log);
     else {
       await runRows(context);
       await runDeliveryRate(log);

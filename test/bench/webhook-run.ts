@@ -28,7 +28,7 @@ const DRAIN_MS = 120_000;
 
 type Answer = "ok" | "hang";
 
-interface Bench {
+export interface Bench {
   server: LocalServer;
   receiver: Receiver;
   keys: { maker: string; neighbour: string; healthy: string };
@@ -173,9 +173,13 @@ async function backlog(bench: Bench) {
   };
 }
 
-/** 200 animals as fast as the server takes them, each to 10 answering endpoints: deliveries a second. */
-async function deliveryRate(bench: Bench) {
-  const names = Array.from({ length: NEIGHBOURS }, (_, i) => `rate-${i}`);
+/**
+ * 200 animals as fast as the server takes them, each to 10 answering
+ * endpoints: deliveries a second. A run of its own takes a `label` of its
+ * own, as the receiver keeps each name's requests.
+ */
+export async function deliveryRate(bench: Bench, label = "rate") {
+  const names = Array.from({ length: NEIGHBOURS }, (_, i) => `${label}-${i}`);
   const neighbours = await endpoints(bench, bench.keys.neighbour, "ok", names);
   const cpuBefore = (await workerUse(bench.server.processGroup)).cpuSeconds;
   const made = await makeAnimals(bench, RATE_ANIMALS, 0, "Rate");
@@ -196,7 +200,7 @@ async function deliveryRate(bench: Bench) {
 }
 
 /** A fresh sandbox, its `npm start` and a receiver, with the three accounts' keys; stopped by `stop`. */
-async function openBench(log: (message: string) => void) {
+export async function openBench(log: (message: string) => void) {
   const sandbox = makeSandbox();
   log("npm start in a fresh sandbox");
   const server = await startServer(sandbox);
@@ -211,7 +215,7 @@ async function openBench(log: (message: string) => void) {
     await server.stop();
     sandbox.remove();
   };
-  return { bench: { server, receiver, keys }, stop };
+  return { bench: { server, receiver, keys }, sandboxDir: sandbox.dir, stop };
 }
 
 const ms = (value: number | null) =>

@@ -149,6 +149,8 @@ export interface LocalServer extends RunningServer {
   log: string;
   /** The process group it leads: its wrangler and the workerd that runs the Worker. */
   processGroup: number;
+  /** Where its Worker's DevTools inspector listens (Chrome DevTools protocol). */
+  inspectorPort: number;
   /** Ctrl-C, as a terminal sends it to the whole process group; SIGKILL if it lingers. */
   stop(): Promise<void>;
 }
@@ -254,7 +256,14 @@ export async function launchServer(sandbox: Sandbox, persistTo?: string): Promis
     running.delete(child);
   };
   const output = () => readFileSync(log, "utf8");
-  return { origin: `http://${HOST}:${port}`, log, processGroup: child.pid ?? 0, output, stop };
+  return {
+    origin: `http://${HOST}:${port}`,
+    log,
+    processGroup: child.pid ?? 0,
+    inspectorPort,
+    output,
+    stop,
+  };
 }
 
 /** Resolves once the server says it serves; throws with what it said if it ends or takes 90 s. */
