@@ -1,5 +1,5 @@
 import type { AttemptOutcome, DeliveryRecord } from "./delivery-log.ts";
-import { signDelivery } from "./delivery-signature.ts";
+import type { DeliverySigner } from "./delivery-signature.ts";
 
 const USER_AGENT = "PetStore-Webhooks/1.0";
 
@@ -23,12 +23,13 @@ function retryAfterMs(value: string | null, now: number): number | undefined {
 
 /** POSTs the event, signed for this attempt, and waits at most `timeoutMs` for the status. */
 export async function post(
+  signer: DeliverySigner,
   target: DeliveryTarget,
   event: { id: string; body: string },
   attemptedAt: number,
   timeoutMs: number,
 ): Promise<Answer> {
-  const headers = await signDelivery(target.secrets, {
+  const headers = await signer.sign(target.secrets, {
     id: event.id,
     timestampSeconds: Math.floor(attemptedAt / 1000),
     body: event.body,

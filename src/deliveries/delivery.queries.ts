@@ -1,5 +1,12 @@
 import { eq, inArray, sql } from "drizzle-orm";
-import { type Database, type Drizzle, preparedQueries, runOne } from "../db/database.ts";
+import {
+  type Database,
+  type Drizzle,
+  preparedQueries,
+  type ResultOf,
+  runAll,
+  runOne,
+} from "../db/database.ts";
 import { events, webhooks } from "../db/schema.ts";
 import { eventColumns, toEvent } from "../events/event-records.ts";
 import { signingSecrets } from "../webhooks/webhook-secrets.ts";
@@ -17,14 +24,18 @@ export interface EndpointForDelivery {
   enabled: boolean;
 }
 
-/** Undefined when the endpoint was deleted. */
-export async function findEndpointForDelivery(
-  db: Database,
-  id: number,
-  now: number,
-): Promise<EndpointForDelivery | undefined> {
-  const [row] = await runOne(db, deliveryQueries(db).endpoint, { id });
-  if (!row) return undefined;
+/** What one read for a round of deliveries found. */
+export interface DeliveryReading {
+  /** The endpoint when asked for; null when it was deleted. */
+  endpoint?: EndpointForDelivery | null;
+  /** The events' JSON as delivered, by id; an event past retention is missing. */
+  bodies: Map<string, string>;
+}
+
+type Queries = ReturnType<typeof deliveryQueries>;
+
+function toEndpoint([row]: ResultOf<Queries["endpoint"]>, now: number): EndpointForDelivery | null {
+  if (!row) return null;
   return {
     url: row.url,
     secrets: signingSecrets(row.secret, row.previousSecrets, now),
@@ -32,13 +43,35 @@ export async function findEndpointForDelivery(
   };
 }
 
-/** The events' JSON as delivered, by id; an event past retention is missing. */
-export async function findEventBodies(
+const toBodies = (rows: ResultOf<Queries["eventBodies"]>) =>
+  new Map(rows.map((row) => [row.id, JSON.stringify(toEvent(row))]));
+
+/**
+ * Reads what a round of deliveries lacks, in one round trip to D1: the
+ * endpoint (`webhookId`, its secrets as of `now`), the events `eventIds`,
+ * or both, as one batch.
+ */
+export async function readForDelivery(
   db: Database,
-  ids: readonly string[],
-): Promise<Map<string, string>> {
-  const rows = await runOne(db, deliveryQueries(db).eventBodies, { ids: JSON.stringify(ids) });
-  return new Map(rows.map((row) => [row.id, JSON.stringify(toEvent(row))]));
+  wanted: { webhookId?: number; now: number; eventIds: readonly string[] },
+): Promise<DeliveryReading> {
+  const queries = deliveryQueries(db);
+  const values = { id: wanted.webhookId, ids: JSON.stringify(wanted.eventIds) };
+  if (wanted.webhookId === undefined) {
+    return { bodies: toBodies(await runOne(db, queries.eventBodies, values)) };
+  }
+  if (wanted.eventIds.length === 0) {
+    return {
+      endpoint: toEndpoint(await runOne(db, queries.endpoint, values), wanted.now),
+      bodies: new Map(),
+    };
+  }
+  const [endpoint, bodies] = (await runAll(
+    db,
+    [queries.endpoint, queries.eventBodies],
+    values,
+  )) as [ResultOf<Queries["endpoint"]>, ResultOf<Queries["eventBodies"]>];
+  return { endpoint: toEndpoint(endpoint, wanted.now), bodies: toBodies(bodies) };
 }
 
 /** What endpoints' objects read as they deliver, prepared once per database. */

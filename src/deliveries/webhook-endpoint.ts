@@ -6,13 +6,10 @@ import { buildServices, type Services } from "../services.ts";
 import { disableWebhook } from "../webhooks/endpoint-changes.ts";
 import type { WebhookSettings } from "../webhooks/webhook-settings.ts";
 import type { Delivery } from "../webhooks/webhooks.schemas.ts";
-import {
-  type EndpointForDelivery,
-  findEndpointForDelivery,
-  findEventBodies,
-} from "./delivery.queries.ts";
+import { type EndpointForDelivery, readForDelivery } from "./delivery.queries.ts";
 import { type Answer, isGone, isSuccess, judge, post } from "./delivery-attempt.ts";
 import { DeliveryLog, type DeliveryRecord, type DeliveryLog as Log } from "./delivery-log.ts";
+import { DeliverySigner } from "./delivery-signature.ts";
 
 /**
  * Attempts made at once: the connections one invocation may hold open
@@ -64,6 +61,7 @@ export class WebhookEndpoint extends DurableObject<Env> {
   /** The Worker's services, built as for a request: the database and the configuration. */
   readonly #services: Services;
   readonly #settings: WebhookSettings;
+  readonly #signer = new DeliverySigner();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -162,8 +160,7 @@ export class WebhookEndpoint extends DurableObject<Env> {
     if (this.ctx.storage.kv.get(STORAGE_FAILURES) !== undefined) {
       this.ctx.storage.kv.delete(STORAGE_FAILURES);
     }
-    this.#log.removeSettledBefore(now - EVENT_RETENTION_MS);
-    await this.#scheduleNext();
+    await this.#tidyAndScheduleNext(now);
   }
 
   #remember(webhookId: number): void {
@@ -184,9 +181,19 @@ export class WebhookEndpoint extends DurableObject<Env> {
     if (current === null || current > at) await this.ctx.storage.setAlarm(at);
   }
 
-  async #scheduleNext(): Promise<void> {
+  /**
+   * Removes settled deliveries past retention, when there are any (most
+   * runs find none, and write nothing), and sets the alarm for the next
+   * delivery due or the next removal.
+   */
+  async #tidyAndScheduleNext(now: number): Promise<void> {
+    const removeBefore = now - EVENT_RETENTION_MS;
+    let oldest = this.#log.oldestSettled();
+    if (oldest !== undefined && oldest < removeBefore) {
+      this.#log.removeSettledBefore(removeBefore);
+      oldest = this.#log.oldestSettled();
+    }
     const pending = this.#log.nextDue();
-    const oldest = this.#log.oldestSettled();
     const cleanUp = oldest === undefined ? undefined : oldest + EVENT_RETENTION_MS;
     const next = Math.min(pending ?? Number.POSITIVE_INFINITY, cleanUp ?? Number.POSITIVE_INFINITY);
     if (Number.isFinite(next)) await this.ctx.storage.setAlarm(next);
@@ -197,8 +204,9 @@ export class WebhookEndpoint extends DurableObject<Env> {
    * as soon as one ends, until none is due or the run's budget is spent
    * (the next alarm goes on); the run ends once its attempts have. The
    * endpoint is read when the first delivery is due; events are read (with
-   * those of the next deliveries) before their deliveries are leased, so a
-   * failed read leaves every delivery due for the retry.
+   * those of the next deliveries, and with the endpoint in one round trip
+   * when both are wanted) before their deliveries are leased, so a failed
+   * read leaves every delivery due for the retry.
    */
   async #send(webhookId: number, started: number): Promise<void> {
     const running = new Set<Promise<void>>();
@@ -219,6 +227,7 @@ export class WebhookEndpoint extends DurableObject<Env> {
     failures: unknown[],
   ): Promise<void> {
     let endpoint: EndpointForDelivery | undefined;
+    let leaseAlarmSet = false;
     for (let now = started; now - started < RUN_BUDGET_MS; now = Date.now()) {
       const room = PARALLEL_ATTEMPTS - running.size;
       let due = room > 0 ? this.#log.due(now, room) : [];
@@ -227,18 +236,29 @@ export class WebhookEndpoint extends DurableObject<Env> {
         await Promise.race(running);
         continue;
       }
-      endpoint ??= await findEndpointForDelivery(this.#services.db, webhookId, started);
-      if (!endpoint) {
-        await this.forget();
-        return;
+      const unread = due.some((delivery) => delivery.payload === null)
+        ? this.#log.due(now, PAYLOADS_READ_AHEAD).filter((delivery) => delivery.payload === null)
+        : [];
+      if (endpoint === undefined || unread.length > 0) {
+        const read = await readForDelivery(this.#services.db, {
+          webhookId: endpoint === undefined ? webhookId : undefined,
+          now: started,
+          eventIds: unread.map((delivery) => delivery.eventId),
+        });
+        if (read.endpoint === null) {
+          await this.forget();
+          return;
+        }
+        endpoint ??= read.endpoint;
+        if (endpoint === undefined) throw new Error("the endpoint was not read");
+        if (endpoint.enabled && unread.length > 0) {
+          this.#storePayloads(unread, read.bodies);
+          due = this.#log.due(now, room);
+        }
       }
       if (!endpoint.enabled) {
         this.#log.skip(due.map((delivery) => delivery.id));
         continue;
-      }
-      if (due.some((delivery) => delivery.payload === null)) {
-        await this.#readPayloads(now);
-        due = this.#log.due(now, room);
       }
       const ready = due.flatMap(({ payload, ...delivery }) =>
         payload === null ? [] : [{ ...delivery, payload }],
@@ -248,7 +268,12 @@ export class WebhookEndpoint extends DurableObject<Env> {
         ready.map((delivery) => delivery.id),
         leaseEnd,
       );
-      await this.ctx.storage.setAlarm(leaseEnd);
+      // The run's first lease ends first: should the object be evicted, the
+      // alarm then finds those due, and sets itself for the later ones.
+      if (!leaseAlarmSet) {
+        await this.ctx.storage.setAlarm(leaseEnd);
+        leaseAlarmSet = true;
+      }
       for (const delivery of ready) {
         const attempt: Promise<void> = this.#attempt(webhookId, endpoint, delivery)
           .catch((error: unknown) => {
@@ -261,19 +286,12 @@ export class WebhookEndpoint extends DurableObject<Env> {
   }
 
   /**
-   * Reads, in one query, the events of the next deliveries due that have
-   * none yet; those past retention are dropped, as there is nothing to send.
+   * Keeps the events read for deliveries that had none; those past
+   * retention are dropped, as there is nothing to send.
    */
-  async #readPayloads(now: number): Promise<void> {
-    const missing = this.#log
-      .due(now, PAYLOADS_READ_AHEAD)
-      .filter((delivery) => delivery.payload === null);
-    const bodies = await findEventBodies(
-      this.#services.db,
-      missing.map((delivery) => delivery.eventId),
-    );
+  #storePayloads(unread: readonly DeliveryRecord[], bodies: Map<string, string>): void {
     const gone: number[] = [];
-    for (const delivery of missing) {
+    for (const delivery of unread) {
       const payload = bodies.get(delivery.eventId);
       if (payload === undefined) gone.push(delivery.id);
       else this.#log.setPayload(delivery.id, payload);
@@ -288,6 +306,7 @@ export class WebhookEndpoint extends DurableObject<Env> {
   ): Promise<void> {
     const attemptedAt = Date.now();
     const answer = await post(
+      this.#signer,
       endpoint,
       { id: delivery.eventId, body: delivery.payload },
       attemptedAt,
@@ -303,7 +322,8 @@ export class WebhookEndpoint extends DurableObject<Env> {
   async #judgeHealth(webhookId: number, answer: Answer, attemptedAt: number): Promise<void> {
     const { kv } = this.ctx.storage;
     if (isSuccess(answer)) {
-      kv.delete(FIRST_FAILURE_AT);
+      // Most successes follow successes: a write only when a failure was on record.
+      if (kv.get(FIRST_FAILURE_AT) !== undefined) kv.delete(FIRST_FAILURE_AT);
       return;
     }
     const firstFailure = kv.get<number>(FIRST_FAILURE_AT) ?? attemptedAt;
