@@ -90,6 +90,46 @@ describe("a batch", () => {
     expect(await receivedAtLeast(ok.name, 3)).toHaveLength(3);
   });
 
+  it("an endpoint's messages in one batch are one hand-over, its events in the batch's order", async () => {
+    const ok = await endpoint("ok");
+    const other = await endpoint("ok");
+    const pets = [];
+    for (const name of ["First", "Second", "Third"]) {
+      pets.push(await createPet(key, { name, categoryId: 6 }));
+    }
+    const created = await feed(key, "pet.created");
+    const [one = "", two = "", three = ""] = pets.map(
+      (pet) => created.find((event) => event.data.id === pet.id)?.id ?? "",
+    );
+    const handedOver: { webhookId: string; eventIds: string[] }[] = [];
+    // The real objects, each call to them noted on the way.
+    const namespace = {
+      idFromName: (name: string) => env.WEBHOOK_ENDPOINT.idFromName(name),
+      get: (id: DurableObjectId) => ({
+        accept: (webhookId: number, eventIds: string[]) => {
+          handedOver.push({ webhookId: String(webhookId), eventIds });
+          return env.WEBHOOK_ENDPOINT.get(id).accept(webhookId, eventIds);
+        },
+      }),
+    } as unknown as Env["WEBHOOK_ENDPOINT"];
+    const { result } = await consume(
+      [
+        { webhookId: ok.id, eventIds: [one, two] },
+        { webhookId: other.id, eventIds: [one] },
+        { webhookId: ok.id, eventIds: [three] },
+      ],
+      { WEBHOOK_ENDPOINT: namespace },
+    );
+    expect(result.explicitAcks.sort()).toEqual(["message-1", "message-2", "message-3"]);
+    expect(handedOver).toEqual([
+      { webhookId: String(ok.id), eventIds: [one, two, three] },
+      { webhookId: String(other.id), eventIds: [one] },
+    ]);
+    const deliveries = await settledDeliveries(key, ok.id, 3);
+    expect(deliveries.map((delivery) => delivery.eventId)).toEqual([three, two, one]);
+    expect(await receivedAtLeast(other.name, 1)).toHaveLength(1);
+  });
+
   it("does not wait for endpoints that hang: acknowledged long before their timeout", async () => {
     const hanging = await Promise.all([endpoint("hang"), endpoint("hang"), endpoint("hang")]);
     const ok = await endpoint("ok");
@@ -132,6 +172,35 @@ describe("a batch", () => {
 
 describe("when the endpoint's object cannot be reached", () => {
   const logs = captureLogs();
+
+  it("every message of that endpoint goes back to the queue; the others' are acknowledged", async () => {
+    const [down, up] = [await endpoint("ok"), await endpoint("ok")];
+    const namespace = {
+      idFromName: (name: string) => env.WEBHOOK_ENDPOINT.idFromName(name),
+      get: (id: DurableObjectId) =>
+        id.equals(env.WEBHOOK_ENDPOINT.idFromName(String(down.id)))
+          ? {
+              accept: () =>
+                Promise.reject(new Error("Durable Object WebhookEndpoint is overloaded.")),
+            }
+          : env.WEBHOOK_ENDPOINT.get(id),
+    } as unknown as Env["WEBHOOK_ENDPOINT"];
+    const { result } = await consume(
+      [
+        { webhookId: down.id, eventIds: [eventId] },
+        { webhookId: up.id, eventIds: [eventId] },
+        { webhookId: down.id, eventIds: ["evt_0000000000000000000000000b"] },
+      ],
+      { WEBHOOK_ENDPOINT: namespace },
+    );
+    expect(result.explicitAcks).toEqual(["message-2"]);
+    expect(result.retryMessages.map((retry) => retry.msgId).sort()).toEqual([
+      "message-1",
+      "message-3",
+    ]);
+    expect(await receivedAtLeast(up.name, 1)).toHaveLength(1);
+    expect(await received(down.name)).toEqual([]);
+  });
 
   it("the message goes back to the queue, nothing is sent, the fault is logged", async () => {
     const ok = await endpoint("ok");

@@ -238,6 +238,21 @@ describe("health", () => {
     expect((await listed(key))[0]?.status).toBe("enabled");
   });
 
+  it("a success after failures clears the failure on record: the endpoint's health starts afresh", async () => {
+    const key = await freshKey();
+    const endpoint = await registerWebhook(key, receiverUrl("flaky-1", uniqueName("recovers")), [
+      "pet.created",
+    ]);
+    await createPet(key, { name: "Recovering", categoryId: 5 });
+    const [delivery] = await settledDeliveries(key, endpoint.id, 1);
+    expect(delivery?.attempts.map((attempt) => attempt.responseStatus)).toEqual([500, 200]);
+    const object = env.WEBHOOK_ENDPOINT.get(env.WEBHOOK_ENDPOINT.idFromName(String(endpoint.id)));
+    const mark = await runInDurableObject(object, (_, state) =>
+      state.storage.kv.get("firstFailureAt"),
+    );
+    expect(mark).toBeUndefined();
+  });
+
   it("waits at least Retry-After on 429 before the next attempt", async () => {
     const key = await freshKey();
     const endpoint = await registerWebhook(key, receiverUrl("throttle-1", uniqueName("busy")), [

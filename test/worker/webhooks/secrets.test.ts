@@ -107,6 +107,31 @@ describe("rotateWebhookSecret", () => {
     expect(verifies(endpoint.secret, request)).toBe(false);
   });
 
+  it("an endpoint that has delivered signs with each secret it has now: rotated in, then out", async () => {
+    const key = await freshKey();
+    const name = uniqueName("signing-keys");
+    const endpoint = await registerWebhook(key, receiverUrl("ok", name), ["pet.created"]);
+    const before = await nextDelivery(key, name, 0);
+    expect(before.headers["webhook-signature"]).toMatch(/^v1,\S+$/);
+    expect(verifies(endpoint.secret, before)).toBe(true);
+
+    const { body: rotated } = await rotate(key, endpoint.id);
+    const overlapping = await nextDelivery(key, name, 1);
+    expect(overlapping.headers["webhook-signature"]).toMatch(/^v1,\S+ v1,\S+$/);
+    expect(verifies(rotated.secret, overlapping)).toBe(true);
+    expect(verifies(endpoint.secret, overlapping)).toBe(true);
+
+    await env.DB.prepare(
+      "UPDATE webhooks SET previous_secrets = (SELECT json_group_array(json_set(value, '$.until', ?)) FROM json_each(previous_secrets)) WHERE id = ?",
+    )
+      .bind(Date.now() - 1, endpoint.id)
+      .run();
+    const after = await nextDelivery(key, name, 2);
+    expect(after.headers["webhook-signature"]).toMatch(/^v1,\S+$/);
+    expect(verifies(rotated.secret, after)).toBe(true);
+    expect(verifies(endpoint.secret, after)).toBe(false);
+  });
+
   it("with an Idempotency-Key, a retry replays the same secret and rotates nothing more", async () => {
     const key = await freshKey();
     const name = uniqueName("rotated-once");
