@@ -62,6 +62,8 @@ export class WebhookEndpoint extends DurableObject<Env> {
   readonly #services: Services;
   readonly #settings: WebhookSettings;
   readonly #signer = new DeliverySigner();
+  /** The endpoint's id once this instance has stored or found it: each call names it. */
+  #webhookId: number | undefined;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -132,6 +134,7 @@ export class WebhookEndpoint extends DurableObject<Env> {
 
   /** The endpoint was deleted: its deliveries go, and nothing more is sent. */
   async forget(): Promise<void> {
+    this.#webhookId = undefined;
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
     // A late message for the endpoint may still arrive; its alarm finds the endpoint gone.
@@ -164,9 +167,11 @@ export class WebhookEndpoint extends DurableObject<Env> {
   }
 
   #remember(webhookId: number): void {
+    if (this.#webhookId === webhookId) return;
     if (this.ctx.storage.kv.get(WEBHOOK_ID) !== webhookId) {
       this.ctx.storage.kv.put(WEBHOOK_ID, webhookId);
     }
+    this.#webhookId = webhookId;
   }
 
   #shown(deliveryId: number): Delivery {
