@@ -142,13 +142,17 @@ function latencies(requests: ReceivedRequest[], ids: number[]) {
   };
 }
 
-/** 150 animals in 5 s while the 10 neighbours `answer`: the healthy endpoint's latencies. */
-async function burst(bench: Bench, answer: Answer) {
-  const names = Array.from({ length: NEIGHBOURS }, (_, i) => `burst-${answer}-${i}`);
+/**
+ * 150 animals in 5 s while the 10 neighbours `answer`: the healthy
+ * endpoint's latencies. A run of its own takes a `label` of its own.
+ */
+export async function burst(bench: Bench, answer: Answer, label = "burst") {
+  const names = Array.from({ length: NEIGHBOURS }, (_, i) => `${label}-${answer}-${i}`);
+  const healthyName = `${label}-healthy-${answer}`;
   const neighbours = await endpoints(bench, bench.keys.neighbour, answer, names);
-  const healthy = await endpoints(bench, bench.keys.healthy, "ok", [`healthy-${answer}`]);
+  const healthy = await endpoints(bench, bench.keys.healthy, "ok", [healthyName]);
   const made = await makeAnimals(bench, BURST.animals, BURST.spanMs, `Burst ${answer}`);
-  const [requests = []] = await whenReceived(bench, [`healthy-${answer}`], BURST.animals);
+  const [requests = []] = await whenReceived(bench, [healthyName], BURST.animals);
   await Promise.all([neighbours.remove(), healthy.remove()]);
   return { madeInMs: made.finishedAt - made.startedAt, ...latencies(requests, made.ids) };
 }
