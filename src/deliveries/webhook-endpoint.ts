@@ -8,7 +8,12 @@ import type { WebhookSettings } from "../webhooks/webhook-settings.ts";
 import type { Delivery } from "../webhooks/webhooks.schemas.ts";
 import { type EndpointForDelivery, readForDelivery } from "./delivery.queries.ts";
 import { type Answer, isGone, isSuccess, judge, post } from "./delivery-attempt.ts";
-import { DeliveryLog, type DeliveryRecord, type DeliveryLog as Log } from "./delivery-log.ts";
+import {
+  type AttemptOutcome,
+  DeliveryLog,
+  type DeliveryRecord,
+  type DeliveryLog as Log,
+} from "./delivery-log.ts";
 import { DeliverySigner } from "./delivery-signature.ts";
 
 /**
@@ -23,6 +28,12 @@ const PARALLEL_ATTEMPTS = 6;
  * rounds), while a hanging one's run ends after its first round's timeout.
  */
 const RUN_BUDGET_MS = 2_000;
+/**
+ * How long the run waits, once an attempt has ended, for others about to
+ * end, so that they are recorded in one write: a millisecond beside a
+ * receiver's round trip.
+ */
+const RECORD_GATHER_MS = 1;
 /** Deliveries whose events one read of D1 fetches, ahead of their rounds. */
 const PAYLOADS_READ_AHEAD = 60;
 /** Beyond the timeout, how long an attempt may take before it counts as lost (the object evicted). */
@@ -41,6 +52,14 @@ const FIRST_FAILURE_AT = "firstFailureAt";
 const STORAGE_FAILURES = "storageFailures";
 
 const GONE_REASON = "The endpoint answered 410 Gone.";
+/** An attempt that has ended, waiting to be recorded with the others that ended meanwhile. */
+interface Ended {
+  delivery: DeliveryRecord;
+  answer: Answer;
+  attemptedAt: number;
+  outcome: AttemptOutcome;
+}
+
 const failingReason = (since: number) =>
   `No successful delivery since a failure at ${new Date(since).toISOString()}.`;
 
@@ -215,30 +234,35 @@ export class WebhookEndpoint extends DurableObject<Env> {
    */
   async #send(webhookId: number, started: number): Promise<void> {
     const running = new Set<Promise<void>>();
-    const failures: unknown[] = [];
+    const ended: Ended[] = [];
     try {
-      await this.#sendWhileDue(webhookId, started, running, failures);
+      await this.#sendWhileDue(webhookId, started, running, ended);
     } finally {
       await Promise.all(running);
+      // A record that cannot be written throws: the alarm tries again, as for a failed read.
+      await this.#record(webhookId, ended);
     }
-    // An attempt that could not record its outcome: the alarm tries again, as for a failed read.
-    if (failures.length > 0) throw failures[0];
   }
 
   async #sendWhileDue(
     webhookId: number,
     started: number,
     running: Set<Promise<void>>,
-    failures: unknown[],
+    ended: Ended[],
   ): Promise<void> {
     let endpoint: EndpointForDelivery | undefined;
     let leaseAlarmSet = false;
     for (let now = started; now - started < RUN_BUDGET_MS; now = Date.now()) {
+      // What ended is recorded before the next are leased: one write for both.
+      await this.#record(webhookId, ended);
       const room = PARALLEL_ATTEMPTS - running.size;
       let due = room > 0 ? this.#log.due(now, room) : [];
       if (due.length === 0) {
         if (running.size === 0) return;
         await Promise.race(running);
+        // Attempts that end close together are recorded together: under
+        // load, one write (and one commit) for several rather than for each.
+        await scheduler.wait(RECORD_GATHER_MS);
         continue;
       }
       const unread = due.some((delivery) => delivery.payload === null)
@@ -280,9 +304,9 @@ export class WebhookEndpoint extends DurableObject<Env> {
         leaseAlarmSet = true;
       }
       for (const delivery of ready) {
-        const attempt: Promise<void> = this.#attempt(webhookId, endpoint, delivery)
-          .catch((error: unknown) => {
-            failures.push(error);
+        const attempt: Promise<void> = this.#attempt(endpoint, delivery)
+          .then((end) => {
+            ended.push(end);
           })
           .finally(() => running.delete(attempt));
         running.add(attempt);
@@ -304,11 +328,11 @@ export class WebhookEndpoint extends DurableObject<Env> {
     this.#log.remove(gone);
   }
 
+  /** One attempt, judged as it ends (its next retry counts from then); recorded by the run. */
   async #attempt(
-    webhookId: number,
     endpoint: EndpointForDelivery,
     delivery: DeliveryRecord & { payload: string },
-  ): Promise<void> {
+  ): Promise<Ended> {
     const attemptedAt = Date.now();
     const answer = await post(
       this.#signer,
@@ -317,11 +341,16 @@ export class WebhookEndpoint extends DurableObject<Env> {
       attemptedAt,
       this.#settings.timeoutMs,
     );
-    this.#log.record(
-      delivery,
-      judge(delivery, answer, attemptedAt, this.#settings.retryDelaysSeconds),
-    );
-    if (!delivery.test) await this.#judgeHealth(webhookId, answer, attemptedAt);
+    const outcome = judge(delivery, answer, attemptedAt, this.#settings.retryDelaysSeconds);
+    return { delivery, answer, attemptedAt, outcome };
+  }
+
+  /** Records the attempts that ended, and the endpoint's health after each. */
+  async #record(webhookId: number, ended: Ended[]): Promise<void> {
+    for (const { delivery, answer, attemptedAt, outcome } of ended.splice(0)) {
+      this.#log.record(delivery, outcome);
+      if (!delivery.test) await this.#judgeHealth(webhookId, answer, attemptedAt);
+    }
   }
 
   async #judgeHealth(webhookId: number, answer: Answer, attemptedAt: number): Promise<void> {
