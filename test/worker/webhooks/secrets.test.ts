@@ -56,6 +56,15 @@ async function nextDelivery(key: string, name: string, seen: number): Promise<Re
   return request;
 }
 
+/** A day passes for the endpoint's replaced secrets: their overlap ends. */
+async function endOverlap(id: number): Promise<void> {
+  await env.DB.prepare(
+    "UPDATE webhooks SET previous_secrets = (SELECT json_group_array(json_set(value, '$.until', ?)) FROM json_each(previous_secrets)) WHERE id = ?",
+  )
+    .bind(Date.now() - 1, id)
+    .run();
+}
+
 describe("rotateWebhookSecret", () => {
   it("200 with the endpoint and a new secret; every recent secret verifies after one and two rotations", async () => {
     const key = await freshKey();
@@ -95,12 +104,7 @@ describe("rotateWebhookSecret", () => {
     const endpoint = await registerWebhook(key, receiverUrl("ok", name), ["pet.created"]);
     await rotate(key, endpoint.id);
     const { body: newest } = await rotate(key, endpoint.id);
-    // A day passes for the replaced secrets: their overlap ends.
-    await env.DB.prepare(
-      "UPDATE webhooks SET previous_secrets = (SELECT json_group_array(json_set(value, '$.until', ?)) FROM json_each(previous_secrets)) WHERE id = ?",
-    )
-      .bind(Date.now() - 1, endpoint.id)
-      .run();
+    await endOverlap(endpoint.id);
     const request = await nextDelivery(key, name, 0);
     expect(request.headers["webhook-signature"]).toMatch(/^v1,\S+$/);
     expect(verifies(newest.secret, request)).toBe(true);
@@ -121,11 +125,7 @@ describe("rotateWebhookSecret", () => {
     expect(verifies(rotated.secret, overlapping)).toBe(true);
     expect(verifies(endpoint.secret, overlapping)).toBe(true);
 
-    await env.DB.prepare(
-      "UPDATE webhooks SET previous_secrets = (SELECT json_group_array(json_set(value, '$.until', ?)) FROM json_each(previous_secrets)) WHERE id = ?",
-    )
-      .bind(Date.now() - 1, endpoint.id)
-      .run();
+    await endOverlap(endpoint.id);
     const after = await nextDelivery(key, name, 2);
     expect(after.headers["webhook-signature"]).toMatch(/^v1,\S+$/);
     expect(verifies(rotated.secret, after)).toBe(true);
