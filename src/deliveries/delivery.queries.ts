@@ -25,7 +25,7 @@ export interface EndpointForDelivery {
 }
 
 /** What one read for a round of deliveries found. */
-export interface DeliveryReading {
+interface DeliveryReading {
   /** The endpoint when asked for; null when it was deleted. */
   endpoint?: EndpointForDelivery | null;
   /** The events' JSON as delivered, by id; an event past retention is missing. */

@@ -3,11 +3,10 @@ import { EVENT_RETENTION_MS } from "../events/events.queries.ts";
 import { describeError, log } from "../logging.ts";
 import { newEventId } from "../outbox/outbox.ts";
 import { buildServices, type Services } from "../services.ts";
-import { disableWebhook } from "../webhooks/endpoint-changes.ts";
 import type { WebhookSettings } from "../webhooks/webhook-settings.ts";
 import type { Delivery } from "../webhooks/webhooks.schemas.ts";
 import { type EndpointForDelivery, readForDelivery } from "./delivery.queries.ts";
-import { type Answer, isGone, isSuccess, judge, post } from "./delivery-attempt.ts";
+import { type Answer, judge, post } from "./delivery-attempt.ts";
 import {
   type AttemptOutcome,
   DeliveryLog,
@@ -15,6 +14,7 @@ import {
   type DeliveryLog as Log,
 } from "./delivery-log.ts";
 import { DeliverySigner } from "./delivery-signature.ts";
+import { EndpointHealth } from "./endpoint-health.ts";
 
 /**
  * Attempts made at once: the connections one invocation may hold open
@@ -29,10 +29,9 @@ const PARALLEL_ATTEMPTS = 6;
  */
 const RUN_BUDGET_MS = 2_000;
 /**
- * How long the run waits, once an attempt has ended, for others about to
- * end, so that they are recorded in one write. In interleaved runs of the
- * bench, 4 ms gave more deliveries a second for less CPU each than 1 ms or
- * 10 ms; it delays the record and the next lease, never the attempt ended.
+ * How long the run waits, once an attempt has ended, for others about to end, to record them in
+ * one write: in interleaved bench runs 4 ms gave more deliveries a second, for less CPU each,
+ * than 1 ms or 10 ms. It delays the record and the next lease, never an attempt.
  */
 const RECORD_GATHER_MS = 4;
 /** Deliveries whose events one read of D1 fetches, ahead of their rounds. */
@@ -48,11 +47,9 @@ const STORAGE_RETRY_FIRST_MS = 1_000;
 const STORAGE_RETRY_MOST_MS = 60_000;
 
 const WEBHOOK_ID = "webhookId";
-const FIRST_FAILURE_AT = "firstFailureAt";
 /** How many alarms in a row could not read D1. */
 const STORAGE_FAILURES = "storageFailures";
 
-const GONE_REASON = "The endpoint answered 410 Gone.";
 /** An attempt that has ended, waiting to be recorded with the others that ended meanwhile. */
 interface Ended {
   delivery: DeliveryRecord;
@@ -61,9 +58,6 @@ interface Ended {
   outcome: AttemptOutcome;
 }
 
-const failingReason = (since: number) =>
-  `No successful delivery since a failure at ${new Date(since).toISOString()}.`;
-
 /**
  * One webhook endpoint's deliveries (named by the endpoint's id). The queue
  * consumer hands it events; it records each as a pending delivery before
@@ -71,10 +65,8 @@ const failingReason = (since: number) =>
  * schedules retries with the alarm. An attempt in flight is leased: if the
  * object is evicted before recording it, the delivery falls due again when
  * the lease ends and the alarm, set for that moment first, sends it again
- * (at least once, same `webhook-id`). Its health (the first failure since
- * the last success) disables the endpoint, through the endpoints' one
- * writer, when it has failed for too long, or at once on 410 Gone. A slow
- * endpoint holds only its own object.
+ * (at least once, same `webhook-id`). Each attempt counts toward its
+ * health (EndpointHealth). A slow endpoint holds only its own object.
  */
 export class WebhookEndpoint extends DurableObject<Env> {
   #log: Log;
@@ -82,6 +74,7 @@ export class WebhookEndpoint extends DurableObject<Env> {
   readonly #services: Services;
   readonly #settings: WebhookSettings;
   readonly #signer = new DeliverySigner();
+  readonly #health: EndpointHealth;
   /** The endpoint's id once this instance has stored or found it: each call names it. */
   #webhookId: number | undefined;
 
@@ -90,6 +83,7 @@ export class WebhookEndpoint extends DurableObject<Env> {
     this.#log = new DeliveryLog(ctx.storage.sql);
     this.#services = buildServices(env);
     this.#settings = this.#services.config.webhooks;
+    this.#health = new EndpointHealth(ctx.storage.kv, this.#services);
   }
 
   /**
@@ -145,7 +139,7 @@ export class WebhookEndpoint extends DurableObject<Env> {
 
   /** The owner enabled the endpoint: its health starts afresh. */
   enabled(): void {
-    this.ctx.storage.kv.delete(FIRST_FAILURE_AT);
+    this.#health.reset();
   }
 
   deliveries(beforeId: number | undefined, limit: number) {
@@ -350,26 +344,7 @@ export class WebhookEndpoint extends DurableObject<Env> {
   async #record(webhookId: number, ended: Ended[]): Promise<void> {
     for (const { delivery, answer, attemptedAt, outcome } of ended.splice(0)) {
       this.#log.record(delivery, outcome);
-      if (!delivery.test) await this.#judgeHealth(webhookId, answer, attemptedAt);
-    }
-  }
-
-  async #judgeHealth(webhookId: number, answer: Answer, attemptedAt: number): Promise<void> {
-    const { kv } = this.ctx.storage;
-    if (isSuccess(answer)) {
-      // Most successes follow successes: a write only when a failure was on record.
-      if (kv.get(FIRST_FAILURE_AT) !== undefined) kv.delete(FIRST_FAILURE_AT);
-      return;
-    }
-    const firstFailure = kv.get<number>(FIRST_FAILURE_AT) ?? attemptedAt;
-    kv.put(FIRST_FAILURE_AT, firstFailure);
-    const gone = isGone(answer);
-    if (gone || attemptedAt - firstFailure >= this.#settings.disableAfterMs) {
-      await disableWebhook(
-        this.#services,
-        webhookId,
-        gone ? GONE_REASON : failingReason(firstFailure),
-      );
+      if (!delivery.test) await this.#health.judge(webhookId, answer, attemptedAt);
     }
   }
 }
