@@ -114,7 +114,7 @@ describe("the rows", () => {
     ]);
     expect(first("deliveries")).toEqual(first("deliveries-floor"));
     expect(first("retry")).toEqual({ path: "/v1/webhooks/4/deliveries/9/retry" });
-    expect(first("create-floor-2")).toMatchObject({ path: "/v1/pets/insert-only" });
+    expect(first("create-floor-2")).toMatchObject({ path: "/v1/pet-inserts" });
     expect(first("by-id")).toEqual({ path: "/v1/pets?id=7" });
     expect(first("delete")).toEqual({ path: "/v1/pets/101" });
     expect(first("category")).toEqual(first("category-floor"));

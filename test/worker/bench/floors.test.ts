@@ -202,7 +202,7 @@ describe("the floor", () => {
     const alone = await sendToFloor({
       caller: "shopper",
       method: "POST",
-      path: "/v1/pets/insert-only",
+      path: "/v1/pet-inserts",
       body: JSON.stringify(pet),
     });
     const ids = [batch, alone].map((answer) => (JSON.parse(answer.body) as { id: number }).id);
