@@ -1,12 +1,16 @@
 import { z } from "@hono/zod-openapi";
 import { ApiError, messages } from "../errors.ts";
+import { toBase64Url } from "../utils/base64url.ts";
 import { stringHeader } from "./responses.ts";
 
 /**
- * Entity tags of what a client may change (an animal, a category): the
+ * Entity tags: of what a client may change (an animal, a category), the
  * record's version, quoted, as its `etag` field and its `ETag` header give
- * it, and `If-Match` as RFC 9110 §13.1.1 reads it.
+ * it, and `If-Match` as RFC 9110 §13.1.1 reads it; of any other read, a
+ * hash of what was sent.
  */
+
+const encoder = new TextEncoder();
 
 /** The version an entity tag this service issued names; the tag is strong, quotes included. */
 const ISSUED = /^"([1-9][0-9]{0,15})"$/;
@@ -78,4 +82,24 @@ function malformed(): ApiError {
 /** Whether a record at `version` meets the `If-Match` that `acceptedVersions` read. */
 export function meetsIfMatch(accepted: readonly number[] | undefined, version: number): boolean {
   return accepted === undefined || accepted.includes(version);
+}
+
+/**
+ * The strong tag of a reply that carries no record's version: of its body
+ * and, ahead of it, its `Link` header, so a page that gained a next page
+ * has another tag. 128 bits of SHA-256 keep the header short and
+ * collisions out of reach.
+ */
+export async function contentTag(body: string | Uint8Array, link: string | null): Promise<string> {
+  const head = link === null ? "" : `${link}\n`;
+  let bytes: Uint8Array;
+  if (typeof body === "string") bytes = encoder.encode(head + body);
+  else {
+    const headBytes = encoder.encode(head);
+    bytes = new Uint8Array(headBytes.length + body.length);
+    bytes.set(headBytes);
+    bytes.set(body, headBytes.length);
+  }
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return `"${toBase64Url(digest.subarray(0, 16))}"`;
 }

@@ -1,5 +1,8 @@
 import { z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { JSONValue } from "hono/utils/types";
 import { CursorParamSchema, type Direction, encodeCursor } from "./cursor.ts";
+import { contentTag } from "./entity-tags.ts";
 import { digitsAsInteger } from "./identifiers.ts";
 import { optionalHeader, type ResponseHeader } from "./responses.ts";
 
@@ -87,4 +90,20 @@ export function nextPageLinkHeader(example: string): ResponseHeader {
     schema: { type: "string" },
     example,
   });
+}
+
+/**
+ * A listing's page: the items, with the `Link` to the next page when one
+ * may follow, and the `ETag` of both, made from the text here (the
+ * response chain would otherwise read the body back to tag it, which cost
+ * a listing more than turning its items into JSON twice).
+ */
+export async function pageReply<T extends JSONValue | object>(
+  c: Context,
+  items: T[],
+  next: string | undefined,
+) {
+  if (next !== undefined) c.header("Link", next);
+  c.header("ETag", await contentTag(JSON.stringify(items), next ?? null));
+  return c.json(items, 200);
 }

@@ -1,5 +1,5 @@
 import { decodeCursor } from "../api/cursor.ts";
-import { nextPageLink } from "../api/pagination.ts";
+import { nextPageLink, pageReply } from "../api/pagination.ts";
 import type { RouteHandlers } from "../api/route-router.ts";
 import { changeRequestOf } from "../catalogue/changes.ts";
 import { ApiError, messages } from "../errors.ts";
@@ -32,8 +32,8 @@ export const categoryHandlers = {
     const afterId = cursor === undefined ? 0 : decodeCursor(cursor);
     const page = await listCategories(c.get("services").db, { limit, afterId });
     const last = page.categories.at(-1);
-    if (page.hasMore && last) c.header("Link", nextPageLink(c.req.url, { limit }, last.id));
-    return c.json(page.categories, 200);
+    const next = page.hasMore && last ? nextPageLink(c.req.url, { limit }, last.id) : undefined;
+    return pageReply(c, page.categories, next);
   },
 
   getCategory: async (c) => {

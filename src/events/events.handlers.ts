@@ -1,5 +1,5 @@
 import { decodeCursor } from "../api/cursor.ts";
-import { nextPageLink } from "../api/pagination.ts";
+import { nextPageLink, pageReply } from "../api/pagination.ts";
 import type { RouteHandlers } from "../api/route-router.ts";
 import { EVENT_TYPES } from "../db/schema.ts";
 import { holdsScope, type Scope } from "../keys/scopes.ts";
@@ -31,9 +31,11 @@ export const eventHandlers = {
       limit,
       now: Date.now(),
     });
-    if (page.hasMore && page.lastSeq !== undefined) {
-      c.header("Link", nextPageLink(c.req.url, { limit, type }, page.lastSeq));
-    }
-    return c.json(page.events, 200);
+    const { hasMore, lastSeq } = page;
+    const next =
+      hasMore && lastSeq !== undefined
+        ? nextPageLink(c.req.url, { limit, type }, lastSeq)
+        : undefined;
+    return pageReply(c, page.events, next);
   },
 } satisfies RouteHandlers<typeof eventRoutes>;

@@ -1,25 +1,5 @@
 import type { Context } from "hono";
-import { toBase64Url } from "../utils/base64url.ts";
-
-const encoder = new TextEncoder();
-
-/**
- * A strong tag of what was sent: the body and, ahead of it, the `Link`
- * header, so a page that gained a next page has another tag. 128 bits of
- * SHA-256 keep the header short and collisions out of reach.
- */
-async function tagOf(body: ArrayBuffer, link: string | null): Promise<string> {
-  let bytes = new Uint8Array(body);
-  if (link !== null) {
-    const head = encoder.encode(`${link}\n`);
-    const joined = new Uint8Array(head.length + bytes.length);
-    joined.set(head);
-    joined.set(bytes, head.length);
-    bytes = joined;
-  }
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  return `"${toBase64Url(digest.subarray(0, 16))}"`;
-}
+import { contentTag } from "../api/entity-tags.ts";
 
 /**
  * Whether `If-None-Match` names the tag: `*`, or a list holding it by the
@@ -42,7 +22,7 @@ function replaceReply(c: Context, response: Response): void {
 
 /**
  * A 200 to a GET or HEAD gets an `ETag` (its own where it set one, else a
- * strong tag of what was sent), and becomes a 304 without a body when
+ * strong tag of what was sent, which costs reading the body back), and becomes a 304 without a body when
  * `If-None-Match` names it. The 304 keeps every header but those describing
  * the body. Hand-written: hono/etag keeps only a fixed list of headers on
  * its 304s and tags the body alone, so a listing's `Link` would not count.
@@ -53,7 +33,7 @@ export async function answerConditionally(c: Context): Promise<void> {
   let body: ArrayBuffer | undefined;
   if (tag === null) {
     body = await sent.arrayBuffer();
-    tag = await tagOf(body, sent.headers.get("Link"));
+    tag = await contentTag(new Uint8Array(body), sent.headers.get("Link"));
   }
   const ifNoneMatch = c.req.header("If-None-Match");
   if (ifNoneMatch !== undefined && namesTag(ifNoneMatch, tag)) {

@@ -1,5 +1,5 @@
 import { decodeCursor } from "../api/cursor.ts";
-import { nextPageLink } from "../api/pagination.ts";
+import { nextPageLink, pageReply } from "../api/pagination.ts";
 import type { RouteHandlers } from "../api/route-router.ts";
 import { ApiError, messages } from "../errors.ts";
 import { claimOf, replyOf } from "../idempotency/idempotent-request.ts";
@@ -49,8 +49,9 @@ export const orderHandlers = {
       afterId,
     });
     const last = page.orders.at(-1);
-    if (page.hasMore && last) c.header("Link", nextPageLink(c.req.url, { limit, status }, last.id));
-    return c.json(page.orders, 200);
+    const next =
+      page.hasMore && last ? nextPageLink(c.req.url, { limit, status }, last.id) : undefined;
+    return pageReply(c, page.orders, next);
   },
 
   /**

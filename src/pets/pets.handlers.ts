@@ -1,5 +1,5 @@
 import { positionIn } from "../api/cursor.ts";
-import { nextPageLink } from "../api/pagination.ts";
+import { nextPageLink, pageReply } from "../api/pagination.ts";
 import type { RouteHandlers } from "../api/route-router.ts";
 import { changeRequestOf } from "../catalogue/changes.ts";
 import { ApiError, messages } from "../errors.ts";
@@ -48,19 +48,18 @@ export const petHandlers = {
       direction,
       after: cursor === undefined ? undefined : positionIn(cursor, direction),
     });
-    if (page.next !== undefined) {
-      // Every filter goes on; the direction only when it is not the default.
-      const kept = {
-        limit,
-        status,
-        categoryId,
-        id,
-        q,
-        direction: direction === "desc" ? direction : undefined,
-      };
-      c.header("Link", nextPageLink(c.req.url, kept, page.next, direction));
-    }
-    return c.json(page.pets, 200);
+    // Every filter goes on; the direction only when it is not the default.
+    const kept = {
+      limit,
+      status,
+      categoryId,
+      id,
+      q,
+      direction: direction === "desc" ? direction : undefined,
+    };
+    const next =
+      page.next === undefined ? undefined : nextPageLink(c.req.url, kept, page.next, direction);
+    return pageReply(c, page.pets, next);
   },
 
   /** Creates the animal, once per Idempotency-Key when one is sent, answering every retry as the first request was answered. */

@@ -1,5 +1,5 @@
 import { decodeCursor } from "../api/cursor.ts";
-import { nextPageLink } from "../api/pagination.ts";
+import { nextPageLink, pageReply } from "../api/pagination.ts";
 import type { RouteHandlers } from "../api/route-router.ts";
 import { ApiError, messages } from "../errors.ts";
 import type { EventTypeSelector } from "../events/events.schemas.ts";
@@ -133,8 +133,8 @@ export const webhookHandlers = {
       limit,
     });
     const last = page.deliveries.at(-1);
-    if (page.hasMore && last) c.header("Link", nextPageLink(c.req.url, { limit }, last.id));
-    return c.json(page.deliveries, 200);
+    const next = page.hasMore && last ? nextPageLink(c.req.url, { limit }, last.id) : undefined;
+    return pageReply(c, page.deliveries, next);
   },
 
   testWebhook: async (c) => {

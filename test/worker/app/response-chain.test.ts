@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import { beforeAll, describe, expect, it } from "vitest";
 import { bookmarkOf } from "../../../src/api/consistency-token.ts";
 import { encodeCursor } from "../../../src/api/cursor.ts";
+import { contentTag } from "../../../src/api/entity-tags.ts";
 import type { AppEnv } from "../../../src/context.ts";
 import { responseChain } from "../../../src/middleware/response-chain.ts";
 import { services } from "../../../src/middleware/services.ts";
@@ -438,6 +439,16 @@ describe("conditional reads", () => {
     expect(after.res.headers.get("Link")).toMatch(/rel="next"/);
     expect(after.res.headers.get("ETag")).toMatch(TAG);
     expect(after.res.headers.get("ETag")).not.toBe(before.res.headers.get("ETag"));
+  });
+
+  it("tags a page its handler tagged as the chain tags any other read: its Link and body's bytes", async () => {
+    const pet = await createPet(key, { name: "Paged", categoryId: 4 });
+    const paths = ["/v1/pets?limit=1", "/v1/categories?limit=1", "/v1/events?limit=1"];
+    for (const path of [...paths, `/v1/pets/${pet.id}/photos`]) {
+      const { res, text } = await reply(path, { key });
+      const bytes = new TextEncoder().encode(text);
+      expect(res.headers.get("ETag"), path).toBe(await contentTag(bytes, res.headers.get("Link")));
+    }
   });
 
   it("gives an animal changed another tag", async () => {
