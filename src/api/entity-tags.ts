@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { ApiError, messages } from "../errors.ts";
 import { toBase64Url } from "../utils/base64url.ts";
+import { sha256 } from "../utils/sha256.ts";
 import { stringHeader } from "./responses.ts";
 
 /**
@@ -90,16 +91,16 @@ export function meetsIfMatch(accepted: readonly number[] | undefined, version: n
  * has another tag. 128 bits of SHA-256 keep the header short and
  * collisions out of reach.
  */
-export async function contentTag(body: string | Uint8Array, link: string | null): Promise<string> {
+export async function contentTag(body: string | ArrayBuffer, link: string | null): Promise<string> {
   const head = link === null ? "" : `${link}\n`;
-  let bytes: Uint8Array;
-  if (typeof body === "string") bytes = encoder.encode(head + body);
-  else {
+  let content: string | ArrayBuffer = head + body;
+  if (typeof body !== "string") {
     const headBytes = encoder.encode(head);
-    bytes = new Uint8Array(headBytes.length + body.length);
-    bytes.set(headBytes);
-    bytes.set(body, headBytes.length);
+    const joined = new Uint8Array(headBytes.length + body.byteLength);
+    joined.set(headBytes);
+    joined.set(new Uint8Array(body), headBytes.length);
+    content = joined.buffer;
   }
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  const digest = await sha256(content);
   return `"${toBase64Url(digest.subarray(0, 16))}"`;
 }

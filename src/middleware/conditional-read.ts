@@ -33,7 +33,7 @@ export async function answerConditionally(c: Context): Promise<void> {
   let body: ArrayBuffer | undefined;
   if (tag === null) {
     body = await sent.arrayBuffer();
-    tag = await contentTag(new Uint8Array(body), sent.headers.get("Link"));
+    tag = await contentTag(body, sent.headers.get("Link"));
   }
   const ifNoneMatch = c.req.header("If-None-Match");
   if (ifNoneMatch !== undefined && namesTag(ifNoneMatch, tag)) {
