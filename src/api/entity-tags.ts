@@ -93,14 +93,15 @@ export function meetsIfMatch(accepted: readonly number[] | undefined, version: n
  */
 export async function contentTag(body: string | ArrayBuffer, link: string | null): Promise<string> {
   const head = link === null ? "" : `${link}\n`;
-  let content: string | ArrayBuffer = head + body;
-  if (typeof body !== "string") {
-    const headBytes = encoder.encode(head);
-    const joined = new Uint8Array(headBytes.length + body.byteLength);
-    joined.set(headBytes);
-    joined.set(new Uint8Array(body), headBytes.length);
-    content = joined.buffer;
-  }
-  const digest = await sha256(content);
+  const digest = await sha256(typeof body === "string" ? head + body : joined(head, body));
   return `"${toBase64Url(digest.subarray(0, 16))}"`;
+}
+
+/** The text's UTF-8 bytes, then the body's. */
+function joined(head: string, body: ArrayBuffer): ArrayBuffer {
+  const headBytes = encoder.encode(head);
+  const bytes = new Uint8Array(headBytes.length + body.byteLength);
+  bytes.set(headBytes);
+  bytes.set(new Uint8Array(body), headBytes.length);
+  return bytes.buffer;
 }

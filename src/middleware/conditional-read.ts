@@ -22,10 +22,11 @@ function replaceReply(c: Context, response: Response): void {
 
 /**
  * A 200 to a GET or HEAD gets an `ETag` (its own where it set one, else a
- * strong tag of what was sent, which costs reading the body back), and becomes a 304 without a body when
- * `If-None-Match` names it. The 304 keeps every header but those describing
- * the body. Hand-written: hono/etag keeps only a fixed list of headers on
- * its 304s and tags the body alone, so a listing's `Link` would not count.
+ * strong tag of what was sent, which costs reading the body back), and
+ * becomes a 304 without a body when `If-None-Match` names it. The 304
+ * keeps every header but those describing the body. Hand-written:
+ * hono/etag keeps only a fixed list of headers on its 304s and tags the
+ * body alone, so a listing's `Link` would not count.
  */
 export async function answerConditionally(c: Context): Promise<void> {
   const sent = c.res;
