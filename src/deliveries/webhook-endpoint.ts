@@ -54,7 +54,6 @@ const STORAGE_FAILURES = "storageFailures";
 interface Ended {
   delivery: DeliveryRecord;
   answer: Answer;
-  attemptedAt: number;
   outcome: AttemptOutcome;
 }
 
@@ -337,14 +336,15 @@ export class WebhookEndpoint extends DurableObject<Env> {
       this.#settings.timeoutMs,
     );
     const outcome = judge(delivery, answer, attemptedAt, this.#settings.retryDelaysSeconds);
-    return { delivery, answer, attemptedAt, outcome };
+    return { delivery, answer, outcome };
   }
 
   /** Records the attempts that ended, and the endpoint's health after each. */
   async #record(webhookId: number, ended: Ended[]): Promise<void> {
-    for (const { delivery, answer, attemptedAt, outcome } of ended.splice(0)) {
+    for (const { delivery, answer, outcome } of ended.splice(0)) {
       this.#log.record(delivery, outcome);
-      if (!delivery.test) await this.#health.judge(webhookId, answer, attemptedAt);
+      const { attemptedAtMs } = outcome.attempt;
+      if (!delivery.test) await this.#health.judge(webhookId, answer, attemptedAtMs);
     }
   }
 }
