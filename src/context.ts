@@ -1,4 +1,3 @@
-import type { RequestSession } from "./db/request-session.ts";
 import type { KeyRecord } from "./keys/key-record.ts";
 import type { Services } from "./services.ts";
 
@@ -48,7 +47,7 @@ export interface AppEnv {
     apiKey: AuthenticatedKey;
     /** The limiter's answer as headers, for the response chain to put on whatever reply follows. */
     rateLimitHeaders?: Record<string, string>;
-    /** An admitted `/v1` request's D1 session: its bookmark becomes the reply's Consistency-Token. */
-    d1Session?: RequestSession;
+    /** The D1 bookmark after an admitted `/v1` request's last query: the reply's Consistency-Token. */
+    bookmark?: string;
   };
 }

@@ -52,10 +52,10 @@ export function readConsistency(): MiddlewareHandler<AppEnv> {
     const services = c.get("services");
     const session = new RequestSession(services.db, startOf(c.req.method, sent, keyHash));
     c.set("services", { ...services, db: session.database });
-    c.set("d1Session", session);
     await next();
     const bookmark = session.bookmark();
     if (bookmark === undefined) return;
+    c.set("bookmark", bookmark);
     const now = Date.now();
     const newest = newerBookmark(issued.get(keyHash, now), bookmark);
     if (newest !== undefined) issued.set(keyHash, newest, now);

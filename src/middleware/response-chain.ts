@@ -73,7 +73,7 @@ function isRead(method: string): boolean {
 function recordedHeaders(c: Context<AppEnv>, headers: Headers): void {
   const limits = c.get("rateLimitHeaders");
   if (limits) for (const [name, value] of Object.entries(limits)) headers.set(name, value);
-  const bookmark = c.get("d1Session")?.bookmark();
+  const bookmark = c.get("bookmark");
   if (bookmark !== undefined) headers.set("Consistency-Token", consistencyToken(bookmark));
 }
 
