@@ -31,7 +31,7 @@ const ALLOWED_REQUEST_HEADERS = [
 ];
 
 /** Every response header the API documents, so a page can read it. */
-const EXPOSED_HEADERS = [
+export const EXPOSED_HEADERS = [
   "Link",
   "Location",
   "ETag",

@@ -39,6 +39,13 @@ export function newPetBody(index: number): string {
  */
 export const INSERT_ONLY_PATH = "/v1/pet-inserts";
 
+/**
+ * Where the floor answers the listing and the fetch of one animal with the
+ * headers each of those replies of the API carries as well (floors.ts),
+ * under a path of its own for the same reason.
+ */
+export const WITH_HEADERS_PATH = "/v1/pet-replies";
+
 /** The kinds the hooks account's endpoints want: its own orders', and it never orders. */
 export const HOOK_TYPES = ["order.*"];
 
@@ -77,7 +84,13 @@ export const ROWS: readonly BenchRow[] = [
     tier: "hot",
     caller: "shopper",
     flow: () => one("GET", "/v1/pets?limit=20", 200),
-    floors: sameRequests("listPets' query"),
+    floors: [
+      { label: "listPets' query" },
+      {
+        label: "listPets' query, sending the API's headers",
+        flow: () => one("GET", `${WITH_HEADERS_PATH}?limit=20`, 200),
+      },
+    ],
   },
   {
     id: "get",
@@ -85,7 +98,13 @@ export const ROWS: readonly BenchRow[] = [
     tier: "hot",
     caller: "shopper",
     flow: ({ pets }) => walk("GET", pets, (id) => `/v1/pets/${id}`),
-    floors: sameRequests("findPet's query"),
+    floors: [
+      { label: "findPet's query" },
+      {
+        label: "findPet's query, sending the API's headers",
+        flow: ({ pets }) => walk("GET", pets, (id) => `${WITH_HEADERS_PATH}/${id}`),
+      },
+    ],
   },
   {
     id: "create",

@@ -1,5 +1,5 @@
 import type { Caller } from "./callers.ts";
-import { callerAccountsSql, floorKeysSql } from "./callers.ts";
+import { BENCH_LIMITS, callerAccountsSql, floorKeysSql } from "./callers.ts";
 import { encoded, type Send } from "./flows.ts";
 import {
   DEPARTING_ANIMALS,
@@ -8,9 +8,6 @@ import {
   orderAnimalsSql,
 } from "./seeded-animals.ts";
 import { API_CONFIG, wrangler } from "./servers.ts";
-
-/** Limits no bench run can reach, so every measured request is admitted yet still counted. */
-const BENCH_LIMITS = { perMinute: 100_000_000, perDay: 1_000_000_000 };
 
 /** Creates the tables in the isolated state of a Worker served with `config` (the real one's by default). */
 export async function applyMigrationsTo(persistTo: string, config = API_CONFIG): Promise<void> {

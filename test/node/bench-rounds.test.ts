@@ -107,10 +107,14 @@ describe("the rows", () => {
     const first = (id: string) => byId(id).flow?.steps[0]?.request({});
     expect(byId("get").headers).toEqual({ Authorization: "Bearer s" });
     expect(byId("deliveries").headers).toEqual({ Authorization: "Bearer h" });
-    expect(byId("get-floor").headers).toBeUndefined();
-    expect([byId("get-floor").origin, first("get-floor")]).toEqual([
+    expect(byId("get-floor-1").headers).toBeUndefined();
+    expect([byId("get-floor-1").origin, first("get-floor-1")]).toEqual([
       "http://floor",
       { path: "/v1/pets/7" },
+    ]);
+    expect([first("get-floor-2"), first("list-floor-2")]).toEqual([
+      { path: "/v1/pet-replies/7" },
+      { path: "/v1/pet-replies?limit=20" },
     ]);
     expect(first("deliveries")).toEqual(first("deliveries-floor"));
     expect(first("retry")).toEqual({ path: "/v1/webhooks/4/deliveries/9/retry" });
@@ -133,34 +137,39 @@ describe("the rows", () => {
   });
 
   it("load the hot rows every round and the others in their first rounds, each beside its floors", () => {
-    expect(names(pairedPlan(targets, 0)).slice(0, 7)).toEqual([
-      "list-floor@list",
+    expect(names(pairedPlan(targets, 0)).slice(0, 9)).toEqual([
+      "list-floor-1@list",
       "list",
-      "get-floor@get",
+      "list-floor-2@list",
+      "get-floor-1@get",
       "get",
+      "get-floor-2@get",
       "create-floor-1@create",
       "create",
       "create-floor-2@create",
     ]);
     // The next round: each endpoint's floors swap sides, and the order rotates.
-    expect(names(pairedPlan(targets, 1)).slice(0, 7)).toEqual([
+    expect(names(pairedPlan(targets, 1)).slice(0, 8)).toEqual([
+      "get-floor-2@get",
       "get",
-      "get-floor@get",
+      "get-floor-1@get",
       "create-floor-2@create",
       "create",
       "create-floor-1@create",
       "list-status",
       "list-status-floor@list-status",
     ]);
-    expect(pairedPlan(targets, 1)).toHaveLength(2 + 2 + 3 + 26 * 2);
+    expect(pairedPlan(targets, 1)).toHaveLength(3 + 3 + 3 + 26 * 2);
     expect(names(pairedPlan(targets, 2))).toEqual([
       "create-floor-1@create",
       "create",
       "create-floor-2@create",
-      "list-floor@list",
+      "list-floor-1@list",
       "list",
-      "get-floor@get",
+      "list-floor-2@list",
+      "get-floor-1@get",
       "get",
+      "get-floor-2@get",
     ]);
   });
 
@@ -168,9 +177,9 @@ describe("the rows", () => {
     const { settings, otherRounds, deadlineMs } = parseBenchOptions([]);
     // Twenty-six other rows: more than three rounds hold (twenty-four), fewer than two do (thirty-four).
     expect([settings.rounds, otherRounds, settings.durationSeconds]).toEqual([9, 2, 2]);
-    // Warm-ups of 59 slots, two rounds of all 59, seven of the seven hot slots.
+    // Warm-ups of 61 slots, two rounds of all 61, seven of the nine hot slots.
     const seconds = loadSeconds(plannedRowTargets(otherRounds), settings, { paired: true });
-    expect(seconds).toBe(59 * 1 + (2 * 59 + 7 * 7) * 2);
+    expect(seconds).toBe(61 * 1 + (2 * 61 + 7 * 9) * 2);
     expect(seconds + 150).toBeLessThan(deadlineMs / 1000);
     expect(() => parseBenchOptions(["--rounds", "20"])).toThrow(/would not fit/);
     expect(() => parseBenchOptions(["--other-rounds", "5"])).toThrow(/fewer --rows/);
@@ -212,13 +221,17 @@ describe("the report", () => {
 
   it("prints a line per endpoint and floor, with the floor's own figures beside it", () => {
     const rows = summarise(targets, [
-      sample("get-floor", 1, 500, 1.5, "get"),
+      sample("get-floor-1", 1, 500, 1.5, "get"),
       sample("get", 1, 450, 1.8),
+      sample("get-floor-2", 1, 480, 1.6, "get"),
     ]);
     const lines = formatRows(rows.filter((row) => row.target.startsWith("get")));
-    expect(lines).toHaveLength(3);
+    expect(lines).toHaveLength(4);
     expect(lines[2]).toMatch(
       /^GET \/v1\/pets\/\{id\} +450 +4\.4 +findPet's query +500 +0\.90 \(0\.90–0\.90\) +1\.800 +1\.500 +1\.20 \(1\.20–1\.20\) +500 +500 +0$/,
+    );
+    expect(lines[3]).toMatch(
+      /^GET \/v1\/pets\/\{id\} +450 +4\.4 +findPet's query, sending the API's headers +480 +0\.94 \(0\.94–0\.94\) +1\.800 +1\.600 +1\.13 /,
     );
   });
 });

@@ -1,5 +1,8 @@
 import type { Context } from "hono";
+import { EXAMPLE_TOKEN } from "../../../src/api/consistency-token.ts";
 import { type Direction, decodeCursor, positionIn } from "../../../src/api/cursor.ts";
+import { deprecationLink, deprecationsIn, sunsetDate } from "../../../src/api/deprecation.ts";
+import { nextPageLink } from "../../../src/api/pagination.ts";
 import type { ChangeRequest } from "../../../src/catalogue/changes.ts";
 import { changerOf } from "../../../src/catalogue/ownership.ts";
 import {
@@ -8,9 +11,10 @@ import {
   listCategories,
 } from "../../../src/categories/categories.queries.ts";
 import { editCategory, removeCategory } from "../../../src/categories/category-edits.ts";
-import { preparedQueries, runOne } from "../../../src/db/database.ts";
+import { type Database, preparedQueries, runOne } from "../../../src/db/database.ts";
 import { listEvents } from "../../../src/events/events.queries.ts";
 import { type EventTypeSelector, kindsOf } from "../../../src/events/events.schemas.ts";
+import { EXPOSED_HEADERS } from "../../../src/middleware/response-chain.ts";
 import {
   findOrder,
   listOrders,
@@ -25,9 +29,11 @@ import { listPets } from "../../../src/pets/pet-listing.queries.ts";
 import { addPhoto } from "../../../src/pets/pet-photo-uploads.ts";
 import { listPhotos } from "../../../src/pets/pet-photos.queries.ts";
 import { findPet, petShape } from "../../../src/pets/pets.queries.ts";
+import { petRoutes } from "../../../src/pets/pets.routes.ts";
 import type { NewPet, PetPatch, PetStatus } from "../../../src/pets/pets.schemas.ts";
 import { prefixQuery } from "../../../src/pets/search-words.ts";
 import { photoTypeOf } from "../../../src/photos/photo-formats.ts";
+import { rateLimitHeaders } from "../../../src/rate-limit/rate-limit-headers.ts";
 import type { Services } from "../../../src/services.ts";
 import {
   changeWebhook,
@@ -36,8 +42,8 @@ import {
   rotateWebhookSecret,
 } from "../../../src/webhooks/endpoint-changes.ts";
 import { findWebhook, listWebhooks, type Owner } from "../../../src/webhooks/webhooks.queries.ts";
-import { CALLERS } from "../callers.ts";
-import { INSERT_ONLY_PATH } from "../rows.ts";
+import { BENCH_LIMITS, CALLERS } from "../callers.ts";
+import { INSERT_ONLY_PATH, WITH_HEADERS_PATH } from "../rows.ts";
 
 /**
  * The floors: for each `/v1` endpoint the bench measures, at its method and
@@ -45,6 +51,8 @@ import { INSERT_ONLY_PATH } from "../rows.ts";
  * statements and changes and its Durable Object calls, imported from src/,
  * on the services every request of the API gets. No validation, no key, no
  * limiter, no response chain; the inputs are read as the rows send them.
+ * Beside those, create's INSERT alone, and the listing and the fetch of
+ * one animal sending the API's headers, each at a path of its own (rows.ts).
  * The floor acts for the callers' keys its database holds (callers.ts).
  */
 
@@ -81,6 +89,55 @@ function changeOf(c: FloorContext, { config }: Services, name: string): ChangeRe
   return { id: id(c, name), changer: changerOf({ hash: shopper }, config), accepted: undefined };
 }
 
+/** An instant to write the headers' times from: the same length as any now, and fixed. */
+const AN_INSTANT = Date.UTC(2026, 10, 26);
+
+/**
+ * The headers every listing and fetch of one animal of the API carries
+ * beside its body and `ETag`, with values of the form and length a bench
+ * key's reply has, made once: a floor that sends them shows what sending
+ * the contract's headers costs (workerd writes them, and `wrangler dev`'s
+ * proxy reads and writes them again), apart from the work of making them.
+ */
+const READ_HEADERS: Record<string, string> = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Expose-Headers": EXPOSED_HEADERS,
+  "Cache-Control": "private, no-cache",
+  "Consistency-Token": EXAMPLE_TOKEN,
+  "X-Content-Type-Options": "nosniff",
+  "X-Request-Id": "3f2c9a4e-8d1b-4c7a-9e5f-0a6b2d8c4e1f",
+  ...rateLimitHeaders(
+    {
+      outcome: "allowed",
+      windows: [
+        { name: "minute" as const, limit: BENCH_LIMITS.perMinute, lengthSeconds: 60 },
+        { name: "day" as const, limit: BENCH_LIMITS.perDay, lengthSeconds: 86_400 },
+      ].map((window) => ({ ...window, remaining: window.limit - 1, reset: AN_INSTANT / 1000 })),
+    },
+    AN_INSTANT,
+  ),
+};
+/** A listing's tag, of the length of the tags the API makes from each page. */
+const PAGE_TAG = `"${"A".repeat(22)}"`;
+const [getPetNotice] = deprecationsIn([petRoutes]);
+if (!getPetNotice)
+  throw new Error("the fetch of one animal is no longer deprecated: update its floor");
+
+/** The listing's page, its filters read as the API reads them. */
+function listedPets(c: FloorContext, db: Database) {
+  const direction = (c.req.query("direction") ?? "asc") as Direction;
+  const [cursor, q] = [c.req.query("cursor"), c.req.query("q")];
+  return listPets(db, {
+    limit: page(c).limit,
+    statuses: c.req.queries("status") as PetStatus[] | undefined,
+    categoryIds: c.req.queries("categoryId")?.map(Number),
+    ids: c.req.queries("id")?.map(Number),
+    words: q === undefined ? undefined : prefixQuery(q),
+    direction,
+    after: cursor === undefined ? undefined : positionIn(cursor, direction),
+  });
+}
+
 /** A placed order's move, answered as the API answers it. */
 function move(to: OrderMove): Floor {
   return async (c, { db }) => {
@@ -92,23 +149,29 @@ function move(to: OrderMove): Floor {
 
 /** By method and path, as the Worker routes them (see floor-worker.ts). */
 export const floors: Record<string, Floor> = {
-  "GET /v1/pets": async (c, { db }) => {
-    const direction = (c.req.query("direction") ?? "asc") as Direction;
-    const [cursor, q] = [c.req.query("cursor"), c.req.query("q")];
-    const found = await listPets(db, {
-      limit: page(c).limit,
-      statuses: c.req.queries("status") as PetStatus[] | undefined,
-      categoryIds: c.req.queries("categoryId")?.map(Number),
-      ids: c.req.queries("id")?.map(Number),
-      words: q === undefined ? undefined : prefixQuery(q),
-      direction,
-      after: cursor === undefined ? undefined : positionIn(cursor, direction),
-    });
-    return c.json(found.pets, 200);
-  },
+  "GET /v1/pets": async (c, { db }) => c.json((await listedPets(c, db)).pets, 200),
   "GET /v1/pets/:petId": async (c, { db }) => {
     const pet = await findPet(db, id(c, "petId"));
     return pet ? c.json(pet, 200) : c.json({ code: "not_found" }, 404);
+  },
+  [`GET ${WITH_HEADERS_PATH}`]: async (c, { db }) => {
+    const found = await listedPets(c, db);
+    const headers = { ...READ_HEADERS, ETag: PAGE_TAG };
+    if (found.next === undefined) return c.json(found.pets, 200, headers);
+    const next = nextPageLink(c.req.url, { limit: page(c).limit }, found.next);
+    return c.json(found.pets, 200, { ...headers, Link: next });
+  },
+  [`GET ${WITH_HEADERS_PATH}/:petId`]: async (c, { db, config }) => {
+    const pet = await findPet(db, id(c, "petId"));
+    if (!pet) return c.json({ code: "not_found" }, 404);
+    const { deprecatedAt, sunsetAt } = config.deprecations.getPet;
+    return c.json(pet, 200, {
+      ...READ_HEADERS,
+      ETag: pet.etag,
+      Deprecation: `@${Math.floor(deprecatedAt / 1000)}`,
+      Sunset: sunsetDate(sunsetAt),
+      Link: deprecationLink(getPetNotice, { petId: String(pet.id) }),
+    });
   },
   "POST /v1/pets": async (c, { db }) => {
     const owner = { apiKeyHash: shopper, now: now() };

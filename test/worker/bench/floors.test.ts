@@ -4,7 +4,7 @@ import { CALLERS, type Caller, callerAccountsSql, floorKeysSql } from "../../ben
 import floorWorker from "../../bench/floor/floor-worker.ts";
 import { type Body, encoded, type Send } from "../../bench/flows.ts";
 import type { Seeded } from "../../bench/row-kinds.ts";
-import { ROWS } from "../../bench/rows.ts";
+import { ROWS, WITH_HEADERS_PATH } from "../../bench/rows.ts";
 import {
   AnimalWalk,
   type AnimalWalks,
@@ -49,15 +49,21 @@ const apiSender =
     return { status: response.status, body: await response.text() };
   };
 
+/** The floor Worker's answer, its body read and what it left running done. */
+async function floorAnswer(request: Request, bindings?: Partial<Env>) {
+  const ctx = createExecutionContext();
+  const response = await floorWorker.fetch(request, { ...env, ...bindings }, ctx);
+  const text = await response.text();
+  await waitOnExecutionContext(ctx);
+  return { response, text };
+}
+
 /** Sends to the floor Worker, without a key; with `bindings`, over those in place of the real ones. */
 const floorSender =
   (bindings?: Partial<Env>): Send =>
   async ({ method, path, body }) => {
     const request = new Request(`${ORIGIN}${path}`, { method, ...content(body) });
-    const ctx = createExecutionContext();
-    const response = await floorWorker.fetch(request, { ...env, ...bindings }, ctx);
-    const text = await response.text();
-    await waitOnExecutionContext(ctx);
+    const { response, text } = await floorAnswer(request, bindings);
     return { status: response.status, body: text };
   };
 
@@ -189,6 +195,21 @@ describe("the floor", () => {
     });
     const hooks = await sendToFloor({ caller: "hooks", method: "GET", path: "/v1/webhooks" });
     expect(JSON.parse(hooks.body)).toHaveLength(onApi.webhooks.length + onFloor.webhooks.length);
+  });
+
+  it("sends with a page and with one animal every header the API's replies carry", async () => {
+    const [apiPet, floorPet] = [onApi.pets[0], onFloor.pets[0]];
+    const reads = [
+      ["/v1/pets?limit=20", `${WITH_HEADERS_PATH}?limit=20`],
+      [`/v1/pets/${apiPet}`, `${WITH_HEADERS_PATH}/${floorPet}`],
+    ];
+    for (const [apiPath = "", floorPath = ""] of reads) {
+      const endpoint = await api(apiPath, { key: keys.shopper });
+      await endpoint.text();
+      const { response } = await floorAnswer(new Request(`${ORIGIN}${floorPath}`));
+      expect(response.status).toBe(200);
+      expect([...response.headers.keys()], floorPath).toEqual([...endpoint.headers.keys()]);
+    }
   });
 
   it("runs a create's whole batch, event and all, and its INSERT alone without one", async () => {
