@@ -448,6 +448,8 @@ describe("conditional reads", () => {
       const { res, text } = await reply(path, { key });
       const bytes = await new Response(text).arrayBuffer();
       expect(res.headers.get("ETag"), path).toBe(await contentTag(bytes, res.headers.get("Link")));
+      expect(res.headers.get("Content-Type"), path).toBe("application/json");
+      expect(Array.isArray(JSON.parse(text)), path).toBe(true);
     }
   });
 
