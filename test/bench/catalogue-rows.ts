@@ -1,3 +1,4 @@
+import { WITH_HEADERS_PATH } from "./floor-paths.ts";
 import { type Flow, makeThen, one, walk } from "./flows.ts";
 import { SEARCHED_NAME } from "./pet-names.ts";
 import { type BenchRow, sameRequests } from "./row-kinds.ts";
@@ -30,15 +31,23 @@ const renames = (ids: readonly number[], path: string, what: string): Flow =>
     () => JSON.stringify({ name: freshName(what) }),
   );
 
+const SEARCH = `q=${SEARCHED_NAME.toLowerCase()}`;
+
 export const CATALOGUE_ROWS: readonly BenchRow[] = [
   {
     id: "search",
-    label: `GET /v1/pets?q=${SEARCHED_NAME.toLowerCase()}`,
+    label: `GET /v1/pets?${SEARCH}`,
     tier: "other",
     caller: "shopper",
     // One name in twenty: a page of 20 of the seeded animals' 500, and another after it.
-    flow: () => one("GET", `/v1/pets?q=${SEARCHED_NAME.toLowerCase()}`, 200),
-    floors: sameRequests("listPets' search"),
+    flow: () => one("GET", `/v1/pets?${SEARCH}`, 200),
+    floors: [
+      { label: "listPets' search" },
+      {
+        label: "listPets' search, sending the API's headers",
+        flow: () => one("GET", `${WITH_HEADERS_PATH}?${SEARCH}`, 200),
+      },
+    ],
   },
   {
     id: "by-id",
@@ -46,7 +55,13 @@ export const CATALOGUE_ROWS: readonly BenchRow[] = [
     tier: "other",
     caller: "shopper",
     flow: ({ pets }) => walk("GET", pets, (id) => `/v1/pets?id=${id}`),
-    floors: sameRequests("listPets' query by id"),
+    floors: [
+      { label: "listPets' query by id" },
+      {
+        label: "listPets' query by id, sending the API's headers",
+        flow: ({ pets }) => walk("GET", pets, (id) => `${WITH_HEADERS_PATH}?id=${id}`),
+      },
+    ],
   },
   {
     id: "update",
@@ -54,7 +69,13 @@ export const CATALOGUE_ROWS: readonly BenchRow[] = [
     tier: "other",
     caller: "shopper",
     flow: ({ editable }) => renames(editable, "/v1/pets", "Renamed"),
-    floors: sameRequests("editPet's read and batch"),
+    floors: [
+      { label: "editPet's read and batch" },
+      {
+        label: "editPet's read and batch, sending the API's headers",
+        flow: ({ editable }) => renames(editable, WITH_HEADERS_PATH, "Renamed"),
+      },
+    ],
   },
   {
     id: "delete",

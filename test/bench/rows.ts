@@ -1,4 +1,5 @@
 import { CATALOGUE_ROWS } from "./catalogue-rows.ts";
+import { INSERT_ONLY_PATH, WITH_HEADERS_PATH } from "./floor-paths.ts";
 import { type Flow, makeThen, one, type Send, walk } from "./flows.ts";
 import { petName } from "./pet-names.ts";
 import { BENCH_PHOTO } from "./photo-places.ts";
@@ -31,20 +32,6 @@ export function newPetBody(index: number): string {
     status: PET_STATUSES[index % PET_STATUSES.length],
   });
 }
-
-/**
- * Where the floor runs a create's INSERT alone: a path of its own, as a
- * static segment beside `/v1/pets/:petId` would keep the floor off the
- * RegExpRouter the API matches with.
- */
-export const INSERT_ONLY_PATH = "/v1/pet-inserts";
-
-/**
- * Where the floor answers the listing and the fetch of one animal with the
- * headers each of those replies of the API carries as well (floors.ts),
- * under a path of its own for the same reason.
- */
-export const WITH_HEADERS_PATH = "/v1/pet-replies";
 
 /** The kinds the hooks account's endpoints want: its own orders', and it never orders. */
 export const HOOK_TYPES = ["order.*"];

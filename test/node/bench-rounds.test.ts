@@ -120,6 +120,8 @@ describe("the rows", () => {
     expect(first("retry")).toEqual({ path: "/v1/webhooks/4/deliveries/9/retry" });
     expect(first("create-floor-2")).toMatchObject({ path: "/v1/pet-inserts" });
     expect(first("by-id")).toEqual({ path: "/v1/pets?id=7" });
+    expect(first("by-id-floor-2")).toEqual({ path: "/v1/pet-replies?id=7" });
+    expect(first("search-floor-2")?.path).toMatch(/^\/v1\/pet-replies\?q=[a-z]+$/);
     expect(first("delete")).toEqual({ path: "/v1/pets/101" });
     expect(first("category")).toEqual(first("category-floor"));
     // Each edit sends a name nothing has had, so every request writes.
@@ -127,6 +129,7 @@ describe("the rows", () => {
     expect(edit?.path).toBe("/v1/pets/11");
     expect(nextEdit?.path).toBe("/v1/pets/12");
     expect(edit?.body).not.toEqual(nextEdit?.body);
+    expect(first("update-floor-2")?.path).toBe("/v1/pet-replies/11");
     expect(first("category-rename")?.body).not.toEqual(first("category-rename-floor")?.body);
     expect(byId("create").floors).toEqual(["create-floor-1", "create-floor-2"]);
     expect([
@@ -159,7 +162,8 @@ describe("the rows", () => {
       "list-status",
       "list-status-floor@list-status",
     ]);
-    expect(pairedPlan(targets, 1)).toHaveLength(3 + 3 + 3 + 26 * 2);
+    // Three hot rows and three others of two floors each, twenty-three others of one.
+    expect(pairedPlan(targets, 1)).toHaveLength(3 * 3 + 3 * 3 + 23 * 2);
     expect(names(pairedPlan(targets, 2))).toEqual([
       "create-floor-1@create",
       "create",
@@ -177,9 +181,9 @@ describe("the rows", () => {
     const { settings, otherRounds, deadlineMs } = parseBenchOptions([]);
     // Twenty-six other rows: more than three rounds hold (twenty-four), fewer than two do (thirty-four).
     expect([settings.rounds, otherRounds, settings.durationSeconds]).toEqual([9, 2, 2]);
-    // Warm-ups of 61 slots, two rounds of all 61, seven of the nine hot slots.
+    // Warm-ups of 64 slots, two rounds of all 64, seven of the nine hot slots.
     const seconds = loadSeconds(plannedRowTargets(otherRounds), settings, { paired: true });
-    expect(seconds).toBe(61 * 1 + (2 * 61 + 7 * 9) * 2);
+    expect(seconds).toBe(64 * 1 + (2 * 64 + 7 * 9) * 2);
     expect(seconds + 150).toBeLessThan(deadlineMs / 1000);
     expect(() => parseBenchOptions(["--rounds", "20"])).toThrow(/would not fit/);
     expect(() => parseBenchOptions(["--other-rounds", "5"])).toThrow(/fewer --rows/);

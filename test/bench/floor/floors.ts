@@ -43,7 +43,7 @@ import {
 } from "../../../src/webhooks/endpoint-changes.ts";
 import { findWebhook, listWebhooks, type Owner } from "../../../src/webhooks/webhooks.queries.ts";
 import { BENCH_LIMITS, CALLERS } from "../callers.ts";
-import { INSERT_ONLY_PATH, WITH_HEADERS_PATH } from "../rows.ts";
+import { INSERT_ONLY_PATH, WITH_HEADERS_PATH } from "../floor-paths.ts";
 
 /**
  * The floors: for each `/v1` endpoint the bench measures, at its method and
@@ -51,8 +51,9 @@ import { INSERT_ONLY_PATH, WITH_HEADERS_PATH } from "../rows.ts";
  * statements and changes and its Durable Object calls, imported from src/,
  * on the services every request of the API gets. No validation, no key, no
  * limiter, no response chain; the inputs are read as the rows send them.
- * Beside those, create's INSERT alone, and the listing and the fetch of
- * one animal sending the API's headers, each at a path of its own (rows.ts).
+ * Beside those, create's INSERT alone, and the listing (its finders too),
+ * the fetch of one animal and an animal's edit sending the API's headers,
+ * each at a path of its own (floor-paths.ts).
  * The floor acts for the callers' keys its database holds (callers.ts).
  */
 
@@ -93,16 +94,15 @@ function changeOf(c: FloorContext, { config }: Services, name: string): ChangeRe
 const AN_INSTANT = Date.UTC(2026, 10, 26);
 
 /**
- * The headers every listing and fetch of one animal of the API carries
- * beside its body and `ETag`, with values of the form and length a bench
- * key's reply has, made once: a floor that sends them shows what sending
- * the contract's headers costs (workerd writes them, and `wrangler dev`'s
- * proxy reads and writes them again), apart from the work of making them.
+ * The headers every `/v1` reply of the API to a bench key carries beside
+ * its body, `ETag` and `Cache-Control`, with values of the form and length
+ * a bench key's reply has, made once: a floor that sends them shows what
+ * sending the contract's headers costs (workerd writes them, and `wrangler
+ * dev`'s proxy reads and writes them again), apart from the work of making them.
  */
-const READ_HEADERS: Record<string, string> = {
+const API_HEADERS: Record<string, string> = {
   "Access-Control-Allow-Origin": "*",
   "Access-Control-Expose-Headers": EXPOSED_HEADERS,
-  "Cache-Control": "private, no-cache",
   "Consistency-Token": EXAMPLE_TOKEN,
   "X-Content-Type-Options": "nosniff",
   "X-Request-Id": "3f2c9a4e-8d1b-4c7a-9e5f-0a6b2d8c4e1f",
@@ -117,6 +117,9 @@ const READ_HEADERS: Record<string, string> = {
     AN_INSTANT,
   ),
 };
+/** A read's reply may be kept but must be revalidated; a change's is never stored. */
+const READ_HEADERS = { ...API_HEADERS, "Cache-Control": "private, no-cache" };
+const CHANGE_HEADERS = { ...API_HEADERS, "Cache-Control": "no-store" };
 /** A listing's tag, of the length of the tags the API makes from each page. */
 const PAGE_TAG = `"${"A".repeat(22)}"`;
 const [getPetNotice] = deprecationsIn([petRoutes]);
@@ -136,6 +139,17 @@ function listedPets(c: FloorContext, db: Database) {
     direction,
     after: cursor === undefined ? undefined : positionIn(cursor, direction),
   });
+}
+
+/** An animal's edit, answered bare or with the headers the API's reply carries. */
+function edit(withHeaders: boolean): Floor {
+  return async (c, services) => {
+    const request = changeOf(c, services, "petId");
+    const outcome = await editPet(services.db, request, await c.req.json<PetPatch>());
+    if (!("pet" in outcome)) return c.json(outcome, 409);
+    const { pet } = outcome;
+    return withHeaders ? c.json(pet, 200, { ...CHANGE_HEADERS, ETag: pet.etag }) : c.json(pet, 200);
+  };
 }
 
 /** A placed order's move, answered as the API answers it. */
@@ -184,11 +198,8 @@ export const floors: Record<string, Floor> = {
     const [row] = await runOne(db, insertOnly(db), values);
     return c.json(row && petShape.render(row), 201);
   },
-  "PATCH /v1/pets/:petId": async (c, services) => {
-    const request = changeOf(c, services, "petId");
-    const outcome = await editPet(services.db, request, await c.req.json<PetPatch>());
-    return "pet" in outcome ? c.json(outcome.pet, 200) : c.json(outcome, 409);
-  },
+  "PATCH /v1/pets/:petId": edit(false),
+  [`PATCH ${WITH_HEADERS_PATH}/:petId`]: edit(true),
   "DELETE /v1/pets/:petId": async (c, services) => {
     const outcome = await removePet(services.db, changeOf(c, services, "petId"), now());
     return outcome.kind === "deleted" ? c.body(null, 204) : c.json(outcome, 409);

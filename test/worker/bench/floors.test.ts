@@ -2,9 +2,10 @@ import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:
 import { beforeAll, describe, expect, it } from "vitest";
 import { CALLERS, type Caller, callerAccountsSql, floorKeysSql } from "../../bench/callers.ts";
 import floorWorker from "../../bench/floor/floor-worker.ts";
+import { WITH_HEADERS_PATH } from "../../bench/floor-paths.ts";
 import { type Body, encoded, type Send } from "../../bench/flows.ts";
 import type { Seeded } from "../../bench/row-kinds.ts";
-import { ROWS, WITH_HEADERS_PATH } from "../../bench/rows.ts";
+import { ROWS } from "../../bench/rows.ts";
 import {
   AnimalWalk,
   type AnimalWalks,
@@ -197,18 +198,27 @@ describe("the floor", () => {
     expect(JSON.parse(hooks.body)).toHaveLength(onApi.webhooks.length + onFloor.webhooks.length);
   });
 
-  it("sends with a page and with one animal every header the API's replies carry", async () => {
+  it("sends with a page, a find, one animal and an edit every header the API's replies carry", async () => {
     const [apiPet, floorPet] = [onApi.pets[0], onFloor.pets[0]];
-    const reads = [
-      ["/v1/pets?limit=20", `${WITH_HEADERS_PATH}?limit=20`],
-      [`/v1/pets/${apiPet}`, `${WITH_HEADERS_PATH}/${floorPet}`],
+    const [apiEdited, floorEdited] = [onApi.editable[0], onFloor.editable[0]];
+    const rename = { method: "PATCH", json: { name: "Headed" } };
+    const replies: [string, string, { method?: string; json?: unknown }][] = [
+      ["/v1/pets?limit=20", `${WITH_HEADERS_PATH}?limit=20`, {}],
+      ["/v1/pets?q=luna", `${WITH_HEADERS_PATH}?q=luna`, {}],
+      [`/v1/pets?id=${apiPet}`, `${WITH_HEADERS_PATH}?id=${floorPet}`, {}],
+      [`/v1/pets/${apiPet}`, `${WITH_HEADERS_PATH}/${floorPet}`, {}],
+      [`/v1/pets/${apiEdited}`, `${WITH_HEADERS_PATH}/${floorEdited}`, rename],
     ];
-    for (const [apiPath = "", floorPath = ""] of reads) {
-      const endpoint = await api(apiPath, { key: keys.shopper });
+    for (const [apiPath, floorPath, { method = "GET", json }] of replies) {
+      const endpoint = await api(apiPath, { key: keys.shopper, method, json });
       await endpoint.text();
-      const { response } = await floorAnswer(new Request(`${ORIGIN}${floorPath}`));
-      expect(response.status).toBe(200);
+      const body = json === undefined ? {} : { body: JSON.stringify(json) };
+      const { response } = await floorAnswer(
+        new Request(`${ORIGIN}${floorPath}`, { method, ...body }),
+      );
+      expect([response.status, endpoint.status], floorPath).toEqual([200, 200]);
       expect([...response.headers.keys()], floorPath).toEqual([...endpoint.headers.keys()]);
+      expect(response.headers.get("Cache-Control")).toBe(endpoint.headers.get("Cache-Control"));
     }
   });
 

@@ -1,0 +1,15 @@
+/**
+ * The paths where the floor answers beside the API's own: each a path of
+ * its own, as a static segment beside `/v1/pets/:petId` would keep the
+ * floor off the RegExpRouter the API matches with.
+ */
+
+/** Where the floor runs a create's INSERT alone. */
+export const INSERT_ONLY_PATH = "/v1/pet-inserts";
+
+/**
+ * Where the floor answers the listing (its finders too), the fetch of one
+ * animal and an animal's edit with the headers each of those replies of the
+ * API carries as well (floor/floors.ts).
+ */
+export const WITH_HEADERS_PATH = "/v1/pet-replies";
