@@ -1,7 +1,7 @@
 import { WITH_HEADERS_PATH } from "./floor-paths.ts";
 import { type Flow, makeThen, one, walk } from "./flows.ts";
 import { SEARCHED_NAME } from "./pet-names.ts";
-import { type BenchRow, sameRequests } from "./row-kinds.ts";
+import { andWithHeaders, type BenchRow, sameRequests } from "./row-kinds.ts";
 
 /**
  * The rows of the endpoints that find animals and manage the catalogue:
@@ -41,13 +41,9 @@ export const CATALOGUE_ROWS: readonly BenchRow[] = [
     caller: "shopper",
     // One name in twenty: a page of 20 of the seeded animals' 500, and another after it.
     flow: () => one("GET", `/v1/pets?${SEARCH}`, 200),
-    floors: [
-      { label: "listPets' search" },
-      {
-        label: "listPets' search, sending the API's headers",
-        flow: () => one("GET", `${WITH_HEADERS_PATH}?${SEARCH}`, 200),
-      },
-    ],
+    floors: andWithHeaders("listPets' search", () =>
+      one("GET", `${WITH_HEADERS_PATH}?${SEARCH}`, 200),
+    ),
   },
   {
     id: "by-id",
@@ -55,13 +51,9 @@ export const CATALOGUE_ROWS: readonly BenchRow[] = [
     tier: "other",
     caller: "shopper",
     flow: ({ pets }) => walk("GET", pets, (id) => `/v1/pets?id=${id}`),
-    floors: [
-      { label: "listPets' query by id" },
-      {
-        label: "listPets' query by id, sending the API's headers",
-        flow: ({ pets }) => walk("GET", pets, (id) => `${WITH_HEADERS_PATH}?id=${id}`),
-      },
-    ],
+    floors: andWithHeaders("listPets' query by id", ({ pets }) =>
+      walk("GET", pets, (id) => `${WITH_HEADERS_PATH}?id=${id}`),
+    ),
   },
   {
     id: "update",
@@ -69,13 +61,9 @@ export const CATALOGUE_ROWS: readonly BenchRow[] = [
     tier: "other",
     caller: "shopper",
     flow: ({ editable }) => renames(editable, "/v1/pets", "Renamed"),
-    floors: [
-      { label: "editPet's read and batch" },
-      {
-        label: "editPet's read and batch, sending the API's headers",
-        flow: ({ editable }) => renames(editable, WITH_HEADERS_PATH, "Renamed"),
-      },
-    ],
+    floors: andWithHeaders("editPet's read and batch", ({ editable }) =>
+      renames(editable, WITH_HEADERS_PATH, "Renamed"),
+    ),
   },
   {
     id: "delete",

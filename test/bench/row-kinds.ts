@@ -58,3 +58,12 @@ export interface BenchRow {
 
 /** A row's one floor, which takes the row's own requests. */
 export const sameRequests = (label: string): RowFloor[] => [{ label }];
+
+/**
+ * A row's floor, then the same statements answered with the headers the
+ * API's reply carries, at the floor's own path that `flow` requests.
+ */
+export const andWithHeaders = (label: string, flow: (seeded: Seeded) => Flow): RowFloor[] => [
+  { label },
+  { label: `${label}, sending the API's headers`, flow },
+];

@@ -3,7 +3,7 @@ import { INSERT_ONLY_PATH, WITH_HEADERS_PATH } from "./floor-paths.ts";
 import { type Flow, makeThen, one, type Send, walk } from "./flows.ts";
 import { petName } from "./pet-names.ts";
 import { BENCH_PHOTO } from "./photo-places.ts";
-import { type BenchRow, type Seeded, sameRequests } from "./row-kinds.ts";
+import { andWithHeaders, type BenchRow, type Seeded, sameRequests } from "./row-kinds.ts";
 import type { AnimalWalk } from "./seeded-animals.ts";
 
 /**
@@ -71,13 +71,9 @@ export const ROWS: readonly BenchRow[] = [
     tier: "hot",
     caller: "shopper",
     flow: () => one("GET", "/v1/pets?limit=20", 200),
-    floors: [
-      { label: "listPets' query" },
-      {
-        label: "listPets' query, sending the API's headers",
-        flow: () => one("GET", `${WITH_HEADERS_PATH}?limit=20`, 200),
-      },
-    ],
+    floors: andWithHeaders("listPets' query", () =>
+      one("GET", `${WITH_HEADERS_PATH}?limit=20`, 200),
+    ),
   },
   {
     id: "get",
@@ -85,13 +81,9 @@ export const ROWS: readonly BenchRow[] = [
     tier: "hot",
     caller: "shopper",
     flow: ({ pets }) => walk("GET", pets, (id) => `/v1/pets/${id}`),
-    floors: [
-      { label: "findPet's query" },
-      {
-        label: "findPet's query, sending the API's headers",
-        flow: ({ pets }) => walk("GET", pets, (id) => `${WITH_HEADERS_PATH}/${id}`),
-      },
-    ],
+    floors: andWithHeaders("findPet's query", ({ pets }) =>
+      walk("GET", pets, (id) => `${WITH_HEADERS_PATH}/${id}`),
+    ),
   },
   {
     id: "create",

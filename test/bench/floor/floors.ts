@@ -169,11 +169,10 @@ export const floors: Record<string, Floor> = {
     return pet ? c.json(pet, 200) : c.json({ code: "not_found" }, 404);
   },
   [`GET ${WITH_HEADERS_PATH}`]: async (c, { db }) => {
-    const found = await listedPets(c, db);
-    const headers = { ...READ_HEADERS, ETag: PAGE_TAG };
-    if (found.next === undefined) return c.json(found.pets, 200, headers);
-    const next = nextPageLink(c.req.url, { limit: page(c).limit }, found.next);
-    return c.json(found.pets, 200, { ...headers, Link: next });
+    const { pets, next } = await listedPets(c, db);
+    const link: Record<string, string> =
+      next === undefined ? {} : { Link: nextPageLink(c.req.url, { limit: page(c).limit }, next) };
+    return c.json(pets, 200, { ...READ_HEADERS, ETag: PAGE_TAG, ...link });
   },
   [`GET ${WITH_HEADERS_PATH}/:petId`]: async (c, { db, config }) => {
     const pet = await findPet(db, id(c, "petId"));
