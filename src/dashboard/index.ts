@@ -27,7 +27,7 @@ import {
   messageResponse,
 } from "./pages/layout.tsx";
 import { type DashboardContext, type DashboardEnv, dashboardReads } from "./session.ts";
-import { webhookRoutes } from "./webhook-routes.ts";
+import { webhookPages } from "./webhook-pages.ts";
 
 /**
  * The account dashboard: server-rendered HTML forms that need no script (one
@@ -87,7 +87,7 @@ export function dashboardRoutes(): Hono<DashboardEnv> {
   dashboard.get("/keys/:hash/revoke", requireSession(), confirmRevoke);
   dashboard.post("/keys/:hash/revoke", ...signedIn, revokeKey);
   dashboard.post("/keys/:hash/roll", ...signedIn, rollKey);
-  dashboard.route("/webhooks", webhookRoutes(signedIn));
+  dashboard.route("/webhooks", webhookPages(signedIn));
 
   dashboard.all("*", (c) =>
     messageResponse(c, 404, "Page not found", "There is no dashboard page at this address."),
