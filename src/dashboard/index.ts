@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { csrf } from "hono/csrf";
 import { HTTPException } from "hono/http-exception";
+import { secureHeaders } from "hono/secure-headers";
 import { ApiError } from "../errors.ts";
 import { describeError, log } from "../logging.ts";
 import { confirmRevoke, revokeKey, rollKey, showAccount } from "./account.handlers.tsx";
@@ -30,6 +31,26 @@ import { type DashboardContext, type DashboardEnv, dashboardReads } from "./sess
 import { webhookPages } from "./webhook-pages.ts";
 
 /**
+ * A page is never framed, and tells where a link from it leads only its own
+ * origin; the response chain adds nosniff. Every other default of
+ * hono/secure-headers is off, so a page carries what it always has.
+ */
+const pageFraming = secureHeaders({
+  crossOriginResourcePolicy: false,
+  crossOriginOpenerPolicy: false,
+  originAgentCluster: false,
+  referrerPolicy: "same-origin",
+  strictTransportSecurity: false,
+  xContentTypeOptions: false,
+  xDnsPrefetchControl: false,
+  xDownloadOptions: false,
+  xFrameOptions: "DENY",
+  xPermittedCrossDomainPolicies: false,
+  xXssProtection: false,
+  removePoweredBy: false,
+});
+
+/**
  * The account dashboard: server-rendered HTML forms that need no script (one
  * small script adds a copy button) and no API key. Every successful post
  * answers 303 to a page, so reloading never repeats it. Every post passes an
@@ -42,13 +63,13 @@ export function dashboardRoutes(): Hono<DashboardEnv> {
     async function dashboardHeaders(c, next) {
       await next();
       c.res.headers.set("Cache-Control", "no-store");
+      // Its own rather than secure-headers': the policy names the origin and an async hash.
       c.res.headers.set(
         "Content-Security-Policy",
         await contentSecurityPolicy(new URL(c.req.url).origin),
       );
-      c.res.headers.set("Referrer-Policy", "same-origin");
-      c.res.headers.set("X-Frame-Options", "DENY");
     },
+    pageFraming,
     csrf(),
     dashboardReads(),
   );
