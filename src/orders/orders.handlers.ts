@@ -3,7 +3,6 @@ import { nextPageLink, pageReply } from "../api/pagination.ts";
 import type { RouteHandlers } from "../api/route-router.ts";
 import { ApiError, messages } from "../errors.ts";
 import { claimOf, replyOf } from "../idempotency/idempotent-request.ts";
-import { dispatchAfterChange } from "../outbox/outbox-relay.ts";
 import { PET_NOT_FOUND } from "../pets/pets.schemas.ts";
 import {
   findOrder,
@@ -27,7 +26,6 @@ function moveHandler(move: OrderMove): OrderHandlers["completeOrder"] {
       now: Date.now(),
     };
     const outcome = await moveOrder(c.get("services").db, move, request);
-    dispatchAfterChange(c.get("services"), c.executionCtx, outcome);
     if (outcome.kind === "moved") return c.json(outcome.order, 200);
     if (!outcome.current) throw new ApiError("not_found", ORDER_NOT_FOUND);
     throw new ApiError(
@@ -68,7 +66,6 @@ export const orderHandlers = {
         ? undefined
         : await claimOf(placement.apiKeyHash, idempotencyKey, "placeOrder", [petId], placement.now);
     const outcome = await placeOrder(c.get("services").db, placement, claim);
-    dispatchAfterChange(c.get("services"), c.executionCtx, outcome);
     if (outcome.kind === "refused") {
       const { petStatus } = outcome;
       if (petStatus === undefined) throw new ApiError("not_found", PET_NOT_FOUND);

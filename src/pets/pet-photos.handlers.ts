@@ -2,7 +2,6 @@ import type { RouteHandlers } from "../api/route-router.ts";
 import { changerOf } from "../catalogue/ownership.ts";
 import { ApiError, messages } from "../errors.ts";
 import { claimOf, replyOf } from "../idempotency/idempotent-request.ts";
-import { dispatchAfterChange } from "../outbox/outbox-relay.ts";
 import { hasSignature, photoTypeOf } from "../photos/photo-formats.ts";
 import { removeMarkedPhotos } from "../photos/photo-removal.ts";
 import { MAX_PHOTOS, PHOTO_NOT_FOUND, PhotoSchema } from "../photos/photos.schemas.ts";
@@ -60,7 +59,6 @@ export const petPhotoHandlers = {
       now,
     };
     const outcome = await addPhoto(services, upload, claim);
-    dispatchAfterChange(services, c.executionCtx, outcome);
     if (outcome.kind === "refused") throw refusalError(outcome.refusal);
     const { body: photo, replayed } = replyOf(outcome, 201, PhotoSchema);
     if (replayed) c.header("Idempotent-Replayed", "true");
@@ -81,7 +79,6 @@ export const petPhotoHandlers = {
     const changer = changerOf(c.get("apiKey"), services.config);
     const outcome = await releasePhoto(services.db, { id: photoId, petId }, changer);
     if (outcome.kind === "refused") throw refusalError(outcome.refusal);
-    dispatchAfterChange(services, c.executionCtx, outcome);
     await removeMarkedPhotos(services, [photoId]);
     return c.body(null, 204);
   },

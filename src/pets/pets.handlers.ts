@@ -4,7 +4,6 @@ import type { RouteHandlers } from "../api/route-router.ts";
 import { changeRequestOf } from "../catalogue/changes.ts";
 import { ApiError, messages } from "../errors.ts";
 import { claimOf, replyOf } from "../idempotency/idempotent-request.ts";
-import { dispatchAfterChange } from "../outbox/outbox-relay.ts";
 import { removeMarkedPhotos } from "../photos/photo-removal.ts";
 import { createPet } from "./pet-changes.queries.ts";
 import { editPet, type PetRefusal, removePet } from "./pet-edits.ts";
@@ -75,7 +74,6 @@ export const petHandlers = {
         ? undefined
         : await claimOf(apiKeyHash, idempotencyKey, "createPet", fingerprint, now);
     const outcome = await createPet(c.get("services").db, newPet, { apiKeyHash, now }, claim);
-    dispatchAfterChange(c.get("services"), c.executionCtx, outcome);
     if (outcome.kind === "unknownCategory") throw unknownCategory();
     const { body: pet, replayed } = replyOf(outcome, 201, PetSchema);
     if (replayed) c.header("Idempotent-Replayed", "true");
@@ -94,7 +92,6 @@ export const petHandlers = {
   updatePet: async (c) => {
     const request = changeRequestOf(c, c.req.valid("param").petId);
     const outcome = await editPet(c.get("services").db, request, c.req.valid("json"));
-    if (outcome.kind === "edited") dispatchAfterChange(c.get("services"), c.executionCtx, outcome);
     if (outcome.kind !== "edited" && outcome.kind !== "unchanged") throw refusalError(outcome);
     c.header("ETag", outcome.pet.etag);
     return c.json(outcome.pet, 200);
@@ -104,7 +101,6 @@ export const petHandlers = {
     const request = changeRequestOf(c, c.req.valid("param").petId);
     const outcome = await removePet(c.get("services").db, request, Date.now());
     if (outcome.kind !== "deleted") throw refusalError(outcome);
-    dispatchAfterChange(c.get("services"), c.executionCtx, outcome);
     await removeMarkedPhotos(c.get("services"), outcome.photoIds);
     return c.body(null, 204);
   },
