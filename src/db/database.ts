@@ -42,6 +42,8 @@ export interface Database {
 export interface ChangeRecord {
   /** A change saw events waiting for an endpoint: they leave once the request has answered. */
   eventsWaiting: boolean;
+  /** A keyed change was answered by an earlier request's reply, stored with its key. */
+  replayed: boolean;
 }
 
 /** One handle per D1 binding object, so requests do not rebuild Drizzle or prepare again. */

@@ -30,8 +30,8 @@ export class RequestSession {
   #session: D1DatabaseSession | undefined;
   /** Sessions its queries opened aside (a deciding read at the primary): their bookmarks count too. */
   readonly #aside: D1DatabaseSession[] = [];
-  /** What the request's changes left waiting: the step after its handler dispatches it. */
-  readonly changes: ChangeRecord = { eventsWaiting: false };
+  /** What the request's changes did beyond their results: events left waiting, a reply replayed. */
+  readonly changes: ChangeRecord = { eventsWaiting: false, replayed: false };
   /** The handle the request's queries take. */
   readonly database: Database;
 

@@ -1,4 +1,3 @@
-import { IdempotencyHeadersSchema } from "../api/idempotency-key.ts";
 import { nextPageLinkHeader } from "../api/pagination.ts";
 import { createdHeaders, errorResponses, jsonReply } from "../api/responses.ts";
 import { type ApiRoute, apiRoutes } from "../api/route-table.ts";
@@ -90,10 +89,10 @@ export const orderRoutes = apiRoutes({
     scope: "orders:write",
     method: "post",
     path: "/store/orders",
+    idempotent: true,
     summary: "Order an animal",
-    description: `Places an order for an \`available\` animal, which becomes \`pending\`. An unknown \`petId\` gives 404; an animal that is \`pending\` or \`sold\` gives 409 \`pet_not_available\`, naming its status. With an \`Idempotency-Key\`, a retry with the same key and body within 24 hours returns the first response again, as it was sent even if the order has moved on since (with \`Idempotent-Replayed: true\`), and places nothing; concurrent requests with one key place one order and the others replay it. A refused placement is not remembered: retrying it with the same key tries again.\n\n${STATE_TABLE}\n\n${TOGETHER}`,
+    description: `Places an order for an \`available\` animal, which becomes \`pending\`. An unknown \`petId\` gives 404; an animal that is \`pending\` or \`sold\` gives 409 \`pet_not_available\`, naming its status. A replay is the first response even if the order moved on since; a refused placement is not remembered: its retry tries again.\n\n${STATE_TABLE}\n\n${TOGETHER}`,
     request: {
-      headers: IdempotencyHeadersSchema,
       body: { required: true, content: { "application/json": { schema: NewOrderSchema } } },
     },
     responses: {

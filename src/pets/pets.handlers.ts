@@ -3,7 +3,7 @@ import { nextPageLink, pageReply } from "../api/pagination.ts";
 import type { RouteHandlers } from "../api/route-router.ts";
 import { changeRequestOf } from "../catalogue/changes.ts";
 import { ApiError, messages } from "../errors.ts";
-import { claimOf, replyOf } from "../idempotency/idempotent-request.ts";
+import { replyOf } from "../idempotency/idempotent-request.ts";
 import { removeMarkedPhotos } from "../photos/photo-removal.ts";
 import { createPet } from "./pet-changes.queries.ts";
 import { editPet, type PetRefusal, removePet } from "./pet-edits.ts";
@@ -61,22 +61,12 @@ export const petHandlers = {
     return pageReply(c, page.pets, next);
   },
 
-  /** Creates the animal, once per Idempotency-Key when one is sent, answering every retry as the first request was answered. */
   createPet: async (c) => {
+    const owner = { apiKeyHash: c.get("apiKey").hash, now: Date.now() };
     const newPet = c.req.valid("json");
-    const idempotencyKey = c.req.valid("header")["Idempotency-Key"];
-    const now = Date.now();
-    const apiKeyHash = c.get("apiKey").hash;
-    // The fields in a fixed order: the body by meaning, whatever its layout.
-    const fingerprint = [newPet.name, newPet.categoryId, newPet.status ?? null];
-    const claim =
-      idempotencyKey === undefined
-        ? undefined
-        : await claimOf(apiKeyHash, idempotencyKey, "createPet", fingerprint, now);
-    const outcome = await createPet(c.get("services").db, newPet, { apiKeyHash, now }, claim);
+    const outcome = await createPet(c.get("services").db, newPet, owner, c.get("claim"));
     if (outcome.kind === "unknownCategory") throw unknownCategory();
-    const { body: pet, replayed } = replyOf(outcome, 201, PetSchema);
-    if (replayed) c.header("Idempotent-Replayed", "true");
+    const pet = replyOf(outcome, 201, PetSchema);
     c.header("Location", `/v1/pets/${pet.id}`);
     c.header("ETag", pet.etag);
     return c.json(pet, 201);

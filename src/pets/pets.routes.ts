@@ -1,5 +1,4 @@
 import { entityTagHeader, IfMatchHeaderSchema } from "../api/entity-tags.ts";
-import { IdempotencyHeadersSchema } from "../api/idempotency-key.ts";
 import { nextPageLinkHeader } from "../api/pagination.ts";
 import {
   createdHeaders,
@@ -73,11 +72,11 @@ export const petRoutes = apiRoutes({
     scope: "pets:write",
     method: "post",
     path: "/pets",
+    idempotent: true,
     summary: "Add an animal",
     description:
-      "Adds an animal, owned by the account of the key that sends it; `status` defaults to `available`, and `categoryId` must name a category (422 `unknown_category` otherwise). With an `Idempotency-Key`, a retry with the same key and body within 24 hours returns the first response again, as it was sent even if the animal has changed since (with `Idempotent-Replayed: true`), and adds nothing; concurrent requests with one key create one animal and the others replay it, so 409 is never returned.",
+      "Adds an animal, owned by the account of the key that sends it; `status` defaults to `available`, and `categoryId` must name a category (422 `unknown_category` otherwise). A replay is the first response even if the animal changed since: never 409.",
     request: {
-      headers: IdempotencyHeadersSchema,
       body: { required: true, content: { "application/json": { schema: NewPetSchema } } },
     },
     responses: {

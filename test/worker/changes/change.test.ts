@@ -113,7 +113,7 @@ describe("a change and a read on a D1 session", () => {
       request++;
       const session = counting(env.DB.withSession("first-primary"));
       // What the request's session records of its changes: no endpoint waits for these events.
-      const changes = { eventsWaiting: false };
+      const changes = { eventsWaiting: false, replayed: false };
       const onPrimary = { ...onSession(db, session.target), changes };
       const pet = { name: `Session ${request}`, categoryId: 5 };
       const made = await createPet(onPrimary, pet, { apiKeyHash, now: Date.now() }, undefined);
@@ -149,7 +149,7 @@ describe("a change and a read on a D1 session", () => {
       photoUrls: [],
     };
     expect(made).toEqual({ kind: "made", body: expected });
-    expect(changes).toEqual({ eventsWaiting: false });
+    expect(changes).toEqual({ eventsWaiting: false, replayed: true });
     expect(found).toEqual(made.kind === "made" ? made.body : undefined);
     expect(stored).toMatchObject({ kind: "stored", response: { status: 201, body: expected } });
     expect(replayed).toEqual({
