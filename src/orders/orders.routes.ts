@@ -1,4 +1,4 @@
-import { nextPageLinkHeader } from "../api/pagination.ts";
+import { pagedListing } from "../api/pagination.ts";
 import { createdHeaders, errorResponses, jsonReply } from "../api/responses.ts";
 import { type ApiRoute, apiRoutes } from "../api/route-table.ts";
 import { messages } from "../errors.ts";
@@ -74,15 +74,12 @@ export const orderRoutes = apiRoutes({
     summary: "List the account's orders",
     description:
       'The orders of the caller\'s account in ascending id order (placing order), stable across pages; `status` filters by `placed`, `completed` or `cancelled`. The body is the bare array; when more orders follow, `Link: <…>; rel="next"` points at the next page. Follow it rather than building the cursor.',
-    request: { query: ListOrdersQuerySchema },
-    responses: {
-      200: jsonReply("A page of orders (possibly empty).", OrdersSchema, {
-        Link: nextPageLinkHeader(
-          '<https://api.petstore.example.com/v1/store/orders?limit=20&status=placed&cursor=cDE6Nw>; rel="next"',
-        ),
-      }),
-      ...errorResponses([400, 401, 429, 500, 503]),
-    },
+    ...pagedListing({
+      query: ListOrdersQuerySchema,
+      page: OrdersSchema,
+      description: "A page of orders (possibly empty).",
+      next: '<https://api.petstore.example.com/v1/store/orders?limit=20&status=placed&cursor=cDE6Nw>; rel="next"',
+    }),
   },
   placeOrder: {
     ...store,

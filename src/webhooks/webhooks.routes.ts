@@ -1,4 +1,4 @@
-import { nextPageLinkHeader } from "../api/pagination.ts";
+import { pagedListing } from "../api/pagination.ts";
 import {
   commonHeaders,
   deletedReply,
@@ -168,20 +168,14 @@ export function webhookRoutes(policy: WebhookUrlPolicy) {
       summary: "List an endpoint's deliveries",
       description:
         "The endpoint's deliveries, newest first: one per event (and per test send), with its status, every attempt (when, the endpoint's status or why there was none) and when the next is due. The body is the bare array; when more follow, `Link: <…>; rel=\"next\"` points at the next page. Another account's endpoint gives 404. Kept 30 days.",
-      request: { params: WebhookIdParamsSchema, query: ListDeliveriesQuerySchema },
-      responses: {
-        200: {
-          description: "A page of deliveries (possibly empty).",
-          headers: {
-            ...commonHeaders,
-            Link: nextPageLinkHeader(
-              '<https://api.petstore.example.com/v1/webhooks/3/deliveries?limit=20&cursor=cDE6NDI>; rel="next"',
-            ),
-          },
-          content: { "application/json": { schema: DeliveriesSchema } },
-        },
-        ...errorResponses([400, 401, [404, WEBHOOK_NOT_FOUND], 429, 500, 503]),
-      },
+      ...pagedListing({
+        params: WebhookIdParamsSchema,
+        query: ListDeliveriesQuerySchema,
+        page: DeliveriesSchema,
+        description: "A page of deliveries (possibly empty).",
+        next: '<https://api.petstore.example.com/v1/webhooks/3/deliveries?limit=20&cursor=cDE6NDI>; rel="next"',
+        errors: [[404, WEBHOOK_NOT_FOUND]],
+      }),
     },
     testWebhook: {
       ...beta,
