@@ -4,7 +4,7 @@ import { type RouteConfig, z } from "@hono/zod-openapi";
 const PRINTABLE_ASCII = /^[\x20-\x7E]*$/;
 
 /** The request header of every operation that takes an Idempotency-Key. */
-export const IdempotencyHeadersSchema = z.object({
+const IdempotencyHeadersSchema = z.object({
   // The validator matches header names case-insensitively.
   "Idempotency-Key": z
     .string()
