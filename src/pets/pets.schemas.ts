@@ -129,7 +129,10 @@ export const ListPetsQuerySchema = z.object({
   q: z
     .string()
     .refine((text) => characters(text) >= 1 && characters(text) <= 100, "Must be 1–100 characters")
-    .refine(hasWord, "Must hold at least one word: letters or digits, not only punctuation, symbols or spaces")
+    .refine(
+      hasWord,
+      "Must hold at least one word: letters or digits, not only punctuation, symbols or spaces",
+    )
     .optional()
     .openapi({
       param: {

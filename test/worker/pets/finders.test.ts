@@ -141,9 +141,11 @@ describe("finding animals — bad input", () => {
   it.each([
     ["q empty", "q=", ["q"]],
     ["q over 100 characters", `q=${"a".repeat(101)}`, ["q"]],
-    ...['"', "(", "+ {} [] ; ' \\", "***", " ", "🐶"].map(
-      (q) => [`q without a word: ${JSON.stringify(q)}`, `q=${encodeURIComponent(q)}`, ["q"]],
-    ),
+    ...['"', "(", "+ {} [] ; ' \\", "***", " ", "🐶"].map((q) => [
+      `q without a word: ${JSON.stringify(q)}`,
+      `q=${encodeURIComponent(q)}`,
+      ["q"],
+    ]),
     ["an unknown status among others", "status=available&status=adopted", ["status"]],
     ["four statuses", "status=sold&status=sold&status=sold&status=sold", ["status"]],
     ["a categoryId of 0", "categoryId=0", ["categoryId"]],

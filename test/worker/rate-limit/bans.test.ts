@@ -75,8 +75,8 @@ describe("bans over HTTP", MANY_REQUESTS, () => {
     const windows = '"minute";q=60;w=60, "day";q=1000;w=86400';
     const seconds = (instant: string) => String(Date.parse(instant) / 1000);
     const fields = (reply: Awaited<ReturnType<typeof send>>) =>
-      ["X-RateLimit-Remaining", "X-RateLimit-Reset", "RateLimit", "RateLimit-Policy"].map(
-        (name) => header(reply, name),
+      ["X-RateLimit-Remaining", "X-RateLimit-Reset", "RateLimit", "RateLimit-Policy"].map((name) =>
+        header(reply, name),
       );
     const banned = await earnBan(key);
     expect(banned && fields(banned)).toEqual([
