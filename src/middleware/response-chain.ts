@@ -7,6 +7,7 @@ import { ApiError, messages } from "../errors.ts";
 import { log } from "../logging.ts";
 import { PHOTOS_PATH } from "../photos/photo-files.ts";
 import { answerConditionally } from "./conditional-read.ts";
+import { methodNotAllowedError } from "./method-not-allowed.ts";
 import { routeMethods } from "./route-methods.ts";
 
 /** The API's replies (/v1, and the document at the root too): per caller, so revalidated or never stored. */
@@ -131,12 +132,13 @@ function logReply(c: Context<AppEnv>, requestId: string, started: number): void 
 }
 
 /**
- * Answers a CORS preflight (`OPTIONS` with Access-Control-Request-Method)
- * under the CORS paths before any key is asked for or budget spent: 204
- * allowing exactly the methods the app serves at that path, or 404 where it
- * serves none. Any other `OPTIONS` is a request like the rest (405 on a
- * known path). hono/cors answers every `OPTIONS` and allows every method,
- * so it answers only the preflights this lets through.
+ * Answers every `OPTIONS` under the CORS paths before any key is asked for
+ * or budget spent. A CORS preflight (with Access-Control-Request-Method)
+ * gets 204 allowing exactly the methods the app serves at that path; any
+ * other `OPTIONS` asks for a method no route serves, so 405 naming those
+ * that are; a path the app serves nothing at is 404 either way. hono/cors
+ * answers every `OPTIONS` and allows every method, so it answers only the
+ * preflights this lets through.
  */
 export function corsPreflight(app: { routes: RouterRoute[] }): MiddlewareHandler<AppEnv> {
   const methodsAt = routeMethods(app);
@@ -148,9 +150,12 @@ export function corsPreflight(app: { routes: RouterRoute[] }): MiddlewareHandler
   });
   return async function corsPreflight(c, next) {
     const { method, path } = c.req;
-    if (method !== "OPTIONS" || !c.req.header("Access-Control-Request-Method")) return next();
-    if (!under(path, CORS_PATHS)) return next();
-    if (methodsAt(path).length === 0) throw new ApiError("not_found", messages.notFound);
+    if (method !== "OPTIONS" || !under(path, CORS_PATHS)) return next();
+    const served = methodsAt(path);
+    if (served.length === 0) throw new ApiError("not_found", messages.notFound);
+    if (!c.req.header("Access-Control-Request-Method")) {
+      throw methodNotAllowedError(method, served);
+    }
     return answer(c, next);
   };
 }

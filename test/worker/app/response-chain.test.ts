@@ -209,7 +209,7 @@ const REPLIES: Case[] = [
   kind("bare /v1", 404, () => ["/v1", { key }]),
   kind("preflight to an unknown path", 404, () => ["/v1/nope", preflight("GET")], unlimited),
   kind("405 on /v1", 405, () => ["/v1/pets", { method: "DELETE", key }]),
-  kind("OPTIONS that is no preflight", 405, () => ["/v1/pets", { method: "OPTIONS", key }]),
+  kind("OPTIONS that is no preflight", 405, () => ["/v1/pets", { method: "OPTIONS" }], unlimited),
   kind(
     "animal not available",
     409,
@@ -595,16 +595,19 @@ describe("CORS preflights", () => {
     expect(before[1]).toBe(60);
   });
 
-  it("answers an OPTIONS without Access-Control-Request-Method as any other method: 405 with Allow", async () => {
-    const { res } = await reply("/v1/pets/1", {
-      method: "OPTIONS",
-      key,
-      headers: { Origin: PAGE },
-    });
-    expect(res.status).toBe(405);
-    expect(res.headers.get("Allow")).toBe("GET, HEAD, PATCH, DELETE");
-    expect(res.headers.get("Access-Control-Allow-Origin")).toBe("*");
-    expect(res.headers.get("Access-Control-Allow-Methods")).toBeNull();
+  it("answers an OPTIONS without Access-Control-Request-Method with 405 and Allow, with a key or without", async () => {
+    for (const init of [{ key }, {}]) {
+      const { res } = await reply("/v1/pets/1", {
+        method: "OPTIONS",
+        ...init,
+        headers: { Origin: PAGE, "CF-Connecting-IP": freshIp() },
+      });
+      expect(res.status).toBe(405);
+      expect(res.headers.get("Allow")).toBe("GET, HEAD, PATCH, DELETE");
+      expect(res.headers.get("Access-Control-Allow-Origin")).toBe("*");
+      expect(res.headers.get("Access-Control-Allow-Methods")).toBeNull();
+      expect(res.headers.get("WWW-Authenticate")).toBeNull();
+    }
   });
 
   it("answers a preflight or any OPTIONS to an unknown path with 404", async () => {
@@ -614,6 +617,7 @@ describe("CORS preflights", () => {
       expect(res.headers.get("Access-Control-Allow-Methods")).toBeNull();
     }
     expect((await reply("/v1/nope", { method: "OPTIONS", key })).res.status).toBe(404);
+    expect((await reply("/v1/nope", { method: "OPTIONS" })).res.status).toBe(404);
   });
 
   it.each(["/health", "/docs", "/dashboard/sign-in", "/admin/keys", "/nope"])(
