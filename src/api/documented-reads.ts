@@ -58,7 +58,7 @@ const ConsistencyTokenHeaderSchema = z.object({
     .openapi({
       param: {
         description:
-          "An earlier reply's `Consistency-Token`: read at least that fresh (your own writes included) from any copy. Anything else: 400; without it, the nearest copy answers.",
+          "An earlier reply's `Consistency-Token`, sent to any key of your account: read at least that fresh (your own writes included) from any copy. One older than 24 hours counts as none; anything else (altered, made up, another account's): 400. Without it, the nearest copy answers.",
       },
     }),
 });

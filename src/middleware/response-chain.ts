@@ -1,7 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 import type { RouterRoute } from "hono/types";
-import { consistencyToken } from "../api/consistency-token.ts";
 import type { AppEnv } from "../context.ts";
 import { ApiError, messages } from "../errors.ts";
 import { log } from "../logging.ts";
@@ -66,7 +65,7 @@ function isRead(method: string): boolean {
 /**
  * The headers of what the request itself went through, recorded on the
  * context by the middleware that knows them: the limiter's answer, and the
- * D1 bookmark after the request's last query (when it reached D1) as
+ * sealed D1 bookmark after the request's last query (when it reached D1) as
  * `Consistency-Token`. Any other such header belongs here too, so that
  * every status and every 304 carries it; a preflight goes through none of
  * them, so it carries none.
@@ -74,8 +73,8 @@ function isRead(method: string): boolean {
 function recordedHeaders(c: Context<AppEnv>, headers: Headers): void {
   const limits = c.get("rateLimitHeaders");
   if (limits) for (const [name, value] of Object.entries(limits)) headers.set(name, value);
-  const bookmark = c.get("bookmark");
-  if (bookmark !== undefined) headers.set("Consistency-Token", consistencyToken(bookmark));
+  const token = c.get("consistencyToken");
+  if (token !== undefined) headers.set("Consistency-Token", token);
 }
 
 /**

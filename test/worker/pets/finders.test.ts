@@ -141,7 +141,7 @@ describe("finding animals — bad input", () => {
   it.each([
     ["q empty", "q=", ["q"]],
     ["q over 100 characters", `q=${"a".repeat(101)}`, ["q"]],
-    ...['"', "(", "+ {} [] ; ' \\", "***", " ", "🐶"].map((q) => [
+    ...['"', "(", "+ {} [] ; ' \\", "***", " ", "🐶"].map((q): [string, string, string[]] => [
       `q without a word: ${JSON.stringify(q)}`,
       `q=${encodeURIComponent(q)}`,
       ["q"],
