@@ -129,50 +129,34 @@ async function expectRefusal(ray: string, reply: RawReply, status: number, code:
 }
 
 describe("a request body cut off", () => {
-  it("in the middle of a chunk of a photo upload: 400, and no error logged", async () => {
+  /** A POST of `type` whose body, framed as `framing` says, stops at `sent`. */
+  async function cutOff(path: string, type: string, framing: string, sent: string) {
     const ray = `cut-${crypto.randomUUID()}`;
-    const reply = await exchange(
-      ray,
-      [
-        `POST /v1/pets/${petId}/photos HTTP/1.1`,
-        `Authorization: Bearer ${key}`,
-        "Content-Type: image/jpeg",
-        "Transfer-Encoding: chunked",
-      ],
-      `3e8\r\n${"x".repeat(111)}`,
+    const head = [`POST ${path} HTTP/1.1`, `Authorization: Bearer ${key}`, `Content-Type: ${type}`];
+    return { ray, reply: await exchange(ray, [...head, framing], sent) };
+  }
+  const json = '{"name":"abc","categ';
+
+  it("in the middle of a chunk of a photo upload: 400, and no error logged", async () => {
+    const chunk = `3e8\r\n${"x".repeat(111)}`;
+    const { ray, reply } = await cutOff(
+      `/v1/pets/${petId}/photos`,
+      "image/jpeg",
+      "Transfer-Encoding: chunked",
+      chunk,
     );
     await expectRefusal(ray, reply, 400, "invalid_request");
   });
 
   it("in the middle of a chunk of a JSON body: 400 invalid_json, and no error logged", async () => {
-    const ray = `cut-${crypto.randomUUID()}`;
-    const json = '{"name":"abc","categ';
-    const reply = await exchange(
-      ray,
-      [
-        "POST /v1/pets HTTP/1.1",
-        `Authorization: Bearer ${key}`,
-        "Content-Type: application/json",
-        "Transfer-Encoding: chunked",
-      ],
-      `3e8\r\n${json}`,
-    );
+    const chunked = "Transfer-Encoding: chunked";
+    const { ray, reply } = await cutOff("/v1/pets", "application/json", chunked, `3e8\r\n${json}`);
     await expectRefusal(ray, reply, 400, "invalid_json");
   });
 
   it("before its Content-Length: 400 invalid_json, and no error logged", async () => {
-    const ray = `cut-${crypto.randomUUID()}`;
-    const json = '{"name":"abc","categ';
-    const reply = await exchange(
-      ray,
-      [
-        "POST /v1/pets HTTP/1.1",
-        `Authorization: Bearer ${key}`,
-        "Content-Type: application/json",
-        "Content-Length: 100",
-      ],
-      json,
-    );
+    const promised = "Content-Length: 100";
+    const { ray, reply } = await cutOff("/v1/pets", "application/json", promised, json);
     await expectRefusal(ray, reply, 400, "invalid_json");
   });
 });
