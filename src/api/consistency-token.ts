@@ -2,7 +2,7 @@
  * `Consistency-Token`: a D1 bookmark in this service's own encoding, opaque
  * to clients. Local D1 takes any text as a bookmark and a replica reads at
  * whatever bookmark it is given, so a token is sealed: the bookmark, the
- * minute it was issued and the HMAC-SHA256 (keyed with a secret of the
+ * minute it was issued and an HMAC-SHA256 (keyed with a secret of the
  * environment) of both and of the account of the key it was issued to. A
  * token is a version prefix and those bytes in base32, the bookmark first
  * (an alphabet in ascending order, so tokens of bookmarks of one length
@@ -14,11 +14,11 @@ const PREFIX = "ct2_";
 /** Crockford's base32 in lower case, in ascending order. */
 const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
 const MINUTE_BYTES = 4;
-/** The whole HMAC-SHA256, which WebCrypto's verify compares in constant time. */
-const SEAL_BYTES = 32;
+/** 128 bits of the HMAC-SHA256: far beyond guessing, and a token a fifth shorter than with all 256. */
+const SEAL_BYTES = 16;
 /** A token older than this is read as absent: a replica is never that far behind. */
 const MAX_AGE_MINUTES = 24 * 60;
-/** Far above a token's length (about 150 characters): anything longer is refused unread. */
+/** Far above a token's length (about 130 characters): anything longer is refused unread. */
 const MAX_TOKEN_LENGTH = 400;
 
 /** The pattern of a token, as the document states it. */
@@ -81,20 +81,32 @@ function hmacKey(secret: string): Promise<CryptoKey> {
       new TextEncoder().encode(secret),
       { name: "HMAC", hash: "SHA-256" },
       false,
-      ["sign", "verify"],
+      ["sign"],
     );
     hmacKeys.set(secret, key);
   }
   return key;
 }
 
-/** What the seal covers: the account, then the content. */
-function sealed(account: number, content: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
+/** The seal of the content for the account: the first bytes of the HMAC of both. */
+async function sealOf(
+  secret: string,
+  account: number,
+  content: Uint8Array<ArrayBuffer>,
+): Promise<Uint8Array<ArrayBuffer>> {
   const label = new TextEncoder().encode(`${account}.`);
   const signed = new Uint8Array(label.length + content.length);
   signed.set(label);
   signed.set(content, label.length);
-  return signed;
+  const mac = await crypto.subtle.sign("HMAC", await hmacKey(secret), signed);
+  return new Uint8Array(mac, 0, SEAL_BYTES);
+}
+
+/** Whether two seals are equal, looking at every byte whatever differs first. */
+function sameSeal(a: Uint8Array, b: Uint8Array): boolean {
+  let difference = a.length ^ b.length;
+  for (let i = 0; i < a.length; i++) difference |= (a[i] ?? 0) ^ (b[i] ?? 0);
+  return difference === 0;
 }
 
 /** Whole minutes since the Unix epoch. */
@@ -108,9 +120,7 @@ export async function sealToken(
   now: number,
 ): Promise<string> {
   const content = contentOf(bookmark, minuteAt(now));
-  const seal = new Uint8Array(
-    await crypto.subtle.sign("HMAC", await hmacKey(secret), sealed(account, content)),
-  );
+  const seal = await sealOf(secret, account, content);
   const token = new Uint8Array(content.length + SEAL_BYTES);
   token.set(content);
   token.set(seal, content.length);
@@ -134,10 +144,9 @@ export async function openToken(
   if (!bytes || bytes.length <= MINUTE_BYTES + SEAL_BYTES) return "invalid";
   const content = bytes.slice(0, -SEAL_BYTES);
   const seal = bytes.slice(-SEAL_BYTES);
-  const signed = sealed(account, content);
   let genuine = false;
   for (const secret of secrets) {
-    genuine = await crypto.subtle.verify("HMAC", await hmacKey(secret), seal, signed);
+    genuine = sameSeal(await sealOf(secret, account, content), seal);
     if (genuine) break;
   }
   if (!genuine) return "invalid";

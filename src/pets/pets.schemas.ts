@@ -139,7 +139,7 @@ export const ListPetsQuerySchema = z.object({
         name: "q",
         in: "query",
         description:
-          "Words (beta): an animal matches when every word of `q` begins a word of its name, ignoring case and accents (`bel` finds Bella and Bélla). A word is a run of letters and digits; everything else, quotes and operators included, only separates words, so no text makes the search fail; a `q` without any word (only punctuation, symbols or spaces) gives 400. `æ`, `ø` and `ß` are not folded. Combined with another filter, a page may hold fewer animals than `limit`, even none, with a `Link` to go on.",
+          "Words (beta): an animal matches when every word of `q` begins a word of its name, ignoring case and accents (`bel` finds Bella and Bélla). A word is a run of letters and digits; everything else, quotes and operators included, only separates words, so no text makes the search fail (no word: 400). `æ`, `ø` and `ß` are not folded. Combined with another filter, a page may hold fewer animals than `limit`, even none, with a `Link` to go on.",
       },
       minLength: 1,
       maxLength: 100,

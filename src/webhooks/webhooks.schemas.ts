@@ -77,7 +77,6 @@ export function webhookChangeSchema(policy: WebhookUrlPolicy) {
     })
     .refine((change) => Object.keys(change).length > 0, "Must change at least one field")
     .openapi("WebhookChange", {
-      description: "The fields to change, each under the rules of creation; at least one.",
       minProperties: 1,
       example: { enabled: false },
     });
