@@ -37,8 +37,13 @@ export function failingD1(): D1Database {
   });
 }
 
-export function hangingD1(): D1Database {
-  return withSessions({ prepare: () => statement(never), batch: never, exec: never });
+/** A D1 that never answers; `onHang` hears each call it leaves hanging. */
+export function hangingD1(onHang: () => void = () => {}): D1Database {
+  const hang = () => {
+    onHang();
+    return never();
+  };
+  return withSessions({ prepare: () => statement(hang), batch: hang, exec: hang });
 }
 
 export function failingKV(): KVNamespace {
