@@ -128,7 +128,7 @@ function searched(db: Drizzle, direction: Direction, entries: Placeholder | numb
   return db
     .select({ id: petSearch.rowid })
     .from(petSearch)
-    .where(and(matches(petSearch, sql.placeholder("words")), from(petSearch.rowid)))
+    .where(and(matches(petSearch.name, sql.placeholder("words")), from(petSearch.rowid)))
     .orderBy(order(petSearch.rowid))
     .limit(entries);
 }
@@ -162,7 +162,7 @@ function findersFor(db: Drizzle, direction: Direction) {
       and(
         inArray(pets.id, jsonList("ids")),
         otherFilters,
-        sql`EXISTS (SELECT 1 FROM ${petSearch} WHERE ${matches(petSearch, sql.placeholder("words"))} AND ${petSearch.rowid} = ${pets.id})`,
+        sql`EXISTS (SELECT 1 FROM ${petSearch} WHERE ${matches(petSearch.name, sql.placeholder("words"))} AND ${petSearch.rowid} = ${pets.id})`,
       ),
     ),
     byWords: pageOf(db, direction, inArray(pets.id, searched(db, direction, limit))),

@@ -9,6 +9,7 @@ import { removeMarkedPhotos } from "../photos/photo-removal.ts";
 import { createPet } from "./pet-changes.queries.ts";
 import { editPet, type PetRefusal, removePet } from "./pet-edits.ts";
 import { listPets } from "./pet-listing.queries.ts";
+import { PROFILE_FIELDS } from "./pet-profile.schemas.ts";
 import { findPet } from "./pets.queries.ts";
 import type { petRoutes } from "./pets.routes.ts";
 import { PET_NOT_FOUND, PetSchema } from "./pets.schemas.ts";
@@ -17,6 +18,11 @@ import { prefixQuery } from "./search-words.ts";
 const unknownCategory = () =>
   new ApiError("unknown_category", messages.unknownCategory, {
     details: [{ path: "categoryId", message: "Names no category" }],
+  });
+
+const unknownShelter = () =>
+  new ApiError("unknown_shelter", messages.unknownShelter, {
+    details: [{ path: "shelterId", message: "Names no shelter" }],
   });
 
 /** The error that says why an animal was not changed. */
@@ -30,6 +36,8 @@ function refusalError(refusal: PetRefusal): ApiError {
       return new ApiError("precondition_failed", messages.preconditionFailed("animal"));
     case "unknownCategory":
       return unknownCategory();
+    case "unknownShelter":
+      return unknownShelter();
     case "orderOpen":
       return new ApiError("order_open", messages.orderOpen(refusal.orderId));
   }
@@ -69,7 +77,12 @@ export const petHandlers = {
     const now = Date.now();
     const apiKeyHash = c.get("apiKey").hash;
     // The fields in a fixed order: the body by meaning, whatever its layout.
-    const fingerprint = [newPet.name, newPet.categoryId, newPet.status ?? null];
+    const fingerprint = [
+      newPet.name,
+      newPet.categoryId,
+      newPet.status ?? null,
+      ...PROFILE_FIELDS.map((field) => newPet[field] ?? null),
+    ];
     const claim =
       idempotencyKey === undefined
         ? undefined
@@ -77,6 +90,8 @@ export const petHandlers = {
     const outcome = await createPet(c.get("services").db, newPet, { apiKeyHash, now }, claim);
     dispatchAfterChange(c.get("services"), c.executionCtx, outcome);
     if (outcome.kind === "unknownCategory") throw unknownCategory();
+    if (outcome.kind === "unknownShelter") throw unknownShelter();
+    if (outcome.kind === "notOwner") throw new ApiError("not_owner", messages.notOwner("shelter"));
     const { body: pet, replayed } = replyOf(outcome, 201, PetSchema);
     if (replayed) c.header("Idempotent-Replayed", "true");
     c.header("Location", `/v1/pets/${pet.id}`);

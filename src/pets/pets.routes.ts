@@ -35,14 +35,28 @@ export const notOwner: DocumentedError = {
 };
 const unknownCategory: DocumentedError = {
   status: 422,
-  codes: ["unknown_category"],
-  description: "`categoryId` names no category; `details` names the field.",
+  codes: ["unknown_category", "unknown_shelter"],
+  description:
+    "`categoryId` names no category, or `shelterId` no shelter; `details` names the field.",
 };
 const orderOpen: DocumentedError = {
   status: 409,
   codes: ["order_open"],
   description:
     "A placed order owns the animal's status: it cannot move or be deleted until the order is completed or cancelled. The message names the order.",
+};
+
+/** An animal's body may carry a description of 4,000 characters, each up to 12 bytes escaped. */
+const PET_BODY_BYTES = 64 * 1024;
+const payloadTooLarge: DocumentedError = {
+  status: 413,
+  description: "The body is larger than 64 KiB.",
+  message: messages.payloadTooLarge(PET_BODY_BYTES),
+};
+const notOwnerOfEither: DocumentedError = {
+  status: 403,
+  description:
+    "The key lacks this operation's scope or is used from outside its address ranges, or the animal or the shelter `shelterId` names belongs to another account: only that account's keys may change them.",
 };
 
 const CONDITIONAL =
@@ -73,9 +87,10 @@ export const petRoutes = apiRoutes({
     scope: "pets:write",
     method: "post",
     path: "/pets",
+    maxBodyBytes: PET_BODY_BYTES,
     summary: "Add an animal",
     description:
-      "Adds an animal, owned by the account of the key that sends it; `status` defaults to `available`, and `categoryId` must name a category (422 `unknown_category` otherwise). With an `Idempotency-Key`, a retry with the same key and body within 24 hours returns the first response again, as it was sent even if the animal has changed since (with `Idempotent-Replayed: true`), and adds nothing; concurrent requests with one key create one animal and the others replay it, so 409 is never returned.",
+      "Adds an animal, owned by the account of the key that sends it; `status` defaults to `available`, and `categoryId` must name a category (422 `unknown_category` otherwise). Its profile (beta) is optional: `shelterId` must name a shelter of the caller's account (422 `unknown_shelter`, 403 `not_owner`). With an `Idempotency-Key`, a retry with the same key and body within 24 hours returns the first response again, as it was sent even if the animal has changed since (with `Idempotent-Replayed: true`), and adds nothing; concurrent requests with one key create one animal and the others replay it, so 409 is never returned.",
     request: {
       headers: IdempotencyHeadersSchema,
       body: { required: true, content: { "application/json": { schema: NewPetSchema } } },
@@ -88,13 +103,18 @@ export const petRoutes = apiRoutes({
       ...errorResponses([
         400,
         401,
-        413,
+        {
+          status: 403,
+          description:
+            "The key lacks this operation's scope or is used from outside its address ranges, or the shelter `shelterId` names belongs to another account.",
+        },
+        payloadTooLarge,
         415,
         {
           status: 422,
-          codes: ["unknown_category", "idempotency_key_reused"],
+          codes: ["unknown_category", "unknown_shelter", "idempotency_key_reused"],
           description:
-            "`categoryId` names no category, or the Idempotency-Key was used with a different body or on another operation.",
+            "`categoryId` names no category or `shelterId` no shelter, or the Idempotency-Key was used with a different body or on another operation.",
         },
         429,
         500,
@@ -124,8 +144,9 @@ export const petRoutes = apiRoutes({
     scope: "pets:write",
     method: "patch",
     path: "/pets/{petId}",
+    maxBodyBytes: PET_BODY_BYTES,
     summary: "Change an animal (beta)",
-    description: `Changes the fields sent (\`name\`, \`categoryId\`, \`status\`; at least one, each with a value), as \`application/json\` or \`application/merge-patch+json\` (a \`null\` gives 400). A change that sets what the animal already has answers 200 with the same \`etag\` and writes nothing. While a placed order owns the animal's status, changing it gives 409 \`order_open\`; setting the status it has is never refused. \`categoryId\` must name a category (422). ${CONDITIONAL}`,
+    description: `Changes the fields sent (at least one), as \`application/json\` or \`application/merge-patch+json\`: \`null\` clears a profile field and gives 400 for \`name\`, \`categoryId\` and \`status\`. \`pet.updated\` names the fields that changed. A change that sets what the animal already has answers 200 with the same \`etag\` and writes nothing. While a placed order owns the animal's status, changing it gives 409 \`order_open\`; setting the status it has is never refused. \`categoryId\` must name a category and \`shelterId\` a shelter of the caller's (422). ${CONDITIONAL}`,
     request: {
       params: PetIdParamsSchema,
       headers: IfMatchHeaderSchema,
@@ -142,11 +163,11 @@ export const petRoutes = apiRoutes({
       ...errorResponses([
         400,
         401,
-        notOwner,
+        notOwnerOfEither,
         notFound,
         orderOpen,
         { status: 412, message: messages.preconditionFailed("animal") },
-        413,
+        payloadTooLarge,
         {
           status: 415,
           message: messages.unsupportedBodyType([

@@ -4,6 +4,8 @@ import { digitsAsInteger, IdentifierSchema, MAX_ID } from "../api/identifiers.ts
 import { pageParameters, repeatedParameter } from "../api/pagination.ts";
 import { characters, nameSchema } from "../api/text.ts";
 import { PET_STATUSES } from "../db/schema.ts";
+import { distanceKmSchema } from "../shelters/distance.ts";
+import { profileInput, profileOutput } from "./pet-profile.schemas.ts";
 
 /** What a request for an animal that is not there is told, whether the id is unknown, deleted or malformed. */
 export const PET_NOT_FOUND = "No animal has this identifier.";
@@ -33,8 +35,19 @@ export const NewPetSchema = z
     name: petName,
     categoryId,
     status: PetStatusSchema.optional().openapi({ description: "Defaults to `available`." }),
+    ...profileInput,
   })
-  .openapi("NewPet", { example: { name: "Rex", categoryId: 1, status: "available" } });
+  .openapi("NewPet", {
+    description:
+      "The animal to add: `name` and `categoryId`, and any of its profile (each optional, `null` when not known).",
+    example: {
+      name: "Rex",
+      categoryId: 1,
+      status: "available",
+      age: "young",
+      goodWithChildren: true,
+    },
+  });
 export type NewPet = z.infer<typeof NewPetSchema>;
 
 export const PetPatchSchema = z
@@ -44,14 +57,12 @@ export const PetPatchSchema = z
     status: PetStatusSchema.optional().openapi({
       description: "While a placed order owns the animal's status, changing it gives 409.",
     }),
+    ...profileInput,
   })
-  .refine(
-    (patch) => Object.keys(patch).length > 0,
-    "Must name at least one of name, categoryId, status",
-  )
+  .refine((patch) => Object.keys(patch).length > 0, "Must name at least one field")
   .openapi("PetPatch", {
     description:
-      "The fields to change, each with a value (a merge patch's `null` gives 400); at least one. `id`, `etag` and `photoUrls` cannot be sent.",
+      "The fields to change; at least one. `null` clears a profile field and gives 400 for `name`, `categoryId` and `status`. `id`, `etag`, `photoUrls` and `distanceKm` cannot be sent.",
     minProperties: 1,
     example: { name: "Rex the Brave" },
   });
@@ -62,6 +73,19 @@ const examplePet = {
   name: "Rex",
   categoryId: 1,
   status: "available",
+  shelterId: 7,
+  breed: "Labrador Retriever",
+  age: "young",
+  sex: "male",
+  size: "large",
+  goodWithChildren: true,
+  goodWithDogs: true,
+  goodWithCats: null,
+  houseTrained: true,
+  specialNeeds: false,
+  spayedNeutered: true,
+  description: null,
+  distanceKm: null,
   etag: '"1"',
   photoUrls: [],
 };
@@ -75,6 +99,8 @@ export const PetSchema = z
     name: z.string().openapi({ example: "Rex" }),
     categoryId: IdentifierSchema.openapi({ example: 1 }),
     status: PetStatusSchema,
+    ...profileOutput,
+    distanceKm: distanceKmSchema,
     etag: EntityTagSchema,
     photoUrls: z.array(z.url()).openapi({
       description:

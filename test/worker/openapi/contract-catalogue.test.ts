@@ -117,7 +117,7 @@ describe("updatePet and deletePet", () => {
     await expectReplies("deletePet", 404, [["/v1/pets/abc", { method: "DELETE", key }]]);
     await expectReplies("updatePet", 412, [[path, json("PATCH", { name: "X" }, stale)]]);
     await expectReplies("deletePet", 412, [[path, { method: "DELETE", key, ...stale }]]);
-    await expectReplies("updatePet", 413, [[path, json("PATCH", { name: "x".repeat(17_000) })]]);
+    await expectReplies("updatePet", 413, [[path, json("PATCH", { name: "x".repeat(66_000) })]]);
     await expectReplies("updatePet", 415, [[path, raw("PATCH", '{"name":"X"}', "text/plain")]]);
     await expectReplies("updatePet", 422, [[path, json("PATCH", { categoryId: 999_999 })]]);
     await placeOrder(key, pet.id);

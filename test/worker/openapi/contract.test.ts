@@ -149,11 +149,11 @@ describe("createPet", () => {
     expect(codes).toContain("invalid_request");
   });
 
-  it("413 for a body over 16 KiB and 415 for another media type", async () => {
+  it("413 for a body over 64 KiB and 415 for another media type", async () => {
     const big = await api("/v1/pets", {
       method: "POST",
       key,
-      body: JSON.stringify({ name: "x".repeat(17 * 1024), categoryId: 1 }),
+      body: JSON.stringify({ name: "x".repeat(65 * 1024), categoryId: 1 }),
       headers: { "Content-Type": "application/json" },
     });
     expect(big.status).toBe(413);
