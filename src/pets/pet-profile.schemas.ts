@@ -19,6 +19,21 @@ export const PetSizeSchema = z
   .enum(PET_SIZES)
   .openapi("PetSize", { description: "The animal's size when grown.", example: "medium" });
 
+export type PetAge = z.infer<typeof PetAgeSchema>;
+export type PetSex = z.infer<typeof PetSexSchema>;
+export type PetSize = z.infer<typeof PetSizeSchema>;
+
+/** The profile's yes/no fields, in the order a Pet lists them. */
+export const YES_NO_FIELDS = [
+  "goodWithChildren",
+  "goodWithDogs",
+  "goodWithCats",
+  "houseTrained",
+  "specialNeeds",
+  "spayedNeutered",
+] as const;
+export type YesNoField = (typeof YES_NO_FIELDS)[number];
+
 const yesNo = (description: string) => z.boolean().openapi({ description, example: true });
 
 /** The profile's fields as a request sends them, each a value. */

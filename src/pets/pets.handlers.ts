@@ -8,6 +8,7 @@ import { dispatchAfterChange } from "../outbox/outbox-relay.ts";
 import { removeMarkedPhotos } from "../photos/photo-removal.ts";
 import { createPet } from "./pet-changes.queries.ts";
 import { editPet, type PetRefusal, removePet } from "./pet-edits.ts";
+import { yesNoParameters } from "./pet-finders.schemas.ts";
 import { listPets } from "./pet-listing.queries.ts";
 import { PROFILE_FIELDS } from "./pet-profile.schemas.ts";
 import { findPet } from "./pets.queries.ts";
@@ -46,13 +47,21 @@ function refusalError(refusal: PetRefusal): ApiError {
 /** The animals' handlers, one per route of the table. */
 export const petHandlers = {
   listPets: async (c) => {
-    const { limit, status, categoryId, id, q, direction, cursor } = c.req.valid("query");
+    const { limit, status, categoryId, id, q, direction, cursor, ...profile } =
+      c.req.valid("query");
+    const { shelterId, breed, age, size, sex, ...yesNo } = profile;
     const page = await listPets(c.get("services").db, {
       limit,
       statuses: status,
       categoryIds: categoryId,
       ids: id,
       words: q === undefined ? undefined : prefixQuery(q),
+      shelterIds: shelterId,
+      breeds: breed?.map((value) => prefixQuery(value) ?? ""),
+      ages: age,
+      sizes: size,
+      sex,
+      yesNo,
       direction,
       after: cursor === undefined ? undefined : positionIn(cursor, direction),
     });
@@ -63,6 +72,12 @@ export const petHandlers = {
       categoryId,
       id,
       q,
+      shelterId,
+      breed,
+      age,
+      size,
+      sex,
+      ...yesNoParameters(yesNo),
       direction: direction === "desc" ? direction : undefined,
     };
     const next =

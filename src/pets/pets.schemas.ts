@@ -1,10 +1,16 @@
 import { z } from "@hono/zod-openapi";
 import { EntityTagSchema } from "../api/entity-tags.ts";
-import { digitsAsInteger, IdentifierSchema, MAX_ID } from "../api/identifiers.ts";
+import {
+  digitsAsInteger,
+  IdentifierParameterSchema,
+  IdentifierSchema,
+  MAX_ID,
+} from "../api/identifiers.ts";
 import { pageParameters, repeatedParameter } from "../api/pagination.ts";
 import { characters, nameSchema } from "../api/text.ts";
 import { PET_STATUSES } from "../db/schema.ts";
 import { distanceKmSchema } from "../shelters/distance.ts";
+import { atMostProfileValues, profileFinders } from "./pet-finders.schemas.ts";
 import { profileInput, profileOutput } from "./pet-profile.schemas.ts";
 
 /** What a request for an animal that is not there is told, whether the id is unknown, deleted or malformed. */
@@ -122,63 +128,62 @@ export const PetsSchema = z
     ],
   });
 
-const identifierParameter = digitsAsInteger(z.int().min(1).max(MAX_ID)).openapi({
-  type: "integer",
-  format: "int64",
-  minimum: 1,
-  maximum: MAX_ID,
-});
-
 const { limit, cursor } = pageParameters("animals");
 
-export const ListPetsQuerySchema = z.object({
-  limit,
-  status: repeatedParameter(
-    "status",
-    PetStatusSchema,
-    PET_STATUSES.length,
-    "Only animals with one of these statuses (repeat the parameter for more than one; beta when repeated).",
-  ).openapi({ example: ["available"] }),
-  categoryId: repeatedParameter(
-    "categoryId",
-    identifierParameter,
-    MAX_LISTED_IDS,
-    `Only animals in one of these categories (beta; repeatable, at most ${MAX_LISTED_IDS}).`,
-  ).openapi({ example: [1] }),
-  id: repeatedParameter(
-    "id",
-    identifierParameter,
-    MAX_LISTED_IDS,
-    `Only these animals (beta; repeatable, at most ${MAX_LISTED_IDS}): those that exist, in the listing's order; ids that name no animal are left out. How to fetch known animals.`,
-  ).openapi({ example: [42] }),
-  q: z
-    .string()
-    .refine((text) => characters(text) >= 1 && characters(text) <= 100, "Must be 1–100 characters")
-    .optional()
-    .openapi({
-      param: {
-        name: "q",
-        in: "query",
-        description:
-          "Words (beta): an animal matches when every word of `q` begins a word of its name, ignoring case and accents (`bel` finds Bella and Bélla). A word is a run of letters and digits; everything else, quotes and operators included, only separates words, so no text makes the search fail (a `q` without any word matches every animal). `æ`, `ø` and `ß` are not folded. Combined with another filter, a page may hold fewer animals than `limit`, even none, with a `Link` to go on.",
-      },
-      minLength: 1,
-      maxLength: 100,
-      example: "bel",
-    }),
-  direction: z
-    .enum(["asc", "desc"])
-    .default("asc")
-    .openapi({
-      param: {
-        name: "direction",
-        in: "query",
-        description: "`asc` lists oldest first (ascending id), `desc` newest first (beta).",
-      },
-      example: "desc",
-    }),
-  cursor,
-});
+export const ListPetsQuerySchema = z
+  .object({
+    limit,
+    status: repeatedParameter(
+      "status",
+      PetStatusSchema,
+      PET_STATUSES.length,
+      "Only animals with one of these statuses (repeat the parameter for more than one; beta when repeated).",
+    ).openapi({ example: ["available"] }),
+    categoryId: repeatedParameter(
+      "categoryId",
+      IdentifierParameterSchema,
+      MAX_LISTED_IDS,
+      `Only animals in one of these categories (beta; repeatable, at most ${MAX_LISTED_IDS}).`,
+    ).openapi({ example: [1] }),
+    id: repeatedParameter(
+      "id",
+      IdentifierParameterSchema,
+      MAX_LISTED_IDS,
+      `Only these animals (beta; repeatable, at most ${MAX_LISTED_IDS}): those that exist, in the listing's order; ids that name no animal are left out. How to fetch known animals.`,
+    ).openapi({ example: [42] }),
+    q: z
+      .string()
+      .refine(
+        (text) => characters(text) >= 1 && characters(text) <= 100,
+        "Must be 1–100 characters",
+      )
+      .optional()
+      .openapi({
+        param: {
+          name: "q",
+          in: "query",
+          description:
+            "Words (beta): an animal matches when every word of `q` begins a word of its name, ignoring case and accents (`bel` finds Bella and Bélla). A word is a run of letters and digits; everything else, quotes and operators included, only separates words, so no text makes the search fail (a `q` without any word matches every animal). `æ`, `ø` and `ß` are not folded. Combined with another filter, a page may hold fewer animals than `limit`, even none, with a `Link` to go on.",
+        },
+        minLength: 1,
+        maxLength: 100,
+        example: "bel",
+      }),
+    direction: z
+      .enum(["asc", "desc"])
+      .default("asc")
+      .openapi({
+        param: {
+          name: "direction",
+          in: "query",
+          description: "`asc` lists oldest first (ascending id), `desc` newest first (beta).",
+        },
+        example: "desc",
+      }),
+    ...profileFinders,
+    cursor,
+  })
+  .superRefine(atMostProfileValues);
 
 export const PetIdParamsSchema = z.object({
   petId: digitsAsInteger(z.int().min(1).max(MAX_ID)).openapi({
