@@ -324,6 +324,9 @@ export const EVENT_TYPES = [
   "category.created",
   "category.updated",
   "category.deleted",
+  "shelter.created",
+  "shelter.updated",
+  "shelter.deleted",
   "order.placed",
   "order.completed",
   "order.cancelled",
@@ -343,7 +346,7 @@ export const events = sqliteTable(
     seq: integer("seq").primaryKey({ autoIncrement: true }),
     id: text("id").notNull(),
     type: text("type", { enum: EVENT_TYPES }).notNull(),
-    // Who may see it: the order's account for order.*, everyone (null) for pet.* and category.*.
+    // Who may see it: the order's account for order.*, everyone (null) for the catalogue's kinds.
     accountId: integer("account_id").references(() => accounts.id),
     data: text("data").notNull(),
     previousStatus: text("previous_status", { enum: PET_STATUSES }),

@@ -56,6 +56,8 @@ export const OPERATION_SCOPES: Record<string, Scope> = {
   createCategory: "pets:write",
   updateCategory: "pets:write",
   deleteCategory: "pets:write",
+  listShelters: "pets:read",
+  getShelter: "pets:read",
   listOrders: "orders:read",
   getOrder: "orders:read",
   placeOrder: "orders:write",
