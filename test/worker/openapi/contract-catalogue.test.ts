@@ -5,10 +5,11 @@ import { captureLogs, storageFailure } from "../support/logs.ts";
 import { CATALOGUE_OPERATIONS, Contract, sweepKeyRefusals } from "../support/openapi-contract.ts";
 import { placeOrder } from "../support/orders.ts";
 import { type ApiRequestInit, api, MANY_REQUESTS } from "../support/request.ts";
+import { madeShelter } from "../support/shelters.ts";
 
 /**
  * The contract sweep of the operations that manage the catalogue (animals'
- * changes, categories): each driven into every status it can reach here,
+ * changes, categories, shelters): each driven into every status it can reach here,
  * each reply checked against the document the Worker serves.
  */
 
@@ -21,11 +22,12 @@ const NOT_PRODUCIBLE = Object.fromEntries(
 
 let contract: Contract;
 let key: string;
+let keyHash: string;
 let otherKey: string;
 
 beforeAll(async () => {
   contract = await Contract.load();
-  ({ key } = await seedKey());
+  ({ key, hash: keyHash } = await seedKey());
   ({ key: otherKey } = await seedKey());
 });
 
@@ -205,6 +207,45 @@ describe("categories", () => {
   });
 });
 
+describe("shelters", () => {
+  it(
+    "200 and 304, paged, with the ETag of each shelter; 400, 401 and 404",
+    MANY_REQUESTS,
+    async () => {
+      const made = await madeShelter(keyHash);
+      let path: string | undefined = "/v1/shelters?limit=1";
+      for (let pages = 0; path && pages < 3; pages++) {
+        const reply = await api(path, { key });
+        const link = reply.headers.get("Link");
+        await contract.check("listShelters", reply);
+        const next = link ? /<([^>]+)>; rel="next"/.exec(link)?.[1] : undefined;
+        path = next ? new URL(next).pathname + new URL(next).search : undefined;
+      }
+      const one = `/v1/shelters/${made.id}`;
+      await expectReplies("getShelter", 200, [[one, { key }]]);
+      for (const [operationId, read] of [
+        ["listShelters", "/v1/shelters?country=GB"],
+        ["getShelter", one],
+      ] as const) {
+        const first = await api(read, { key });
+        const tag = first.headers.get("ETag") ?? "";
+        await contract.check(operationId, first);
+        await expectReplies(operationId, 304, [[read, { key, headers: { "If-None-Match": tag } }]]);
+      }
+      await expectReplies("listShelters", 400, [
+        ["/v1/shelters?limit=0", { key }],
+        ["/v1/shelters?country=gb", { key }],
+      ]);
+      await expectReplies("listShelters", 401, [["/v1/shelters", {}]]);
+      await expectReplies("getShelter", 401, [[one, {}]]);
+      await expectReplies("getShelter", 404, [
+        ["/v1/shelters/0", { key }],
+        ["/v1/shelters/9007199254740991", { key }],
+      ]);
+    },
+  );
+});
+
 describe("429 and 503 for every catalogue operation", () => {
   const cases: [string, string, ApiRequestInit][] = [
     ["updatePet", "/v1/pets/1", { method: "PATCH", json: { name: "X" } }],
@@ -214,6 +255,8 @@ describe("429 and 503 for every catalogue operation", () => {
     ["createCategory", "/v1/categories", { method: "POST", json: { name: "Limited" } }],
     ["updateCategory", "/v1/categories/1", { method: "PATCH", json: { name: "X" } }],
     ["deleteCategory", "/v1/categories/1", { method: "DELETE" }],
+    ["listShelters", "/v1/shelters", {}],
+    ["getShelter", "/v1/shelters/1", {}],
   ];
 
   it("answers 429 once a tiny Enterprise budget is spent", MANY_REQUESTS, async () => {

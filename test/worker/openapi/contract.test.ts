@@ -1,7 +1,9 @@
 import { env } from "cloudflare:test";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { dispatchEvents } from "../../../src/outbox/outbox-relay.ts";
+import { editShelter, removeShelter } from "../../../src/shelters/shelter-edits.ts";
 import { failingD1, failingLimiter } from "../support/faulty-bindings.ts";
-import { seedKey } from "../support/keys.ts";
+import { seedKey, testServices } from "../support/keys.ts";
 import { captureLogs } from "../support/logs.ts";
 import {
   CATALOGUE_OPERATIONS,
@@ -10,6 +12,7 @@ import {
   sweepKeyRefusals,
 } from "../support/openapi-contract.ts";
 import { api, MANY_REQUESTS } from "../support/request.ts";
+import { madeShelter } from "../support/shelters.ts";
 import { receivedAtLeast, receiverUrl, uniqueName } from "../support/webhooks.ts";
 
 /**
@@ -704,13 +707,13 @@ describe("rotateWebhookSecret and createWebhook's Idempotency-Key", () => {
 });
 
 describe("the requests webhooks deliver", () => {
-  it("match the document's `webhooks`, kind by kind, headers included", async () => {
-    const owner = (await seedKey()).key;
+  it("match the document's `webhooks`, kind by kind, headers included", MANY_REQUESTS, async () => {
+    const { key: owner, hash: ownerHash } = await seedKey();
     const name = uniqueName("contract-deliveries");
     const endpoint = (await contract.check(
       "createWebhook",
       await createWebhook(
-        { url: receiverUrl("ok", name), types: ["pet.*", "category.*", "order.*"] },
+        { url: receiverUrl("ok", name), types: ["pet.*", "category.*", "shelter.*", "order.*"] },
         owner,
       ),
     )) as { id: number };
@@ -767,9 +770,20 @@ describe("the requests webhooks deliver", () => {
       "deleteCategory",
       await api(categoryPath, { method: "DELETE", key: owner }),
     );
+    // A shelter is added, changed and deleted through its changes, then their events sent.
+    const shelter = await madeShelter(ownerHash);
+    const request = {
+      id: shelter.id,
+      changer: { apiKeyHash: ownerHash, operatorEmail: env.OPERATOR_EMAIL },
+      accepted: undefined,
+    };
+    const { db } = testServices();
+    await editShelter(db, request, { name: "Delivered shelter" });
+    await removeShelter(db, request, Date.now());
+    await dispatchEvents(testServices(), Date.now(), 10);
     // A test; two animals, two placements, two moves: 2 created, 4 status changes, 2 placed,
-    // 1 completed, 1 cancelled; then 1 updated, 1 deleted and 3 category events.
-    const requests = await receivedAtLeast(name, 16);
+    // 1 completed, 1 cancelled; then 1 updated, 1 deleted, 3 category and 3 shelter events.
+    const requests = await receivedAtLeast(name, 19);
     const kinds = new Set<string>();
     const document = contract.document as unknown as {
       webhooks: Record<string, { post: { parameters: { name: string }[] } }>;

@@ -97,6 +97,8 @@ describe("GET /v1/openapi.json", () => {
       "GET /pets",
       "GET /pets/{petId}",
       "GET /pets/{petId}/photos",
+      "GET /shelters",
+      "GET /shelters/{shelterId}",
       "GET /store/orders",
       "GET /store/orders/{orderId}",
       "GET /webhooks",
@@ -119,7 +121,7 @@ describe("GET /v1/openapi.json", () => {
     ]);
   });
 
-  it("marks managing animals and their photos, categories, events and webhooks beta, each under its tag", async () => {
+  it("marks managing animals and their photos, categories, shelters, events and webhooks beta, each under its tag", async () => {
     const document = (await served()) as OpenApiDocument & { tags: { name: string }[] };
     const beta = operations(document).filter(
       ([, operation]) => operation["x-stability"] === "beta",
@@ -137,6 +139,8 @@ describe("GET /v1/openapi.json", () => {
       ["getCategory", ["categories"]],
       ["updateCategory", ["categories"]],
       ["deleteCategory", ["categories"]],
+      ["listShelters", ["shelters"]],
+      ["getShelter", ["shelters"]],
       ["listEvents", ["events"]],
       ["createWebhook", ["webhooks"]],
       ["listWebhooks", ["webhooks"]],
@@ -152,6 +156,7 @@ describe("GET /v1/openapi.json", () => {
     expect(document.tags.map((tag) => tag.name)).toEqual([
       "pets",
       "categories",
+      "shelters",
       "store",
       "events",
       "webhooks",
@@ -184,6 +189,9 @@ describe("GET /v1/openapi.json", () => {
       "category.created",
       "category.updated",
       "category.deleted",
+      "shelter.created",
+      "shelter.updated",
+      "shelter.deleted",
       "order.placed",
       "order.completed",
       "order.cancelled",
@@ -198,6 +206,9 @@ describe("GET /v1/openapi.json", () => {
       "CategoryCreatedEvent",
       "CategoryUpdatedEvent",
       "CategoryDeletedEvent",
+      "ShelterCreatedEvent",
+      "ShelterUpdatedEvent",
+      "ShelterDeletedEvent",
       "OrderPlacedEvent",
       "OrderCompletedEvent",
       "OrderCancelledEvent",

@@ -88,6 +88,8 @@ export const CATALOGUE_OPERATIONS = [
   "createCategory",
   "updateCategory",
   "deleteCategory",
+  "listShelters",
+  "getShelter",
 ];
 
 const SHARED_PART = /^#\/components\/(responses|headers|parameters|examples)\/([^/]+)$/;
