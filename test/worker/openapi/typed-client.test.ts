@@ -5,6 +5,7 @@ import type { components, paths } from "../../generated/petstore-api.d.ts";
 import { seedKey } from "../support/keys.ts";
 import { imageOf } from "../support/photos.ts";
 import { ORIGIN } from "../support/request.ts";
+import { madeShelter } from "../support/shelters.ts";
 
 /**
  * A client typed from the published document (openapi-typescript types,
@@ -15,6 +16,7 @@ import { ORIGIN } from "../support/request.ts";
 type Pet = components["schemas"]["Pet"];
 type Order = components["schemas"]["Order"];
 type Photo = components["schemas"]["Photo"];
+type Shelter = components["schemas"]["Shelter"];
 
 const client = createClient<paths>({
   baseUrl: `${ORIGIN}/v1`,
@@ -22,9 +24,12 @@ const client = createClient<paths>({
 });
 
 let headers: { Authorization: string };
+let keyHash: string;
 
 beforeAll(async () => {
-  headers = { Authorization: `Bearer ${(await seedKey()).key}` };
+  const seeded = await seedKey();
+  headers = { Authorization: `Bearer ${seeded.key}` };
+  keyHash = seeded.hash;
 });
 
 /** The `rel="next"` target of a Link header, as the query the client takes. */
@@ -36,6 +41,55 @@ function nextQuery(link: string | null): { limit: number; cursor: string } | und
 }
 
 describe("typed client", () => {
+  it("finds a shelter, puts animals with profiles in it, and finds the young ones good with children", async () => {
+    const made = await madeShelter(keyHash, {
+      name: "Typed Tails",
+      address: { city: "Reykjavík", country: "IS" },
+    });
+    const shelters = await client.GET("/shelters", {
+      headers,
+      params: { query: { country: ["IS"], q: "typed" } },
+    });
+    expect(shelters.error).toBeUndefined();
+    const listed: Shelter[] = shelters.data ?? [];
+    expect(listed).toEqual([made]);
+    const one = await client.GET("/shelters/{shelterId}", {
+      headers,
+      params: { path: { shelterId: made.id } },
+    });
+    expect(one.data).toEqual(made);
+
+    const animals: Pet[] = [];
+    for (const [name, age, goodWithChildren] of [
+      ["Kid-friendly", "young", true],
+      ["Grumpy", "young", false],
+      ["Elder", "senior", true],
+    ] as const) {
+      const { data, error } = await client.POST("/pets", {
+        headers,
+        body: {
+          name,
+          categoryId: 1,
+          shelterId: made.id,
+          age,
+          goodWithChildren,
+          breed: "Icelandic Sheepdog",
+        },
+      });
+      expect(error).toBeUndefined();
+      if (data) animals.push(data);
+    }
+    const found = await client.GET("/pets", {
+      headers,
+      params: {
+        query: { shelterId: [made.id], age: ["young"], goodWithChildren: "true", breed: ["sheep"] },
+      },
+    });
+    expect(found.error).toBeUndefined();
+    expect(found.data).toEqual([animals[0]]);
+    expect(found.data?.[0]?.distanceKm).toBeNull();
+  });
+
   it("creates animals, lists them page by page following Link, and fetches one", async () => {
     const created: Pet[] = [];
     for (const name of ["Ada", "Bix", "Cy"]) {
