@@ -16,7 +16,12 @@ import { deprecationMarks } from "./middleware/deprecation.ts";
 import { methodNotAllowed } from "./middleware/method-not-allowed.ts";
 import { rateLimit } from "./middleware/rate-limit.ts";
 import { readConsistency } from "./middleware/read-consistency.ts";
-import { corsPreflight, responseChain } from "./middleware/response-chain.ts";
+import {
+  corsPreflight,
+  noSniffing,
+  requestIdentity,
+  responseChain,
+} from "./middleware/response-chain.ts";
 import { services } from "./middleware/services.ts";
 import { OPENAPI_PATH, openapiRoutes } from "./openapi/openapi-routes.tsx";
 import { orderHandlers } from "./orders/orders.handlers.ts";
@@ -39,8 +44,9 @@ const DASHBOARD_PATH = "/dashboard";
 
 /**
  * The whole Worker. Order matters: the response chain every reply leaves
- * through, the request's services, CORS preflights (no key, no budget); the
- * public pages, the document and the photos (no key either); then on /v1
+ * through, the request's id and nosniff, the request's services, CORS
+ * preflights (no key, no budget); the public pages, the document and the
+ * photos (no key either); then on /v1
  * who is calling, their budget (429), the 401 for anyone without a
  * working key, the request's D1 session (a malformed Consistency-Token is a
  * 400); then the routes. A 405 is given where a path's routes serve
@@ -52,7 +58,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
     defaultHook: rejectInvalid,
     router: new SectionRouter(DASHBOARD_PATH),
   });
-  app.use(responseChain(), services(), corsPreflight(app));
+  app.use(responseChain(), requestIdentity(), noSniffing(), services(), corsPreflight(app));
   const allowedMethods = methodNotAllowed(app);
   for (const path of ["/v1/*", "/admin/*", "/health", "/", "/docs", "/openapi.json", "/photos/*"]) {
     app.use(path, allowedMethods);

@@ -1,3 +1,4 @@
+import type { Claim } from "./changes/outcomes.ts";
 import type { KeyRecord } from "./keys/key-record.ts";
 import type { Services } from "./services.ts";
 
@@ -49,5 +50,7 @@ export interface AppEnv {
     rateLimitHeaders?: Record<string, string>;
     /** The D1 bookmark after an admitted `/v1` request's last query: the reply's Consistency-Token. */
     bookmark?: string;
+    /** The Idempotency-Key's claim of a request to an idempotent route that sent one, for its change. */
+    claim?: Claim;
   };
 }

@@ -5,7 +5,13 @@ import type { JSONParsed, JSONValue } from "hono/utils/types";
 import { CursorParamSchema, type Direction, encodeCursor } from "./cursor.ts";
 import { contentTag } from "./entity-tags.ts";
 import { digitsAsInteger } from "./identifiers.ts";
-import { optionalHeader, type ResponseHeader } from "./responses.ts";
+import {
+  type DocumentedError,
+  errorResponses,
+  jsonReply,
+  optionalHeader,
+  type ResponseHeader,
+} from "./responses.ts";
 
 /**
  * The query parameters every listing shares: `limit` (1–100, default 20,
@@ -91,6 +97,41 @@ export function nextPageLinkHeader(example: string): ResponseHeader {
     schema: { type: "string" },
     example,
   });
+}
+
+/** What declares a paged listing's request and replies, beside its path and description. */
+interface PagedListing<Q extends z.ZodType, S extends z.ZodType, P extends z.ZodType | undefined> {
+  /** The query: the page parameters, and the listing's finders. */
+  query: Q;
+  /** The path parameters, for a listing below one resource. */
+  params?: P;
+  /** The body of a page: the bare array of what is listed. */
+  page: S;
+  /** What the 200 is, e.g. "A page of animals (possibly empty)." */
+  description: string;
+  /** A next link of this listing, as its `Link` header's example. */
+  next: string;
+  /** The errors it gives besides those of every listing (400, 401, 429, 500, 503). */
+  errors?: readonly DocumentedError[];
+}
+
+/**
+ * A paged listing's request and replies, declared once for every listing:
+ * its query (and path parameters), a 200 with the page as the bare array and
+ * the `Link` to the next page, and the errors every listing gives.
+ */
+export function pagedListing<
+  Q extends z.ZodType,
+  S extends z.ZodType,
+  P extends z.ZodType | undefined = undefined,
+>({ query, params, page, description, next, errors = [] }: PagedListing<Q, S, P>) {
+  return {
+    request: { query, params: params as P },
+    responses: {
+      200: jsonReply(description, page, { Link: nextPageLinkHeader(next) }),
+      ...errorResponses([400, 401, ...errors, 429, 500, 503]),
+    },
+  };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { OpenAPIHono, type RouteConfig, type RouteHandler } from "@hono/zod-openapi";
-import type { MiddlewareHandler } from "hono";
+import type { Handler, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../context.ts";
+import { idempotentHandler } from "../idempotency/idempotent-request.ts";
 import { goneAfterSunset } from "../middleware/deprecation.ts";
 import { requestBody } from "../middleware/request-body.ts";
 import { requireScope } from "../middleware/require-scope.ts";
@@ -28,7 +29,8 @@ type AnyRouteHandler = Parameters<OpenAPIHono<AppEnv>["openapi"]>[1];
  * Registers one route: first what its traits ask for (the scope its key
  * needs, the 410 of a deprecated operation, then the checks of its body), then Hono's
  * validators, whose failures on a path identifier are a 404 where the route
- * names its message, then the handler.
+ * names its message, then the handler (wrapped in its Idempotency-Key's
+ * claim where the route takes one).
  */
 function register(
   router: OpenAPIHono<AppEnv>,
@@ -59,11 +61,15 @@ export function apiRouter<T extends RouteTable>(
   for (const [operationId, route] of Object.entries(table)) {
     const sunset = gone.get(operationId);
     const scope = requireScope(route.scope);
+    const handler = handlers[operationId];
     register(
       router,
       operationOf(operationId, route),
       route,
-      handlers[operationId],
+      // The table ties each handler to its own route's types; the trait takes any route's.
+      route.idempotent
+        ? idempotentHandler(operationId, route, handler as Handler<AppEnv>)
+        : handler,
       sunset ? [scope, sunset] : [scope],
     );
   }

@@ -1,6 +1,7 @@
 import type { RouteConfig } from "@hono/zod-openapi";
 import type { Config } from "../config.ts";
 import type { Scope } from "../keys/scopes.ts";
+import { idempotentOperation } from "./idempotency-key.ts";
 
 /** How settled an operation is, stated as `x-stability` on it. */
 type Stability = "stable" | "beta" | "experimental";
@@ -47,6 +48,12 @@ export type ApiRoute = Declared &
     scope: Scope;
     stability: Stability;
     deprecation?: Deprecation;
+    /**
+     * Takes an `Idempotency-Key`: the header and its sentence are documented,
+     * and the handler's change gets the request's claim (see
+     * idempotency/idempotent-request.ts).
+     */
+    idempotent?: true;
   };
 
 /** An operator route: never in the public document, and behind the operator token instead of a key. */
@@ -77,12 +84,14 @@ export function operatorRoutes<T extends RouteTable<OperatorRoute>>(table: T): T
 /**
  * The operation a `/v1` route describes, as the OpenAPI registry takes it:
  * its key as its id, its scope as its security requirement, its stability
- * and whether it is deprecated written in, the app's traits left out.
+ * and whether it is deprecated written in, its Idempotency-Key when it
+ * takes one, the app's other traits left out.
  */
 export function operationOf(operationId: string, route: ApiRoute): RouteConfig {
-  const { scope, stability, deprecation, invalidIdMessage, maxBodyBytes, ...config } = route;
+  const { scope, stability, deprecation, invalidIdMessage, maxBodyBytes, idempotent, ...config } =
+    route;
   return {
-    ...config,
+    ...(idempotent ? idempotentOperation(config) : config),
     operationId,
     "x-stability": stability,
     security: [{ bearerAuth: [scope] }],

@@ -3,7 +3,6 @@ import { nextPageLink, pageReply } from "../api/pagination.ts";
 import type { RouteHandlers } from "../api/route-router.ts";
 import { changeRequestOf } from "../catalogue/changes.ts";
 import { ApiError, messages } from "../errors.ts";
-import { dispatchAfterChange } from "../outbox/outbox-relay.ts";
 import { createCategory, findCategory, listCategories } from "./categories.queries.ts";
 import type { categoryRoutes } from "./categories.routes.ts";
 import { CATEGORY_NOT_FOUND } from "./categories.schemas.ts";
@@ -50,7 +49,6 @@ export const categoryHandlers = {
       apiKeyHash: c.get("apiKey").hash,
       now: Date.now(),
     });
-    dispatchAfterChange(c.get("services"), c.executionCtx, made);
     if (made.kind !== "made") throw refusalError(made);
     c.header("Location", `/v1/categories/${made.category.id}`);
     c.header("ETag", made.category.etag);
@@ -60,7 +58,6 @@ export const categoryHandlers = {
   updateCategory: async (c) => {
     const request = changeRequestOf(c, c.req.valid("param").categoryId);
     const outcome = await editCategory(c.get("services").db, request, c.req.valid("json").name);
-    if (outcome.kind === "renamed") dispatchAfterChange(c.get("services"), c.executionCtx, outcome);
     if (outcome.kind !== "renamed" && outcome.kind !== "unchanged") throw refusalError(outcome);
     c.header("ETag", outcome.category.etag);
     return c.json(outcome.category, 200);
@@ -70,7 +67,6 @@ export const categoryHandlers = {
     const request = changeRequestOf(c, c.req.valid("param").categoryId);
     const outcome = await removeCategory(c.get("services").db, request, Date.now());
     if (outcome.kind !== "deleted") throw refusalError(outcome);
-    dispatchAfterChange(c.get("services"), c.executionCtx, outcome);
     return c.body(null, 204);
   },
 } satisfies RouteHandlers<typeof categoryRoutes>;

@@ -7,7 +7,6 @@ import {
   ownedByCaller,
 } from "../catalogue/ownership.ts";
 import { change } from "../changes/change.ts";
-import type { ChangeEvents } from "../changes/outcomes.ts";
 import { type Database, type Drizzle, millis, preparedQueries, runOne } from "../db/database.ts";
 import { categories, pets } from "../db/schema.ts";
 import { categoryNames, indexName, unindexName } from "../db/search-tables.ts";
@@ -153,14 +152,14 @@ interface NameTaken {
 export async function createCategory(
   db: Database,
   { name, apiKeyHash, now }: { name: string; apiKeyHash: string; now: number },
-): Promise<({ kind: "made"; category: Category } | NameTaken) & ChangeEvents> {
-  const { results, eventsWaiting } = await creation.run(db, { name, apiKeyHash, now });
+): Promise<{ kind: "made"; category: Category } | NameTaken> {
+  const { results } = await creation.run(db, { name, apiKeyHash, now });
   const [row] = results.category;
-  if (row) return { kind: "made", category: categoryShape.render(row), eventsWaiting };
+  if (row) return { kind: "made", category: categoryShape.render(row) };
   const [taken] = results.taken;
   // Every authenticated key has an account row; reaching this means the data is broken.
   if (!taken) throw new Error("no account owns the API key, so the category was not added");
-  return { kind: "nameTaken", takenBy: taken.id, eventsWaiting };
+  return { kind: "nameTaken", takenBy: taken.id };
 }
 
 /**
@@ -197,15 +196,13 @@ const renaming = change()
 export async function renameCategory(
   db: Database,
   rename: { id: number; version: number; name: string },
-): Promise<
-  ({ kind: "renamed"; category: Category } | NameTaken | { kind: "moved" }) & ChangeEvents
-> {
-  const { results, eventsWaiting } = await renaming.run(db, rename);
+): Promise<{ kind: "renamed"; category: Category } | NameTaken | { kind: "moved" }> {
+  const { results } = await renaming.run(db, rename);
   const [row] = results.renamed;
-  if (row) return { kind: "renamed", category: categoryShape.render(row), eventsWaiting };
+  if (row) return { kind: "renamed", category: categoryShape.render(row) };
   const [taken] = results.taken;
-  if (taken) return { kind: "nameTaken", takenBy: taken.id, eventsWaiting };
-  return { kind: "moved", eventsWaiting };
+  if (taken) return { kind: "nameTaken", takenBy: taken.id };
+  return { kind: "moved" };
 }
 
 /**
@@ -229,7 +226,7 @@ const deletion = change()
 export async function deleteCategory(
   db: Database,
   { id, version, now }: { id: number; version: number; now: number },
-): Promise<{ deleted: boolean } & ChangeEvents> {
-  const { results, eventsWaiting } = await deletion.run(db, { id, version, now });
-  return { deleted: results.deleted.length > 0, eventsWaiting };
+): Promise<{ deleted: boolean }> {
+  const { results } = await deletion.run(db, { id, version, now });
+  return { deleted: results.deleted.length > 0 };
 }

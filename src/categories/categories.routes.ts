@@ -1,5 +1,5 @@
 import { entityTagHeader, IfMatchHeaderSchema } from "../api/entity-tags.ts";
-import { nextPageLinkHeader } from "../api/pagination.ts";
+import { pagedListing } from "../api/pagination.ts";
 import {
   type DocumentedError,
   deletedReply,
@@ -56,15 +56,12 @@ export const categoryRoutes = apiRoutes({
     summary: "List categories (beta)",
     description:
       'Categories in ascending id order, stable across pages. The body is the bare array; when more follow, `Link: <…>; rel="next"` points at the next page. Follow it rather than building the cursor.',
-    request: { query: ListCategoriesQuerySchema },
-    responses: {
-      200: jsonReply("A page of categories (possibly empty).", CategoriesSchema, {
-        Link: nextPageLinkHeader(
-          '<https://api.petstore.example.com/v1/categories?limit=20&cursor=cDE6Nw>; rel="next"',
-        ),
-      }),
-      ...errorResponses([400, 401, 429, 500, 503]),
-    },
+    ...pagedListing({
+      query: ListCategoriesQuerySchema,
+      page: CategoriesSchema,
+      description: "A page of categories (possibly empty).",
+      next: '<https://api.petstore.example.com/v1/categories?limit=20&cursor=cDE6Nw>; rel="next"',
+    }),
   },
   getCategory: {
     ...managing,

@@ -4,7 +4,6 @@ import {
   checked,
   MAX_ATTEMPTS,
 } from "../catalogue/changes.ts";
-import type { ChangeEvents } from "../changes/outcomes.ts";
 import type { Database } from "../db/database.ts";
 import { deleteCategory, readForChange, renameCategory } from "./categories.queries.ts";
 import type { Category } from "./categories.schemas.ts";
@@ -23,7 +22,7 @@ export async function editCategory(
   name: string,
 ): Promise<
   | CategoryRefusal
-  | ({ kind: "renamed"; category: Category } & ChangeEvents)
+  | { kind: "renamed"; category: Category }
   | { kind: "unchanged"; category: Category }
 > {
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
@@ -41,17 +40,17 @@ export async function removeCategory(
   db: Database,
   request: ChangeRequest,
   now: number,
-): Promise<CategoryRefusal | ({ kind: "deleted" } & ChangeEvents)> {
+): Promise<CategoryRefusal | { kind: "deleted" }> {
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     const current = checked(await readForChange(db, request.id, request.changer), request.accepted);
     if ("kind" in current) return current;
     if (current.inUse) return { kind: "inUse" };
-    const { deleted, eventsWaiting } = await deleteCategory(db, {
+    const { deleted } = await deleteCategory(db, {
       id: request.id,
       version: current.version,
       now,
     });
-    if (deleted) return { kind: "deleted", eventsWaiting };
+    if (deleted) return { kind: "deleted" };
   }
   throw new Error(`category ${request.id} changed under ${MAX_ATTEMPTS} deletions in a row`);
 }

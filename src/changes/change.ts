@@ -23,16 +23,7 @@ import {
 } from "../outbox/outbox.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
 import { oncePer } from "../utils/once-per.ts";
-import type {
-  ChangeEvents,
-  Claim,
-  Made,
-  Outcome,
-  Replayed,
-  Reused,
-  Stored,
-  StoredResponse,
-} from "./outcomes.ts";
+import type { Claim, Made, Outcome, Replayed, Reused, Stored, StoredResponse } from "./outcomes.ts";
 
 /**
  * A change to D1: one batch (one transaction) of named steps, in the order
@@ -48,6 +39,9 @@ import type {
  *                 eventsWaiting (when it has events)
  *   with a key:   stored
  *
+ * When the probe finds events waiting, the run records it on the database
+ * handle's change record (a request's session), and the step after the
+ * request's handler dispatches them: no caller of a change dispatches.
  * A keyed change happens at most once per key: a claim that meets a live
  * record fails the batch whole and the earlier request's reply is replayed
  * (or the key refused); a change that made nothing gives its claim back in
@@ -71,7 +65,7 @@ interface Declaration {
 }
 
 /** What a run of the change gives: each declared step's and read's result by name. */
-interface Done<Results> extends ChangeEvents {
+interface Done<Results> {
   results: Results;
 }
 
@@ -157,7 +151,7 @@ class Change<Results> {
   async run(db: Database, values: Values): Promise<Done<Results>> {
     const plan = this.#plans(db.drizzle).plain;
     const results = await guardStorage("D1", () => runAll(db, plan.statements, this.#bind(values)));
-    return this.#done(plan, results);
+    return this.#done(db, plan, results);
   }
 
   /**
@@ -168,11 +162,11 @@ class Change<Results> {
   answer<Body, Refusal extends object = never>(
     db: Database,
     request: Answering<Results, Body, Refusal> & { claim?: undefined; made: unknown },
-  ): Promise<(Made<Body> | Refusal) & ChangeEvents>;
+  ): Promise<Made<Body> | Refusal>;
   answer<Body, Refusal extends object = never>(
     db: Database,
     request: Answering<Results, Body, Refusal> & { claim: Claim },
-  ): Promise<((Stored | Refusal) & ChangeEvents) | Replayed | Reused>;
+  ): Promise<Stored | Refusal | Replayed | Reused>;
   answer<Body, Refusal extends object = never>(
     db: Database,
     request: Answering<Results, Body, Refusal> & { made: unknown },
@@ -187,16 +181,15 @@ class Change<Results> {
     };
     if (claim === undefined) {
       if (!made) throw new Error("a change run without a key must say what it made");
-      const { results, eventsWaiting } = await this.run(db, values);
+      const { results } = await this.run(db, values);
       const body = made(results);
-      if (body === undefined) return { ...refusal(results), eventsWaiting };
-      return { kind: "made", body, eventsWaiting };
+      if (body === undefined) return refusal(results);
+      return { kind: "made", body };
     }
     const ran = await this.#runOnce(db, claim, values);
     if ("kind" in ran) return ran;
-    if (ran.stored)
-      return { kind: "stored", response: ran.stored, eventsWaiting: ran.eventsWaiting };
-    return { ...refusal(ran.results), eventsWaiting: ran.eventsWaiting };
+    if (ran.stored) return { kind: "stored", response: ran.stored };
+    return refusal(ran.results);
   }
 
   /**
@@ -227,7 +220,7 @@ class Change<Results> {
       });
       if (ran) {
         const [row] = at(plan, ran, "stored") as { status: number | null; body: string | null }[];
-        return { ...this.#done(plan, ran), stored: row && responseOf(row) };
+        return { ...this.#done(db, plan, ran), stored: row && responseOf(row) };
       }
       const earlier = await earlierOutcome(db, claim);
       if (earlier) return earlier;
@@ -239,14 +232,13 @@ class Change<Results> {
     return { ...values, ...Object.fromEntries(this.#eventIds.map((id) => [id, newEventId()])) };
   }
 
-  #done(plan: Plan, results: unknown[]): Done<Results> {
+  /** The results by name, once the probe's answer is recorded where `db` keeps its changes. */
+  #done(db: Database, plan: Plan, results: unknown[]): Done<Results> {
     const { steps, reads } = this.#declared;
     const named = [...steps, ...reads].map(({ name }) => [name, at(plan, results, name)]);
     const waiting = at(plan, results, "eventsWaiting") as unknown[] | undefined;
-    return {
-      results: Object.fromEntries(named) as Results,
-      eventsWaiting: waiting !== undefined && waiting.length > 0,
-    };
+    if (db.changes && waiting !== undefined && waiting.length > 0) db.changes.eventsWaiting = true;
+    return { results: Object.fromEntries(named) as Results };
   }
 
   /** The change's batches, with and without a key, prepared once for `db`. */

@@ -40,18 +40,10 @@ export interface Reused {
   kind: "reused";
 }
 
-/** What a change's batch tells besides its result: whether events now wait for dispatch. */
-export interface ChangeEvents {
-  eventsWaiting: boolean;
-}
-
 /**
  * What a change answers: what it made (or, with a key, the reply it stored),
  * or `Refusal` when it changed nothing; with a key, an earlier request's
  * reply instead (`replayed`), or `reused` when the key was used for another
  * request.
  */
-export type Outcome<Body, Refusal = never> =
-  | ((Made<Body> | Stored | Refusal) & ChangeEvents)
-  | Replayed
-  | Reused;
+export type Outcome<Body, Refusal = never> = Made<Body> | Stored | Refusal | Replayed | Reused;

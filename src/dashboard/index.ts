@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { csrf } from "hono/csrf";
 import { HTTPException } from "hono/http-exception";
+import { secureHeaders } from "hono/secure-headers";
 import { ApiError } from "../errors.ts";
 import { describeError, log } from "../logging.ts";
 import { confirmRevoke, revokeKey, rollKey, showAccount } from "./account.handlers.tsx";
@@ -27,7 +28,27 @@ import {
   messageResponse,
 } from "./pages/layout.tsx";
 import { type DashboardContext, type DashboardEnv, dashboardReads } from "./session.ts";
-import { webhookRoutes } from "./webhook-routes.ts";
+import { webhookPages } from "./webhook-pages.ts";
+
+/**
+ * A page is never framed, and tells where a link from it leads only its own
+ * origin; the response chain adds nosniff. Every other default of
+ * hono/secure-headers is off, so a page carries what it always has.
+ */
+const pageFraming = secureHeaders({
+  crossOriginResourcePolicy: false,
+  crossOriginOpenerPolicy: false,
+  originAgentCluster: false,
+  referrerPolicy: "same-origin",
+  strictTransportSecurity: false,
+  xContentTypeOptions: false,
+  xDnsPrefetchControl: false,
+  xDownloadOptions: false,
+  xFrameOptions: "DENY",
+  xPermittedCrossDomainPolicies: false,
+  xXssProtection: false,
+  removePoweredBy: false,
+});
 
 /**
  * The account dashboard: server-rendered HTML forms that need no script (one
@@ -42,13 +63,13 @@ export function dashboardRoutes(): Hono<DashboardEnv> {
     async function dashboardHeaders(c, next) {
       await next();
       c.res.headers.set("Cache-Control", "no-store");
+      // Its own rather than secure-headers': the policy names the origin and an async hash.
       c.res.headers.set(
         "Content-Security-Policy",
         await contentSecurityPolicy(new URL(c.req.url).origin),
       );
-      c.res.headers.set("Referrer-Policy", "same-origin");
-      c.res.headers.set("X-Frame-Options", "DENY");
     },
+    pageFraming,
     csrf(),
     dashboardReads(),
   );
@@ -87,7 +108,7 @@ export function dashboardRoutes(): Hono<DashboardEnv> {
   dashboard.get("/keys/:hash/revoke", requireSession(), confirmRevoke);
   dashboard.post("/keys/:hash/revoke", ...signedIn, revokeKey);
   dashboard.post("/keys/:hash/roll", ...signedIn, rollKey);
-  dashboard.route("/webhooks", webhookRoutes(signedIn));
+  dashboard.route("/webhooks", webhookPages(signedIn));
 
   dashboard.all("*", (c) =>
     messageResponse(c, 404, "Page not found", "There is no dashboard page at this address."),

@@ -30,6 +30,20 @@ export interface Database {
   readonly drizzle: Drizzle;
   readonly d1: D1Target;
   readonly binding: SessionSource;
+  /**
+   * Where the changes run through a request's session record what they
+   * leave for after its reply; absent elsewhere (the binding), whose waiting
+   * events the scheduled sweep sends.
+   */
+  readonly changes?: ChangeRecord;
+}
+
+/** What a request's changes leave for after its reply. */
+export interface ChangeRecord {
+  /** A change saw events waiting for an endpoint: they leave once the request has answered. */
+  eventsWaiting: boolean;
+  /** A keyed change was answered by an earlier request's reply, stored with its key. */
+  replayed: boolean;
 }
 
 /** One handle per D1 binding object, so requests do not rebuild Drizzle or prepare again. */
@@ -43,7 +57,7 @@ export const database = oncePer(
 
 /** The same database, run through `session`: the statements prepared for `db` serve it. */
 export function onSession(db: Database, session: D1DatabaseSession): Database {
-  return { drizzle: db.drizzle, d1: session, binding: db.binding };
+  return { drizzle: db.drizzle, d1: session, binding: db.binding, changes: db.changes };
 }
 
 /**

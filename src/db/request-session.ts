@@ -1,4 +1,4 @@
-import type { Database, SessionSource } from "./database.ts";
+import type { ChangeRecord, Database, SessionSource } from "./database.ts";
 
 /**
  * Where a request's reads start: at the primary (it writes, or its reads
@@ -21,6 +21,8 @@ export function newerBookmark(a: string | undefined, b: string | undefined): str
  * The D1 session opens at the request's first statement, so a request that
  * never reaches D1 has no bookmark. Statements run on `database`, which
  * shares the binding's prepared statements: nothing is prepared again.
+ * A change run on it records here whether events wait for dispatch, so the
+ * step after the request's handler sends them whatever the handler did next.
  */
 export class RequestSession {
   readonly #binding: SessionSource;
@@ -28,6 +30,8 @@ export class RequestSession {
   #session: D1DatabaseSession | undefined;
   /** Sessions its queries opened aside (a deciding read at the primary): their bookmarks count too. */
   readonly #aside: D1DatabaseSession[] = [];
+  /** What the request's changes did beyond their results: events left waiting, a reply replayed. */
+  readonly changes: ChangeRecord = { eventsWaiting: false, replayed: false };
   /** The handle the request's queries take. */
   readonly database: Database;
 
@@ -47,7 +51,7 @@ export class RequestSession {
         return aside;
       },
     };
-    this.database = { drizzle: db.drizzle, d1: target, binding };
+    this.database = { drizzle: db.drizzle, d1: target, binding, changes: this.changes };
   }
 
   /**

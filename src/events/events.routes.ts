@@ -1,5 +1,4 @@
-import { nextPageLinkHeader } from "../api/pagination.ts";
-import { commonHeaders, errorResponses } from "../api/responses.ts";
+import { pagedListing } from "../api/pagination.ts";
 import { apiRoutes } from "../api/route-table.ts";
 import { EventsSchema, ListEventsQuerySchema } from "./events.schemas.ts";
 
@@ -21,19 +20,11 @@ export const eventRoutes = apiRoutes({
     summary: "List events",
     description:
       'The events the caller may see from the last 30 days (`order.*` events only with the `orders:read` scope as well), in the order the changes were committed (not the order of their ids), stable across pages; `type` narrows to one kind or a family (`pet.*`, `category.*`, `shelter.*`, `order.*`). The body is the bare array; when more events follow, `Link: <…>; rel="next"` points at the next page. Follow it rather than building the cursor; keep the last link to poll for newer events later.',
-    request: { query: ListEventsQuerySchema },
-    responses: {
-      200: {
-        description: "A page of events (possibly empty).",
-        headers: {
-          ...commonHeaders,
-          Link: nextPageLinkHeader(
-            '<https://api.petstore.example.com/v1/events?limit=20&type=order.*&cursor=cDE6OTg>; rel="next"',
-          ),
-        },
-        content: { "application/json": { schema: EventsSchema } },
-      },
-      ...errorResponses([400, 401, 429, 500, 503]),
-    },
+    ...pagedListing({
+      query: ListEventsQuerySchema,
+      page: EventsSchema,
+      description: "A page of events (possibly empty).",
+      next: '<https://api.petstore.example.com/v1/events?limit=20&type=order.*&cursor=cDE6OTg>; rel="next"',
+    }),
   },
 });

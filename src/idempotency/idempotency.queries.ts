@@ -116,9 +116,9 @@ const recordQueries = preparedQueries((db: Drizzle) => ({
 
 /**
  * What the request making `claim` is answered when an earlier request holds
- * its key (within the window): that request's reply again, or `reused`
- * when the key was used with another body or on another operation;
- * undefined while nobody holds it.
+ * its key (within the window): that request's reply again (recorded as
+ * replayed where `db` keeps its changes), or `reused` when the key was used
+ * with another body or on another operation; undefined while nobody holds it.
  */
 export async function earlierOutcome(
   db: Database,
@@ -132,6 +132,7 @@ export async function earlierOutcome(
   if (earlier.operation !== claim.operation || earlier.requestHash !== claim.requestHash) {
     return { kind: "reused" };
   }
+  if (db.changes) db.changes.replayed = true;
   return { kind: "replayed", response: responseOf(earlier) };
 }
 

@@ -22,3 +22,15 @@ export function keyStateOf(key: KeyEnds & Pick<KeyRow, "revokedAt">, now: number
   if (until && until.getTime() <= now) return "expired";
   return key.graceEndsAt ? "rolled" : "active";
 }
+
+/**
+ * Whether a key's policy, as the cache and the rate limiter hold it, says no
+ * request may use it any more: revoked, or past its expiry or its grace's end
+ * (`expiresAt` there is the earlier of the two).
+ */
+export function hasStoppedWorking(
+  policy: { revoked: boolean; expiresAt?: number | undefined },
+  now: number,
+): boolean {
+  return policy.revoked || (policy.expiresAt !== undefined && policy.expiresAt <= now);
+}

@@ -5,7 +5,7 @@ import type { AppEnv, Caller } from "../context.ts";
 import { ApiError, messages } from "../errors.ts";
 import { inRanges } from "../keys/address-ranges.ts";
 import { hashApiKey, isWellFormedKey } from "../keys/key-format.ts";
-import { isDead } from "../rate-limit/rate-limit-types.ts";
+import { hasStoppedWorking } from "../keys/key-state.ts";
 import type { Services } from "../services.ts";
 
 /**
@@ -38,7 +38,7 @@ async function identify(
   if (!record) return { kind: "anonymous", keySent: true };
   const key = { hash, lastFour: record.lastFour, record };
   // Comparisons on the cached record: expiry needs no write or push to reach any isolate.
-  if (isDead(record, Date.now())) return { kind: "dead", key };
+  if (hasStoppedWorking(record, Date.now())) return { kind: "dead", key };
   const { allowedRanges } = record;
   if (allowedRanges && !inRanges(allowedRanges, address)) return { kind: "elsewhere", key };
   return { kind: "key", key };

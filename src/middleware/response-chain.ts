@@ -1,5 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
+import { requestId } from "hono/request-id";
+import { secureHeaders } from "hono/secure-headers";
 import type { RouterRoute } from "hono/types";
 import { consistencyToken } from "../api/consistency-token.ts";
 import type { AppEnv } from "../context.ts";
@@ -83,14 +85,11 @@ function recordedHeaders(c: Context<AppEnv>, headers: Headers): void {
  * rendered, a 401 or 429 from middleware, a 404 or 405). It runs first, so
  * it touches the reply last: the conditional read of a GET under the API
  * or of a photo (ETag, 304), the headers recorded for the reply, Cache-Control, CORS,
- * nosniff and the request id (the incoming cf-ray, else a fresh UUID), then
- * one JSON log line.
+ * the request id `requestIdentity` gave, then one JSON log line.
  */
 export function responseChain(): MiddlewareHandler<AppEnv> {
   return async function responseChain(c, next) {
     const started = performance.now();
-    const requestId = c.req.header("cf-ray") ?? crypto.randomUUID();
-    c.set("requestId", requestId);
     await next();
     const { path, method } = c.req;
     const api = under(path, API_PATHS);
@@ -109,10 +108,45 @@ export function responseChain(): MiddlewareHandler<AppEnv> {
       headers.set("Access-Control-Allow-Origin", "*");
       headers.set("Access-Control-Expose-Headers", EXPOSED_HEADERS);
     }
-    headers.set("X-Content-Type-Options", "nosniff");
+    const requestId = c.get("requestId");
     headers.set("X-Request-Id", requestId);
     logReply(c, requestId, started);
   };
+}
+
+/**
+ * Names the request: the incoming cf-ray, else a fresh UUID. An incoming
+ * X-Request-Id is not taken (hono/request-id would echo it), so no client
+ * picks the id its log line is found by; the response chain sends the id,
+ * so that every reply carries it, a 304 and an error's included.
+ */
+export function requestIdentity(): MiddlewareHandler<AppEnv> {
+  return requestId({
+    headerName: "",
+    generator: (c) => c.req.header("cf-ray") ?? crypto.randomUUID(),
+  });
+}
+
+/**
+ * `X-Content-Type-Options: nosniff` on every reply, and nothing else:
+ * hono/secure-headers' other defaults (Cross-Origin-Resource-Policy above
+ * all) would stop other origins' pages reading the API and showing photos.
+ */
+export function noSniffing(): MiddlewareHandler<AppEnv> {
+  return secureHeaders({
+    crossOriginResourcePolicy: false,
+    crossOriginOpenerPolicy: false,
+    originAgentCluster: false,
+    referrerPolicy: false,
+    strictTransportSecurity: false,
+    xContentTypeOptions: true,
+    xDnsPrefetchControl: false,
+    xDownloadOptions: false,
+    xFrameOptions: false,
+    xPermittedCrossDomainPolicies: false,
+    xXssProtection: false,
+    removePoweredBy: false,
+  });
 }
 
 function logReply(c: Context<AppEnv>, requestId: string, started: number): void {

@@ -2,8 +2,7 @@ import { decodeCursor } from "../api/cursor.ts";
 import { nextPageLink, pageReply } from "../api/pagination.ts";
 import type { RouteHandlers } from "../api/route-router.ts";
 import { ApiError, messages } from "../errors.ts";
-import { claimOf, replyOf } from "../idempotency/idempotent-request.ts";
-import { dispatchAfterChange } from "../outbox/outbox-relay.ts";
+import { replyOf } from "../idempotency/idempotent-request.ts";
 import { PET_NOT_FOUND } from "../pets/pets.schemas.ts";
 import {
   findOrder,
@@ -27,7 +26,6 @@ function moveHandler(move: OrderMove): OrderHandlers["completeOrder"] {
       now: Date.now(),
     };
     const outcome = await moveOrder(c.get("services").db, move, request);
-    dispatchAfterChange(c.get("services"), c.executionCtx, outcome);
     if (outcome.kind === "moved") return c.json(outcome.order, 200);
     if (!outcome.current) throw new ApiError("not_found", ORDER_NOT_FOUND);
     throw new ApiError(
@@ -54,28 +52,17 @@ export const orderHandlers = {
     return pageReply(c, page.orders, next);
   },
 
-  /**
-   * Places the order, once per Idempotency-Key when one is sent, answering every
-   * retry as the first request was answered. Nothing is ordered when there is no
-   * such animal (404) or it is not available (409).
-   */
+  /** Places the order; nothing is ordered when there is no such animal (404) or it is not available (409). */
   placeOrder: async (c) => {
     const { petId } = c.req.valid("json");
-    const idempotencyKey = c.req.valid("header")["Idempotency-Key"];
     const placement = { apiKeyHash: c.get("apiKey").hash, petId, now: Date.now() };
-    const claim =
-      idempotencyKey === undefined
-        ? undefined
-        : await claimOf(placement.apiKeyHash, idempotencyKey, "placeOrder", [petId], placement.now);
-    const outcome = await placeOrder(c.get("services").db, placement, claim);
-    dispatchAfterChange(c.get("services"), c.executionCtx, outcome);
+    const outcome = await placeOrder(c.get("services").db, placement, c.get("claim"));
     if (outcome.kind === "refused") {
       const { petStatus } = outcome;
       if (petStatus === undefined) throw new ApiError("not_found", PET_NOT_FOUND);
       throw new ApiError("pet_not_available", messages.petNotAvailable(petStatus));
     }
-    const { body: order, replayed } = replyOf(outcome, 201, OrderSchema);
-    if (replayed) c.header("Idempotent-Replayed", "true");
+    const order = replyOf(outcome, 201, OrderSchema);
     c.header("Location", `/v1/store/orders/${order.id}`);
     return c.json(order, 201);
   },

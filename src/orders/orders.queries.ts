@@ -267,14 +267,10 @@ interface MoveRequest {
 /** The moves' changes, declared once. */
 const moves = { complete: moving(orderMoves.complete), cancel: moving(orderMoves.cancel) };
 
-type MoveOutcome = (
+type MoveOutcome =
   | { kind: "moved"; order: Order }
   /** Nothing changed: the order is not `placed` (as it is now), or not the caller's to see (undefined). */
-  | { kind: "refused"; current: Order | undefined }
-) & {
-  /** Whether events now wait for dispatch. */
-  eventsWaiting: boolean;
-};
+  | { kind: "refused"; current: Order | undefined };
 
 /**
  * Completes or cancels a placed order of the caller's account, in one D1
@@ -288,17 +284,17 @@ export async function moveOrder(
   move: OrderMove,
   { apiKeyHash, orderId, now }: MoveRequest,
 ): Promise<MoveOutcome> {
-  const { results, eventsWaiting } = await moves[move].run(db, {
+  const { results } = await moves[move].run(db, {
     apiKeyHash,
     orderId,
     updatedAt: now,
   });
   const [moved] = results.moved;
   const [current] = results.current;
-  if (moved) return { kind: "moved", order: orderShape.render(moved), eventsWaiting };
+  if (moved) return { kind: "moved", order: orderShape.render(moved) };
   if (current?.status === "placed") {
     // A placed order's animal is pending unless something outside the API changed it.
     throw new Error(`order ${current.id} is placed but its animal is not pending`);
   }
-  return { kind: "refused", current: current && orderShape.render(current), eventsWaiting };
+  return { kind: "refused", current: current && orderShape.render(current) };
 }

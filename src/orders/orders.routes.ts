@@ -1,5 +1,4 @@
-import { IdempotencyHeadersSchema } from "../api/idempotency-key.ts";
-import { nextPageLinkHeader } from "../api/pagination.ts";
+import { pagedListing } from "../api/pagination.ts";
 import { createdHeaders, errorResponses, jsonReply } from "../api/responses.ts";
 import { type ApiRoute, apiRoutes } from "../api/route-table.ts";
 import { messages } from "../errors.ts";
@@ -75,25 +74,22 @@ export const orderRoutes = apiRoutes({
     summary: "List the account's orders",
     description:
       'The orders of the caller\'s account in ascending id order (placing order), stable across pages; `status` filters by `placed`, `completed` or `cancelled`. The body is the bare array; when more orders follow, `Link: <…>; rel="next"` points at the next page. Follow it rather than building the cursor.',
-    request: { query: ListOrdersQuerySchema },
-    responses: {
-      200: jsonReply("A page of orders (possibly empty).", OrdersSchema, {
-        Link: nextPageLinkHeader(
-          '<https://api.petstore.example.com/v1/store/orders?limit=20&status=placed&cursor=cDE6Nw>; rel="next"',
-        ),
-      }),
-      ...errorResponses([400, 401, 429, 500, 503]),
-    },
+    ...pagedListing({
+      query: ListOrdersQuerySchema,
+      page: OrdersSchema,
+      description: "A page of orders (possibly empty).",
+      next: '<https://api.petstore.example.com/v1/store/orders?limit=20&status=placed&cursor=cDE6Nw>; rel="next"',
+    }),
   },
   placeOrder: {
     ...store,
     scope: "orders:write",
     method: "post",
     path: "/store/orders",
+    idempotent: true,
     summary: "Order an animal",
-    description: `Places an order for an \`available\` animal, which becomes \`pending\`. An unknown \`petId\` gives 404; an animal that is \`pending\` or \`sold\` gives 409 \`pet_not_available\`, naming its status. With an \`Idempotency-Key\`, a retry with the same key and body within 24 hours returns the first response again, as it was sent even if the order has moved on since (with \`Idempotent-Replayed: true\`), and places nothing; concurrent requests with one key place one order and the others replay it. A refused placement is not remembered: retrying it with the same key tries again.\n\n${STATE_TABLE}\n\n${TOGETHER}`,
+    description: `Places an order for an \`available\` animal, which becomes \`pending\`. An unknown \`petId\` gives 404; an animal that is \`pending\` or \`sold\` gives 409 \`pet_not_available\`, naming its status. A replay is the first response even if the order moved on since; a refused placement is not remembered: its retry tries again.\n\n${STATE_TABLE}\n\n${TOGETHER}`,
     request: {
-      headers: IdempotencyHeadersSchema,
       body: { required: true, content: { "application/json": { schema: NewOrderSchema } } },
     },
     responses: {

@@ -1,4 +1,3 @@
-import type { ChangeEvents } from "../changes/outcomes.ts";
 import { describeError, log } from "../logging.ts";
 import type { Services } from "../services.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
@@ -110,27 +109,23 @@ async function dispatchWhileChanged(services: Services, state: { again: boolean 
 }
 
 /**
- * After a change of animals or orders: when its batch saw events waiting for
- * an endpoint (its own, written with it in the outbox, or earlier ones), they
- * leave for the webhook queue once the reply is sent (`waitUntil`), so no
- * client waits on the queue. A failure is logged, and the scheduled sweep
- * sends what is left. An outcome without the answer (a replay) ran no change.
- * While this isolate's loop runs, the change joins it.
+ * After a request whose changes saw events waiting for an endpoint (their
+ * own, written with them in the outbox, or earlier ones): they leave for the
+ * webhook queue once the reply is sent (`waitUntil`), so no client waits on
+ * the queue. A failure is logged, and the scheduled sweep sends what is
+ * left. While this isolate's loop runs, the request joins it.
  */
-export function dispatchAfterChange(
+export function dispatchAfterReply(
   services: Services,
   background: Pick<ExecutionContext, "waitUntil">,
-  outcome: ChangeEvents | object,
 ): void {
-  if ("eventsWaiting" in outcome && outcome.eventsWaiting) {
-    const key = services.deliveries;
-    const state = running.get(key);
-    if (state) {
-      state.again = true;
-      return;
-    }
-    const mine = { again: false };
-    running.set(key, mine);
-    background.waitUntil(dispatchWhileChanged(services, mine).finally(() => running.delete(key)));
+  const key = services.deliveries;
+  const state = running.get(key);
+  if (state) {
+    state.again = true;
+    return;
   }
+  const mine = { again: false };
+  running.set(key, mine);
+  background.waitUntil(dispatchWhileChanged(services, mine).finally(() => running.delete(key)));
 }

@@ -229,7 +229,7 @@ export async function updatePet(db: Database, update: PetUpdate, changer: Change
     : movesStatus
       ? updates.moving
       : updates.fields;
-  const { results, eventsWaiting } = await declared.run(db, {
+  const { results } = await declared.run(db, {
     id: update.id,
     version: update.version,
     name: update.name ?? null,
@@ -242,7 +242,7 @@ export async function updatePet(db: Database, update: PetUpdate, changer: Change
     ...changerValues(changer),
   });
   const [row] = results.updated;
-  return { pet: row && petShape.render(row), eventsWaiting };
+  return { pet: row && petShape.render(row) };
 }
 
 /** The animal may be deleted: it is at the version the deletion was decided on, and no order is placed for it. */
@@ -292,10 +292,9 @@ export async function deletePet(
   db: Database,
   { id, version, now }: { id: number; version: number; now: number },
 ) {
-  const { results, eventsWaiting } = await deletion.run(db, { id, version, now });
+  const { results } = await deletion.run(db, { id, version, now });
   return {
     deleted: results.deleted.length > 0,
     photoIds: results.photos.map((photo) => photo.id),
-    eventsWaiting,
   };
 }

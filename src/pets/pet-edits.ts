@@ -21,14 +21,14 @@ export type PetRefusal =
 
 type EditOutcome =
   | PetRefusal
-  | { kind: "edited"; pet: Pet; eventsWaiting: boolean }
+  | { kind: "edited"; pet: Pet }
   /** The patch sets what the animal already has: nothing is written. */
   | { kind: "unchanged"; pet: Pet };
 
 type DeleteOutcome =
   | PetRefusal
   /** Deleted; its photos' objects are still to delete. */
-  | { kind: "deleted"; photoIds: string[]; eventsWaiting: boolean };
+  | { kind: "deleted"; photoIds: string[] };
 
 /** What the patch changes on the animal as it is: the fields that differ, in the API's order. */
 function changeOf(current: PetForChange, patch: PetPatch): PetUpdate {
@@ -93,8 +93,8 @@ export async function editPet(
       return { kind: "orderOpen", orderId: current.placedOrder };
     }
     if (update.changes.length === 0) return { kind: "unchanged", pet: current.pet };
-    const { pet, eventsWaiting } = await updatePet(db, update, request.changer);
-    if (pet) return { kind: "edited", pet, eventsWaiting };
+    const { pet } = await updatePet(db, update, request.changer);
+    if (pet) return { kind: "edited", pet };
   }
   throw new Error(`animal ${request.id} changed under ${MAX_ATTEMPTS} edits in a row`);
 }
@@ -112,12 +112,12 @@ export async function removePet(
     );
     if ("kind" in current) return current;
     if (current.placedOrder !== null) return { kind: "orderOpen", orderId: current.placedOrder };
-    const { deleted, photoIds, eventsWaiting } = await deletePet(db, {
+    const { deleted, photoIds } = await deletePet(db, {
       id: request.id,
       version: current.version,
       now,
     });
-    if (deleted) return { kind: "deleted", photoIds, eventsWaiting };
+    if (deleted) return { kind: "deleted", photoIds };
   }
   throw new Error(`animal ${request.id} changed under ${MAX_ATTEMPTS} deletions in a row`);
 }

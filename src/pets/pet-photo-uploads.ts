@@ -52,7 +52,7 @@ export async function addPhoto(
     },
     upload.changer,
   );
-  if (reserved.kind !== "made") return { ...reserved, eventsWaiting: false };
+  if (reserved.kind !== "made") return reserved;
   let outcome: Outcome<Photo, Refused>;
   try {
     await stores.photos.put(id, upload.bytes, upload.contentType);

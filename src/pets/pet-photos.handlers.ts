@@ -1,13 +1,10 @@
 import type { RouteHandlers } from "../api/route-router.ts";
 import { changerOf } from "../catalogue/ownership.ts";
 import { ApiError, messages } from "../errors.ts";
-import { claimOf, replyOf } from "../idempotency/idempotent-request.ts";
-import { dispatchAfterChange } from "../outbox/outbox-relay.ts";
+import { replyOf } from "../idempotency/idempotent-request.ts";
 import { hasSignature, photoTypeOf } from "../photos/photo-formats.ts";
 import { removeMarkedPhotos } from "../photos/photo-removal.ts";
 import { MAX_PHOTOS, PHOTO_NOT_FOUND, PhotoSchema } from "../photos/photos.schemas.ts";
-import { toBase64 } from "../utils/base64url.ts";
-import { sha256 } from "../utils/sha256.ts";
 import { addPhoto } from "./pet-photo-uploads.ts";
 import { listPhotos, type PhotoRefusal, releasePhoto } from "./pet-photos.queries.ts";
 import type { petPhotoRoutes } from "./pet-photos.routes.ts";
@@ -29,10 +26,8 @@ function refusalError(refusal: PhotoRefusal): ApiError {
 
 /** An animal's photos' handlers, one per route of the table. */
 export const petPhotoHandlers = {
-  /** Adds the photo, once per Idempotency-Key when one is sent; the body's bytes are its identity. */
   addPetPhoto: async (c) => {
     const { petId } = c.req.valid("param");
-    const idempotencyKey = c.req.valid("header")["Idempotency-Key"];
     // The route's body checks let only these media types through, and read the body whole.
     const contentType = photoTypeOf(c.req.header("Content-Type"));
     const bytes = await c.req.arrayBuffer();
@@ -40,30 +35,17 @@ export const petPhotoHandlers = {
       throw new ApiError("unsupported_media_type", messages.notThatImage(contentType ?? "it"));
     }
     const services = c.get("services");
-    const now = Date.now();
-    const claim =
-      idempotencyKey === undefined
-        ? undefined
-        : await claimOf(
-            c.get("apiKey").hash,
-            idempotencyKey,
-            "addPetPhoto",
-            [petId, contentType, toBase64(await sha256(bytes))],
-            now,
-          );
     const upload = {
       petId,
       contentType,
       bytes,
       origin: services.config.publicOrigin ?? new URL(c.req.url).origin,
       changer: changerOf(c.get("apiKey"), services.config),
-      now,
+      now: Date.now(),
     };
-    const outcome = await addPhoto(services, upload, claim);
-    dispatchAfterChange(services, c.executionCtx, outcome);
+    const outcome = await addPhoto(services, upload, c.get("claim"));
     if (outcome.kind === "refused") throw refusalError(outcome.refusal);
-    const { body: photo, replayed } = replyOf(outcome, 201, PhotoSchema);
-    if (replayed) c.header("Idempotent-Replayed", "true");
+    const photo = replyOf(outcome, 201, PhotoSchema);
     c.header("Location", photo.url);
     return c.json(photo, 201);
   },
@@ -81,7 +63,6 @@ export const petPhotoHandlers = {
     const changer = changerOf(c.get("apiKey"), services.config);
     const outcome = await releasePhoto(services.db, { id: photoId, petId }, changer);
     if (outcome.kind === "refused") throw refusalError(outcome.refusal);
-    dispatchAfterChange(services, c.executionCtx, outcome);
     await removeMarkedPhotos(services, [photoId]);
     return c.body(null, 204);
   },

@@ -199,18 +199,18 @@ export async function releasePhoto(
   photo: { id: string; petId: number },
   changer: Changer,
 ) {
-  const { results, eventsWaiting } = await release.run(db, {
+  const { results } = await release.run(db, {
     photoId: photo.id,
     petId: photo.petId,
     ...changerValues(changer),
   });
-  if (results.released.length > 0) return { kind: "released" as const, eventsWaiting };
+  if (results.released.length > 0) return { kind: "released" as const };
   const [pet] = results.pet;
   const refused: Refused = {
     kind: "refused",
     refusal: petRefusal(pet) ?? { kind: "photoNotFound" },
   };
-  return { ...refused, eventsWaiting };
+  return refused;
 }
 
 const listing = preparedQueries((db: Drizzle) => ({

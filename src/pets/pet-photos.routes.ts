@@ -1,4 +1,3 @@
-import { IdempotencyHeadersSchema } from "../api/idempotency-key.ts";
 import { createdHeaders, deletedReply, errorResponses, jsonReply } from "../api/responses.ts";
 import { type ApiRoute, apiRoutes } from "../api/route-table.ts";
 import { PHOTO_TYPES } from "../db/photos-table.ts";
@@ -37,11 +36,11 @@ export const petPhotoRoutes = apiRoutes({
     method: "post",
     path: "/pets/{petId}/photos",
     maxBodyBytes: MAX_PHOTO_BYTES,
+    idempotent: true,
     summary: "Add a photo (beta)",
-    description: `The body is the image itself: JPEG, PNG or WebP, at most 5 MiB, never decoded or changed. At most ${MAX_PHOTOS} per animal. The Photo's \`url\` (also in \`Location\` and \`photoUrls\`) needs no key. The animal's \`etag\` changes, with \`pet.updated\`. \`Idempotency-Key\` as on createPet: the same body is the same bytes and type for the same animal.`,
+    description: `The body is the image itself: JPEG, PNG or WebP, at most 5 MiB, never decoded or changed. At most ${MAX_PHOTOS} per animal. The Photo's \`url\` (also in \`Location\` and \`photoUrls\`) needs no key. The animal's \`etag\` changes, with \`pet.updated\`. The same body is the same bytes and type.`,
     request: {
       params: PetIdParamsSchema,
-      headers: IdempotencyHeadersSchema,
       body: {
         required: true,
         content: Object.fromEntries(PHOTO_TYPES.map((type) => [type, image])),

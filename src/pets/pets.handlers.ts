@@ -3,14 +3,12 @@ import { nextPageLink, pageReply } from "../api/pagination.ts";
 import type { RouteHandlers } from "../api/route-router.ts";
 import { changeRequestOf } from "../catalogue/changes.ts";
 import { ApiError, messages } from "../errors.ts";
-import { claimOf, replyOf } from "../idempotency/idempotent-request.ts";
-import { dispatchAfterChange } from "../outbox/outbox-relay.ts";
+import { replyOf } from "../idempotency/idempotent-request.ts";
 import { removeMarkedPhotos } from "../photos/photo-removal.ts";
 import { createPet } from "./pet-changes.queries.ts";
 import { editPet, type PetRefusal, removePet } from "./pet-edits.ts";
 import { yesNoParameters } from "./pet-finders.schemas.ts";
 import { listPets } from "./pet-listing.queries.ts";
-import { PROFILE_FIELDS } from "./pet-profile.schemas.ts";
 import { findPet } from "./pets.queries.ts";
 import type { petRoutes } from "./pets.routes.ts";
 import { PET_NOT_FOUND, PetSchema } from "./pets.schemas.ts";
@@ -85,30 +83,14 @@ export const petHandlers = {
     return pageReply(c, page.pets, next);
   },
 
-  /** Creates the animal, once per Idempotency-Key when one is sent, answering every retry as the first request was answered. */
   createPet: async (c) => {
+    const owner = { apiKeyHash: c.get("apiKey").hash, now: Date.now() };
     const newPet = c.req.valid("json");
-    const idempotencyKey = c.req.valid("header")["Idempotency-Key"];
-    const now = Date.now();
-    const apiKeyHash = c.get("apiKey").hash;
-    // The fields in a fixed order: the body by meaning, whatever its layout.
-    const fingerprint = [
-      newPet.name,
-      newPet.categoryId,
-      newPet.status ?? null,
-      ...PROFILE_FIELDS.map((field) => newPet[field] ?? null),
-    ];
-    const claim =
-      idempotencyKey === undefined
-        ? undefined
-        : await claimOf(apiKeyHash, idempotencyKey, "createPet", fingerprint, now);
-    const outcome = await createPet(c.get("services").db, newPet, { apiKeyHash, now }, claim);
-    dispatchAfterChange(c.get("services"), c.executionCtx, outcome);
+    const outcome = await createPet(c.get("services").db, newPet, owner, c.get("claim"));
     if (outcome.kind === "unknownCategory") throw unknownCategory();
     if (outcome.kind === "unknownShelter") throw unknownShelter();
     if (outcome.kind === "notOwner") throw new ApiError("not_owner", messages.notOwner("shelter"));
-    const { body: pet, replayed } = replyOf(outcome, 201, PetSchema);
-    if (replayed) c.header("Idempotent-Replayed", "true");
+    const pet = replyOf(outcome, 201, PetSchema);
     c.header("Location", `/v1/pets/${pet.id}`);
     c.header("ETag", pet.etag);
     return c.json(pet, 201);
@@ -124,7 +106,6 @@ export const petHandlers = {
   updatePet: async (c) => {
     const request = changeRequestOf(c, c.req.valid("param").petId);
     const outcome = await editPet(c.get("services").db, request, c.req.valid("json"));
-    if (outcome.kind === "edited") dispatchAfterChange(c.get("services"), c.executionCtx, outcome);
     if (outcome.kind !== "edited" && outcome.kind !== "unchanged") throw refusalError(outcome);
     c.header("ETag", outcome.pet.etag);
     return c.json(outcome.pet, 200);
@@ -134,7 +115,6 @@ export const petHandlers = {
     const request = changeRequestOf(c, c.req.valid("param").petId);
     const outcome = await removePet(c.get("services").db, request, Date.now());
     if (outcome.kind !== "deleted") throw refusalError(outcome);
-    dispatchAfterChange(c.get("services"), c.executionCtx, outcome);
     await removeMarkedPhotos(c.get("services"), outcome.photoIds);
     return c.body(null, 204);
   },

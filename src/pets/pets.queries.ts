@@ -85,7 +85,7 @@ function prepareQueries(db: Drizzle) {
   };
 }
 
-/** The animals' prepared reads for a database (exported so a test can read their query plans). */
+/** The animals' prepared reads by id, made once per database. */
 const petQueries = preparedQueries(prepareQueries);
 
 export async function findPet(db: Database, id: number): Promise<Pet | undefined> {

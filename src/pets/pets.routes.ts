@@ -1,6 +1,5 @@
 import { entityTagHeader, IfMatchHeaderSchema } from "../api/entity-tags.ts";
-import { IdempotencyHeadersSchema } from "../api/idempotency-key.ts";
-import { nextPageLinkHeader } from "../api/pagination.ts";
+import { pagedListing } from "../api/pagination.ts";
 import {
   createdHeaders,
   type DocumentedError,
@@ -72,15 +71,12 @@ export const petRoutes = apiRoutes({
     summary: "List animals",
     description:
       'Animals in ascending id order (creation order), stable across pages, or newest first with `direction=desc`. Finders (beta) narrow the listing and combine with each other and with paging: `status` and `categoryId` (repeatable: any of them), `id` (repeatable, at most 100: how to fetch known animals) and `q` (words that begin words of the name). The body is the bare array; when more animals may follow, `Link: <…>; rel="next"` points at the next page, keeping every filter. Follow it until it is absent rather than building the cursor: with `q` and another filter, a page may hold fewer animals than `limit`, even none, and still have a next page.',
-    request: { query: ListPetsQuerySchema },
-    responses: {
-      200: jsonReply("A page of animals (possibly empty).", PetsSchema, {
-        Link: nextPageLinkHeader(
-          '<https://api.petstore.example.com/v1/pets?limit=20&status=sold&cursor=cDE6NDI>; rel="next"',
-        ),
-      }),
-      ...errorResponses([400, 401, 429, 500, 503]),
-    },
+    ...pagedListing({
+      query: ListPetsQuerySchema,
+      page: PetsSchema,
+      description: "A page of animals (possibly empty).",
+      next: '<https://api.petstore.example.com/v1/pets?limit=20&status=sold&cursor=cDE6NDI>; rel="next"',
+    }),
   },
   createPet: {
     ...pets,
@@ -88,11 +84,11 @@ export const petRoutes = apiRoutes({
     method: "post",
     path: "/pets",
     maxBodyBytes: PET_BODY_BYTES,
+    idempotent: true,
     summary: "Add an animal",
     description:
-      "Adds an animal, owned by the account of the key that sends it; `status` defaults to `available`, and `categoryId` must name a category (422 `unknown_category` otherwise). Its profile (beta) is optional: `shelterId` must name a shelter of the caller's account (422 `unknown_shelter`, 403 `not_owner`). With an `Idempotency-Key`, a retry with the same key and body within 24 hours returns the first response again, as it was sent even if the animal has changed since (with `Idempotent-Replayed: true`), and adds nothing; concurrent requests with one key create one animal and the others replay it, so 409 is never returned.",
+      "Adds an animal, owned by the account of the key that sends it; `status` defaults to `available`, and `categoryId` must name a category (422 `unknown_category` otherwise). Its profile (beta) is optional: `shelterId` must name a shelter of the caller's account (422 `unknown_shelter`, 403 `not_owner`). A replay is the first response even if the animal changed since: never 409.",
     request: {
-      headers: IdempotencyHeadersSchema,
       body: { required: true, content: { "application/json": { schema: NewPetSchema } } },
     },
     responses: {

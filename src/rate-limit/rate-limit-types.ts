@@ -51,11 +51,6 @@ export interface HitResult {
   retryAfter?: number;
 }
 
-/** A key no request may use any more: revoked, or past its expiry or its grace period. */
-export function isDead(policy: Pick<KeyPolicy, "revoked" | "expiresAt">, now: number): boolean {
-  return policy.revoked || (policy.expiresAt !== undefined && policy.expiresAt <= now);
-}
-
 /** How many admissions an isolate made from a share it is done with. */
 export interface ShareReport {
   grant: string;

@@ -1,15 +1,15 @@
 import { DurableObject } from "cloudflare:workers";
+import { hasStoppedWorking } from "../keys/key-state.ts";
 import type { Limits } from "./plans.ts";
-import {
-  type Budget,
-  type HitResult,
-  isDead,
-  type KeyCall,
-  type KeyDecision,
-  type KeyPolicy,
-  type KeyReport,
-  type ShareReport,
-  type WindowReport,
+import type {
+  Budget,
+  HitResult,
+  KeyCall,
+  KeyDecision,
+  KeyPolicy,
+  KeyReport,
+  ShareReport,
+  WindowReport,
 } from "./rate-limit-types.ts";
 import { type Grants, grantShare, keptGrants, settleShare } from "./share-grants.ts";
 import { RecentRate } from "./share-size.ts";
@@ -85,7 +85,7 @@ export class RateLimiter extends DurableObject<Env> {
       const effective = this.#adoptPolicy(call.policy);
       this.#takeReports(call.reports, now);
       const windows = activeWindows(this.#state, effective.limits, now);
-      if (isDead(effective, now))
+      if (hasStoppedWorking(effective, now))
         return { result: { outcome: "revoked", windows: reports(windows) } };
       const result = this.#hit(windows, now, true);
       const grant =

@@ -1,7 +1,7 @@
 import { and, eq, isNull, notExists, sql } from "drizzle-orm";
 import { callersAccount } from "../catalogue/ownership.ts";
 import { change } from "../changes/change.ts";
-import type { ChangeEvents, Claim, Outcome } from "../changes/outcomes.ts";
+import type { Claim, Outcome } from "../changes/outcomes.ts";
 import { type Database, millis } from "../db/database.ts";
 import { accounts, pets, shelters } from "../db/schema.ts";
 import { indexName, shelterSearch, unindexName } from "../db/search-tables.ts";
@@ -84,7 +84,11 @@ const creation = change()
   .step("indexed", (db) => indexName(db, names, inserted))
   .event({ type: "shelter.created", data: shelterShape, where: inserted })
   .read("account", (db) =>
-    db.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, callersAccount)).prepare(),
+    db
+      .select({ plan: accounts.plan })
+      .from(accounts)
+      .where(eq(accounts.id, callersAccount))
+      .prepare(),
   )
   .reply(201, shelterShape, inserted);
 
@@ -137,7 +141,7 @@ export function newShelterColumns(newShelter: NewShelter): ShelterColumns {
 /**
  * Adds the shelter, owned by the caller's account, and its `shelter.created`
  * event in one batch, or nothing when the account holds as many as its plan
- * allows. With a claim, the reply is stored with the Idempotency-Key in the
+ * allows (the refusal says how many that is). With a claim, the reply is stored with the Idempotency-Key in the
  * same batch.
  */
 export function createShelter(
@@ -145,7 +149,7 @@ export function createShelter(
   newShelter: NewShelter,
   { apiKeyHash, now }: { apiKeyHash: string; now: number },
   claim: Claim | undefined,
-): Promise<Outcome<Shelter, { kind: "limitReached" }>> {
+): Promise<Outcome<Shelter, { kind: "limitReached"; cap: number }>> {
   return creation.answer(db, {
     values: { ...newShelterColumns(newShelter), apiKeyHash, now },
     claim,
@@ -153,7 +157,7 @@ export function createShelter(
     refused: ({ account: [account] }) => {
       // Every authenticated key has an account row; reaching this means the data is broken.
       if (!account) throw new Error("no account owns the API key, so the shelter was not added");
-      return { kind: "limitReached" };
+      return { kind: "limitReached", cap: SHELTERS_BY_PLAN[account.plan] };
     },
   });
 }
@@ -192,14 +196,14 @@ const updating = change()
 export async function updateShelter(
   db: Database,
   update: { id: number; version: number; columns: ShelterColumns },
-): Promise<{ shelter: Shelter | undefined } & ChangeEvents> {
-  const { results, eventsWaiting } = await updating.run(db, {
+): Promise<{ shelter: Shelter | undefined }> {
+  const { results } = await updating.run(db, {
     id: update.id,
     version: update.version,
     ...update.columns,
   });
   const [row] = results.updated;
-  return { shelter: row && shelterShape.render(row), eventsWaiting };
+  return { shelter: row && shelterShape.render(row) };
 }
 
 /**
@@ -235,7 +239,7 @@ const deletion = change()
 export async function deleteShelter(
   db: Database,
   { id, version, now }: { id: number; version: number; now: number },
-): Promise<{ deleted: boolean } & ChangeEvents> {
-  const { results, eventsWaiting } = await deletion.run(db, { id, version, now });
-  return { deleted: results.deleted.length > 0, eventsWaiting };
+): Promise<{ deleted: boolean }> {
+  const { results } = await deletion.run(db, { id, version, now });
+  return { deleted: results.deleted.length > 0 };
 }

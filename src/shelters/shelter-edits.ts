@@ -16,11 +16,11 @@ export type ShelterRefusal = CommonRefusal | { kind: "inUse" };
 
 type EditOutcome =
   | CommonRefusal
-  | { kind: "edited"; shelter: Shelter; eventsWaiting: boolean }
+  | { kind: "edited"; shelter: Shelter }
   /** The patch sets what the shelter already has: nothing is written. */
   | { kind: "unchanged"; shelter: Shelter };
 
-type DeleteOutcome = ShelterRefusal | { kind: "deleted"; eventsWaiting: boolean };
+type DeleteOutcome = ShelterRefusal | { kind: "deleted" };
 
 /**
  * The shelter with the merge patch applied (RFC 7396): members sent replace,
@@ -50,12 +50,12 @@ export async function editShelter(
     if ("kind" in current) return current;
     const after = patched(current.shelter, patch);
     if (unchanged(current.shelter, after)) return { kind: "unchanged", shelter: current.shelter };
-    const { shelter, eventsWaiting } = await updateShelter(db, {
+    const { shelter } = await updateShelter(db, {
       id: request.id,
       version: current.version,
       columns: columnsOf(after),
     });
-    if (shelter) return { kind: "edited", shelter, eventsWaiting };
+    if (shelter) return { kind: "edited", shelter };
   }
   throw new Error(`shelter ${request.id} changed under ${MAX_ATTEMPTS} edits in a row`);
 }
@@ -73,12 +73,12 @@ export async function removeShelter(
     );
     if ("kind" in current) return current;
     if (current.inUse) return { kind: "inUse" };
-    const { deleted, eventsWaiting } = await deleteShelter(db, {
+    const { deleted } = await deleteShelter(db, {
       id: request.id,
       version: current.version,
       now,
     });
-    if (deleted) return { kind: "deleted", eventsWaiting };
+    if (deleted) return { kind: "deleted" };
   }
   throw new Error(`shelter ${request.id} changed under ${MAX_ATTEMPTS} deletions in a row`);
 }

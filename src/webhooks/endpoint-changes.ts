@@ -1,6 +1,5 @@
-import type { Made, Outcome, Replayed, Reused, Stored } from "../changes/outcomes.ts";
+import type { Claim, Made, Outcome, Replayed, Reused, Stored } from "../changes/outcomes.ts";
 import type { EventTypeSelector } from "../events/events.schemas.ts";
-import { claimOf } from "../idempotency/idempotent-request.ts";
 import type { Services } from "../services.ts";
 import * as writes from "./endpoint-writes.queries.ts";
 import { generateWebhookSecret } from "./webhook-secrets.ts";
@@ -20,11 +19,11 @@ type Registration = Made<CreatedWebhook> | Stored | Replayed | Reused | { kind: 
 
 /**
  * Who changes an endpoint: an API request (its key's account, with the
- * request's Idempotency-Key if it sent one) or the dashboard (the signed-in
+ * claim of its Idempotency-Key if it sent one) or the dashboard (the signed-in
  * account; its forms are made once by Post/Redirect/Get instead).
  */
 type Changer =
-  | { kind: "key"; apiKeyHash: string; idempotencyKey: string | undefined }
+  | { kind: "key"; apiKeyHash: string; claim: Claim | undefined }
   | { kind: "account"; accountId: number };
 
 const ownerOf = (changer: Changer): Owner =>
@@ -32,11 +31,8 @@ const ownerOf = (changer: Changer): Owner =>
     ? { kind: "key", apiKeyHash: changer.apiKeyHash }
     : { kind: "account", accountId: changer.accountId };
 
-/** The Idempotency-Key's claim on the operation, when the request sent one. */
-function claimFor(changer: Changer, operation: string, fingerprint: unknown[], now: number) {
-  if (changer.kind !== "key" || changer.idempotencyKey === undefined) return undefined;
-  return claimOf(changer.apiKeyHash, changer.idempotencyKey, operation, fingerprint, now);
-}
+/** The Idempotency-Key's claim, when the request sent one. */
+const claimOf = (changer: Changer) => (changer.kind === "key" ? changer.claim : undefined);
 
 /**
  * Registers an endpoint of the changer's account with a new signing secret,
@@ -49,7 +45,7 @@ export async function registerWebhook(
 ): Promise<Registration> {
   const { changer, url, types, now } = request;
   const endpoint = { owner: ownerOf(changer), url, types, now, secret: generateWebhookSecret() };
-  const claim = await claimFor(changer, "createWebhook", [url, types], now);
+  const claim = claimOf(changer);
   if (claim === undefined) {
     const outcome = await writes.insertWebhookUnderCap(services.db, endpoint);
     if (outcome.kind === "limit_reached") return outcome;
@@ -103,7 +99,6 @@ export async function rotateWebhookSecret(
   request: { changer: Changer; id: number; now: number },
 ): Promise<Outcome<CreatedWebhook> | undefined> {
   const { changer, id, now } = request;
-  const claim = await claimFor(changer, "rotateWebhookSecret", [id], now);
   const rotation = { owner: ownerOf(changer), id, secret: generateWebhookSecret(), now };
-  return writes.rotateSecret(services.db, rotation, claim);
+  return writes.rotateSecret(services.db, rotation, claimOf(changer));
 }

@@ -59,12 +59,11 @@ async function ownEndpoint(services: Services, owner: Owner, id: number): Promis
 export const webhookHandlers = {
   createWebhook: async (c) => {
     const { url, types } = c.req.valid("json");
-    const idempotencyKey = c.req.valid("header")["Idempotency-Key"];
     const services = c.get("services");
     checkOrderTypes(c.get("apiKey"), types);
     checkUrl(url, services.config.webhooks.urlPolicy);
     const outcome = await registerWebhook(services, {
-      changer: { kind: "key", apiKeyHash: c.get("apiKey").hash, idempotencyKey },
+      changer: { kind: "key", apiKeyHash: c.get("apiKey").hash, claim: c.get("claim") },
       url,
       types,
       now: Date.now(),
@@ -75,23 +74,18 @@ export const webhookHandlers = {
         messages.limitReached(MAX_WEBHOOKS, "webhook endpoints", "delete one"),
       );
     }
-    const { body, replayed } = replyOf(outcome, 201, CreatedWebhookSchema);
-    if (replayed) c.header("Idempotent-Replayed", "true");
-    return c.json(body, 201);
+    return c.json(replyOf(outcome, 201, CreatedWebhookSchema), 201);
   },
 
   rotateWebhookSecret: async (c) => {
     const { webhookId } = c.req.valid("param");
-    const idempotencyKey = c.req.valid("header")["Idempotency-Key"];
     const outcome = await rotateWebhookSecret(c.get("services"), {
-      changer: { kind: "key", apiKeyHash: c.get("apiKey").hash, idempotencyKey },
+      changer: { kind: "key", apiKeyHash: c.get("apiKey").hash, claim: c.get("claim") },
       id: webhookId,
       now: Date.now(),
     });
     if (!outcome) throw new ApiError("not_found", WEBHOOK_NOT_FOUND);
-    const { body, replayed } = replyOf(outcome, 200, CreatedWebhookSchema);
-    if (replayed) c.header("Idempotent-Replayed", "true");
-    return c.json(body, 200);
+    return c.json(replyOf(outcome, 200, CreatedWebhookSchema), 200);
   },
 
   listWebhooks: async (c) => {

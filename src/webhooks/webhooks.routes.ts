@@ -1,5 +1,4 @@
-import { IdempotencyHeadersSchema } from "../api/idempotency-key.ts";
-import { nextPageLinkHeader } from "../api/pagination.ts";
+import { pagedListing } from "../api/pagination.ts";
 import {
   commonHeaders,
   deletedReply,
@@ -28,9 +27,9 @@ import {
   webhookChangeSchema,
 } from "./webhooks.schemas.ts";
 
-/** What an Idempotency-Key does on the operations that take one. */
-const IDEMPOTENT =
-  "With an `Idempotency-Key`, a retry with the same key and body within 24 hours returns the first response again, as it was sent (with `Idempotent-Replayed: true`), secret included: the stored reply keeps it for those 24 hours.";
+/** What a replay of the operations that take an Idempotency-Key holds. */
+const REPLAYED_SECRET =
+  "A replay holds the same secret: the stored reply keeps it for those 24 hours.";
 
 const beta = { tags: [WEBHOOKS_TAG], stability: "beta" } satisfies Partial<ApiRoute>;
 
@@ -52,10 +51,10 @@ export function webhookRoutes(policy: WebhookUrlPolicy) {
       scope: "webhooks:write",
       method: "post",
       path: "/webhooks",
+      idempotent: true,
       summary: "Register a webhook endpoint",
-      description: `Registers an endpoint for the listed event kinds; it receives the events committed from now on. \`order.*\` kinds need the \`orders:read\` scope as well: without it, 403 \`insufficient_scope\`. The reply holds the signing secret, shown this once. At most ${MAX_WEBHOOKS} endpoints per account: the next gives 409 \`limit_reached\`. ${IDEMPOTENT}`,
+      description: `Registers an endpoint for the listed event kinds; it receives the events committed from now on. \`order.*\` kinds need the \`orders:read\` scope as well: without it, 403 \`insufficient_scope\`. The reply holds the signing secret, shown this once. At most ${MAX_WEBHOOKS} endpoints per account: the next gives 409 \`limit_reached\`. ${REPLAYED_SECRET}`,
       request: {
-        headers: IdempotencyHeadersSchema,
         body: {
           required: true,
           content: { "application/json": { schema: newWebhookSchema(policy) } },
@@ -169,20 +168,14 @@ export function webhookRoutes(policy: WebhookUrlPolicy) {
       summary: "List an endpoint's deliveries",
       description:
         "The endpoint's deliveries, newest first: one per event (and per test send), with its status, every attempt (when, the endpoint's status or why there was none) and when the next is due. The body is the bare array; when more follow, `Link: <…>; rel=\"next\"` points at the next page. Another account's endpoint gives 404. Kept 30 days.",
-      request: { params: WebhookIdParamsSchema, query: ListDeliveriesQuerySchema },
-      responses: {
-        200: {
-          description: "A page of deliveries (possibly empty).",
-          headers: {
-            ...commonHeaders,
-            Link: nextPageLinkHeader(
-              '<https://api.petstore.example.com/v1/webhooks/3/deliveries?limit=20&cursor=cDE6NDI>; rel="next"',
-            ),
-          },
-          content: { "application/json": { schema: DeliveriesSchema } },
-        },
-        ...errorResponses([400, 401, [404, WEBHOOK_NOT_FOUND], 429, 500, 503]),
-      },
+      ...pagedListing({
+        params: WebhookIdParamsSchema,
+        query: ListDeliveriesQuerySchema,
+        page: DeliveriesSchema,
+        description: "A page of deliveries (possibly empty).",
+        next: '<https://api.petstore.example.com/v1/webhooks/3/deliveries?limit=20&cursor=cDE6NDI>; rel="next"',
+        errors: [[404, WEBHOOK_NOT_FOUND]],
+      }),
     },
     testWebhook: {
       ...beta,
@@ -238,9 +231,10 @@ export function webhookRoutes(policy: WebhookUrlPolicy) {
       method: "post",
       path: "/webhooks/{webhookId}/rotate-secret",
       invalidIdMessage: WEBHOOK_NOT_FOUND,
+      idempotent: true,
       summary: "Give an endpoint a new signing secret",
-      description: `Gives the endpoint a new signing secret, shown in this reply only. Deliveries are signed with every secret of the endpoint younger than 24 hours since it was replaced, newest first, at most three (\`webhook-signature: v1,<new> v1,<older>\`): a receiver that verifies with the old secret keeps working while it switches, with no gap. Takes no body. ${IDEMPOTENT}`,
-      request: { params: WebhookIdParamsSchema, headers: IdempotencyHeadersSchema },
+      description: `Gives the endpoint a new signing secret, shown in this reply only. Deliveries are signed with every secret of the endpoint younger than 24 hours since it was replaced, newest first, at most three (\`webhook-signature: v1,<new> v1,<older>\`): a receiver that verifies with the old secret keeps working while it switches, with no gap. Takes no body. ${REPLAYED_SECRET}`,
+      request: { params: WebhookIdParamsSchema },
       responses: {
         200: {
           description: "The endpoint, with its new signing secret (never shown again).",

@@ -281,7 +281,7 @@ export const floors: Record<string, Floor> = {
   },
   "POST /v1/webhooks": async (c, services) => {
     const { url, types } = await c.req.json<{ url: string; types: EventTypeSelector[] }>();
-    const changer = { kind: "key", apiKeyHash: hooks, idempotencyKey: undefined } as const;
+    const changer = { kind: "key", apiKeyHash: hooks, claim: undefined } as const;
     const request = { changer, url, types, now: now() };
     const outcome = await registerWebhook(services, request);
     return outcome.kind === "made" ? c.json(outcome.body, 201) : c.json(outcome, 409);
@@ -296,7 +296,7 @@ export const floors: Record<string, Floor> = {
     return deleted ? c.body(null, 204) : c.json({ code: "not_found" }, 404);
   },
   "POST /v1/webhooks/:webhookId/rotate-secret": async (c, services) => {
-    const changer = { kind: "key", apiKeyHash: hooks, idempotencyKey: undefined } as const;
+    const changer = { kind: "key", apiKeyHash: hooks, claim: undefined } as const;
     const rotation = { changer, id: id(c, "webhookId") };
     const outcome = await rotateWebhookSecret(services, { ...rotation, now: now() });
     return outcome?.kind === "made"

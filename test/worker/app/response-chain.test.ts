@@ -48,6 +48,25 @@ const EXPOSED = [
 const ALLOWED_REQUEST_HEADERS =
   "Authorization,Content-Type,Idempotency-Key,If-Match,If-None-Match,Consistency-Token";
 const PAGE = "https://elsewhere.test";
+/** Every header hono/secure-headers can send. */
+const SECURE_HEADERS = [
+  "Content-Security-Policy-Report-Only",
+  "Cross-Origin-Embedder-Policy",
+  "Cross-Origin-Opener-Policy",
+  "Cross-Origin-Resource-Policy",
+  "Origin-Agent-Cluster",
+  "Permissions-Policy",
+  "Referrer-Policy",
+  "Report-To",
+  "Reporting-Endpoints",
+  "Strict-Transport-Security",
+  "X-Content-Type-Options",
+  "X-DNS-Prefetch-Control",
+  "X-Download-Options",
+  "X-Frame-Options",
+  "X-Permitted-Cross-Domain-Policies",
+  "X-XSS-Protection",
+];
 
 const logs = captureLogs();
 
@@ -295,6 +314,26 @@ describe("headers on every reply", () => {
   });
 
   it.each(REPLIES)(
+    "$name: nosniff and no other header secure-headers can send, but a page's framing and referrer rules; no id the client picked",
+    async ({ request, status }) => {
+      const [path, init] = await request();
+      const headers = new Headers(init.headers);
+      headers.set("X-Request-Id", "picked-by-the-client");
+      const res = await send([path, { ...init, headers }]);
+      expect(res.status).toBe(status);
+      expect(res.headers.get("X-Request-Id")).toMatch(UUID);
+      const sent = SECURE_HEADERS.flatMap((name) => {
+        const value = res.headers.get(name);
+        return value === null ? [] : [[name, value]];
+      });
+      const page = path.startsWith("/dashboard/")
+        ? { "Referrer-Policy": "same-origin", "X-Frame-Options": "DENY" }
+        : {};
+      expect(Object.fromEntries(sent)).toEqual({ "X-Content-Type-Options": "nosniff", ...page });
+    },
+  );
+
+  it.each(REPLIES)(
     "$name: Cache-Control: private, no-cache on a read's 200 or 304 under the API, else no-store there and on /admin",
     async ({ request, status }) => {
       const sent = await request();
@@ -377,6 +416,18 @@ describe("headers on every reply", () => {
     expect(logs.lines).toContainEqual(
       expect.objectContaining({ level: "error", message: "request", status: 500 }),
     );
+  });
+
+  it("names the request in its log line by the id it answered with: the cf-ray, else its UUID", async () => {
+    const ray = "8f1a2b3c4d5e6f70-AMS";
+    const [path, init] = await brokenOrder();
+    const echoed = await send([path, { ...init, headers: { "cf-ray": ray } }]);
+    const fresh = await send(brokenOrder());
+    expect(echoed.headers.get("X-Request-Id")).toBe(ray);
+    const requestIds = logs.lines.flatMap((line) =>
+      line.message === "request" ? [line.requestId] : [],
+    );
+    expect(requestIds).toEqual([ray, fresh.headers.get("X-Request-Id")]);
   });
 });
 

@@ -41,20 +41,25 @@ function content(body: Body | undefined): { headers: Record<string, string>; bod
   return { headers: { "Content-Type": contentType }, body: payload };
 }
 
+/** A body as text, decoded as text() does; text() of a photo's bytes makes workerd warn about their type. */
+async function bodyText(response: Response): Promise<string> {
+  return new TextDecoder().decode(await response.arrayBuffer());
+}
+
 /** Sends to the API with the caller's key; with `bindings`, over those in place of the real ones. */
 const apiSender =
   (bindings?: Partial<Env>): Send =>
   async ({ caller, method, path, body }) => {
     const init = { method, key: keys[caller], ...content(body) };
     const response = await api(path, bindings ? { ...init, bindings } : init);
-    return { status: response.status, body: await response.text() };
+    return { status: response.status, body: await bodyText(response) };
   };
 
 /** The floor Worker's answer, its body read and what it left running done. */
 async function floorAnswer(request: Request, bindings?: Partial<Env>) {
   const ctx = createExecutionContext();
   const response = await floorWorker.fetch(request, { ...env, ...bindings }, ctx);
-  const text = await response.text();
+  const text = await bodyText(response);
   await waitOnExecutionContext(ctx);
   return { response, text };
 }

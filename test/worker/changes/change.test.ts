@@ -114,7 +114,9 @@ describe("a change and a read on a D1 session", () => {
     const throughSession = async () => {
       request++;
       const session = counting(env.DB.withSession("first-primary"));
-      const onPrimary = onSession(db, session.target);
+      // What the request's session records of its changes: no endpoint waits for these events.
+      const changes = { eventsWaiting: false, replayed: false };
+      const onPrimary = { ...onSession(db, session.target), changes };
       const pet = { name: `Session ${request}`, categoryId: 5 };
       const made = await createPet(onPrimary, pet, { apiKeyHash, now: Date.now() }, undefined);
       const claim: Claim = {
@@ -127,14 +129,14 @@ describe("a change and a read on a D1 session", () => {
       const stored = await createPet(onPrimary, pet, { apiKeyHash, now: claim.now }, claim);
       const replayed = await createPet(onPrimary, pet, { apiKeyHash, now: claim.now }, claim);
       const found = made.kind === "made" ? await findPet(onPrimary, made.body.id) : undefined;
-      return { made, stored, replayed, found, session };
+      return { made, stored, replayed, found, session, changes };
     };
 
     await throughSession();
     const preparedOnce = binding.counts.prepared;
     expect(preparedOnce).toBeGreaterThan(0);
 
-    const { made, stored, replayed, found, session } = await throughSession();
+    const { made, stored, replayed, found, session, changes } = await throughSession();
     expect(binding.counts).toEqual({ prepared: preparedOnce, batches: 0 });
     expect(session.counts.batches).toBe(3);
     expect(session.counts.prepared).toBeGreaterThan(0);
@@ -149,7 +151,8 @@ describe("a change and a read on a D1 session", () => {
       etag: '"1"',
       photoUrls: [],
     };
-    expect(made).toEqual({ kind: "made", body: expected, eventsWaiting: false });
+    expect(made).toEqual({ kind: "made", body: expected });
+    expect(changes).toEqual({ eventsWaiting: false, replayed: true });
     expect(found).toEqual(made.kind === "made" ? made.body : undefined);
     expect(stored).toMatchObject({ kind: "stored", response: { status: 201, body: expected } });
     expect(replayed).toEqual({

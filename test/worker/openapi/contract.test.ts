@@ -4,7 +4,7 @@ import { dispatchEvents } from "../../../src/outbox/outbox-relay.ts";
 import { editShelter, removeShelter } from "../../../src/shelters/shelter-edits.ts";
 import { failingD1, failingLimiter } from "../support/faulty-bindings.ts";
 import { seedKey, testServices } from "../support/keys.ts";
-import { captureLogs } from "../support/logs.ts";
+import { captureLogs, defectLines } from "../support/logs.ts";
 import {
   CATALOGUE_OPERATIONS,
   Contract,
@@ -394,12 +394,17 @@ describe.each(["completeOrder", "cancelOrder"] as const)("%s", (operationId) => 
     await contract.check(operationId, anonymous);
   });
 
-  it("500 when the order's animal was changed outside the API", async () => {
-    const placed = await order();
-    await env.DB.prepare("UPDATE pets SET status = 'sold' WHERE id = ?").bind(placed.petId).run();
-    const reply = await moveOrder(placed.id);
-    expect(reply.status).toBe(500);
-    await contract.check(operationId, reply);
+  describe("a defect", () => {
+    const logs = captureLogs();
+
+    it("500 when the order's animal was changed outside the API", async () => {
+      const placed = await order();
+      await env.DB.prepare("UPDATE pets SET status = 'sold' WHERE id = ?").bind(placed.petId).run();
+      const reply = await moveOrder(placed.id);
+      expect(reply.status).toBe(500);
+      await contract.check(operationId, reply);
+      expect(logs.lines).toEqual(defectLines(/is placed but its animal is not pending/));
+    });
   });
 });
 

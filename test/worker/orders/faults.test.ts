@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createPet, expectError } from "../support/assertions.ts";
 import { d1FailingBatchAt, failingD1 } from "../support/faulty-bindings.ts";
 import { seedUnlimitedKey } from "../support/keys.ts";
+import { captureLogs, storageFaultLines } from "../support/logs.ts";
 import {
   expectAnimalsMatchOrders,
   move,
@@ -18,8 +19,11 @@ import { type ApiRequestInit, api } from "../support/request.ts";
 const PLACE_STATEMENTS = 3;
 const KEYED_PLACE_STATEMENTS = 8;
 const MOVE_STATEMENTS = 3;
+const KEYED_CREATE_STATEMENTS = 6;
 
 let key: string;
+
+const logs = captureLogs();
 
 beforeAll(async () => {
   ({ key } = await seedUnlimitedKey());
@@ -59,6 +63,7 @@ describe("a storage fault in the middle of a move", () => {
       expect(await storedOrders([pet.id])).toEqual([]);
     }
     await expect(placeOrder(key, pet.id)).resolves.toMatchObject({ status: "placed" });
+    expect(logs.lines).toEqual(storageFaultLines("D1", PLACE_STATEMENTS));
   });
 
   it("placing with an Idempotency-Key: 503 at every statement, no order, and the key still free", async () => {
@@ -82,6 +87,7 @@ describe("a storage fault in the middle of a move", () => {
     expect(retried.headers.get("Idempotent-Replayed")).toBeNull();
     await retried.json();
     expect(await recordsOf("fault-place")).toBe(1);
+    expect(logs.lines).toEqual(storageFaultLines("D1", KEYED_PLACE_STATEMENTS));
   });
 
   it.each(["complete", "cancel"] as const)(
@@ -99,6 +105,7 @@ describe("a storage fault in the middle of a move", () => {
       const moved = (await (await move(key, order.id, action)).json()) as OrderBody;
       expect(moved.status).toBe(action === "complete" ? "completed" : "cancelled");
       await expectAnimalsMatchOrders([pet.id]);
+      expect(logs.lines).toEqual(storageFaultLines("D1", MOVE_STATEMENTS));
     },
   );
 
@@ -111,7 +118,7 @@ describe("a storage fault in the middle of a move", () => {
           n: number;
         }>()
       )?.n;
-    for (let index = 0; index < 6; index++) {
+    for (let index = 0; index < KEYED_CREATE_STATEMENTS; index++) {
       await expectUnavailable(
         await api("/v1/pets", { ...broken(index), method: "POST", body, headers }),
       );
@@ -122,6 +129,7 @@ describe("a storage fault in the middle of a move", () => {
     expect(created.status).toBe(201);
     expect(created.headers.get("Idempotent-Replayed")).toBeNull();
     await created.json();
+    expect(logs.lines).toEqual(storageFaultLines("D1", KEYED_CREATE_STATEMENTS));
   });
 });
 
@@ -141,5 +149,6 @@ describe("a D1 that fails outright", () => {
     }
     expect(await storedOrders([pet.id])).toMatchObject([{ id: order.id, status: "placed" }]);
     expect(await storedPetStatus(pet.id)).toBe("pending");
+    expect(logs.lines).toEqual(storageFaultLines("D1", 5));
   });
 });

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { messages } from "../../../src/errors.ts";
 import { createPet, expectError } from "../support/assertions.ts";
 import { seedKey } from "../support/keys.ts";
+import { captureLogs, defectLines } from "../support/logs.ts";
 import {
   expectAnimalsMatchOrders,
   expectOrder,
@@ -120,13 +121,18 @@ describe("moves the table does not allow", () => {
     }
   });
 
-  it("answers 500 and changes nothing when an order's animal was changed outside the API", async () => {
-    const order = await orderIn("placed");
-    await env.DB.prepare("UPDATE pets SET status = 'available' WHERE id = ?")
-      .bind(order.petId)
-      .run();
-    await expectError(await move(key, order.id, "complete"), 500, "internal_error");
-    expect(await storedOrders([order.petId])).toMatchObject([{ status: "placed" }]);
-    expect(await storedPetStatus(order.petId)).toBe("available");
+  describe("a defect", () => {
+    const logs = captureLogs();
+
+    it("answers 500 and changes nothing when an order's animal was changed outside the API", async () => {
+      const order = await orderIn("placed");
+      await env.DB.prepare("UPDATE pets SET status = 'available' WHERE id = ?")
+        .bind(order.petId)
+        .run();
+      await expectError(await move(key, order.id, "complete"), 500, "internal_error");
+      expect(await storedOrders([order.petId])).toMatchObject([{ status: "placed" }]);
+      expect(await storedPetStatus(order.petId)).toBe("available");
+      expect(logs.lines).toEqual(defectLines(/is placed but its animal is not pending/));
+    });
   });
 });

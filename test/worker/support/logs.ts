@@ -36,3 +36,28 @@ export function captureLogs(): { lines: LogLine[] } {
 export function storageFailure(store: string): LogLine {
   return expect.objectContaining({ level: "error", message: "storage call failed", store });
 }
+
+/** The line the response chain logs for a reply with this status (only 5xx at LOG_LEVEL=warn). */
+export function requestLine(status: number): LogLine {
+  return expect.objectContaining({ level: "error", message: "request", status });
+}
+
+/**
+ * The lines of `count` requests that each met a failing `store`, and
+ * nothing else: the guard's line, then the request's 503.
+ */
+export function storageFaultLines(store: string, count: number): LogLine[] {
+  return Array.from({ length: count }, () => [storageFailure(store), requestLine(503)]).flat();
+}
+
+/** The lines of a request that met a defect: what `onError` logs of it, then the request's 500. */
+export function defectLines(error: RegExp): LogLine[] {
+  return [
+    expect.objectContaining({
+      level: "error",
+      message: "unhandled error",
+      error: expect.stringMatching(error),
+    }),
+    requestLine(500),
+  ];
+}

@@ -57,7 +57,10 @@ export const OPERATION_SCOPES: Record<string, Scope> = {
   updateCategory: "pets:write",
   deleteCategory: "pets:write",
   listShelters: "pets:read",
+  createShelter: "pets:write",
   getShelter: "pets:read",
+  updateShelter: "pets:write",
+  deleteShelter: "pets:write",
   listOrders: "orders:read",
   getOrder: "orders:read",
   placeOrder: "orders:write",
@@ -89,7 +92,10 @@ export const CATALOGUE_OPERATIONS = [
   "updateCategory",
   "deleteCategory",
   "listShelters",
+  "createShelter",
   "getShelter",
+  "updateShelter",
+  "deleteShelter",
 ];
 
 const SHARED_PART = /^#\/components\/(responses|headers|parameters|examples)\/([^/]+)$/;
@@ -245,7 +251,11 @@ export class Contract {
     }
 
     const mediaTypes = Object.keys(documented.content ?? {});
-    const body: unknown = mediaTypes.length > 0 ? await response.json() : await response.text();
+    // Without a documented body, read as bytes: text() of a photo's empty HEAD makes workerd warn.
+    const body: unknown =
+      mediaTypes.length > 0
+        ? await response.json()
+        : new TextDecoder().decode(await response.arrayBuffer());
     if (mediaTypes.length > 0) {
       expect(response.headers.get("Content-Type")).toMatch(/^application\/json\b/);
       this.assertValid(

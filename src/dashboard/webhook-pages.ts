@@ -20,7 +20,7 @@ import { confirmDeleteWebhook, recoverEvents, showWebhook } from "./webhook-page
  * The webhook endpoints' pages, below /dashboard/webhooks: every page needs a
  * session, every post (`signedIn`) its CSRF token too.
  */
-export function webhookRoutes(
+export function webhookPages(
   signedIn: readonly [MiddlewareHandler<DashboardEnv>, MiddlewareHandler<DashboardEnv>],
 ): Hono<DashboardEnv> {
   const webhooks = new Hono<DashboardEnv>();
