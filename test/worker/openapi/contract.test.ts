@@ -1,9 +1,7 @@
 import { env } from "cloudflare:test";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { dispatchEvents } from "../../../src/outbox/outbox-relay.ts";
-import { editShelter, removeShelter } from "../../../src/shelters/shelter-edits.ts";
 import { failingD1, failingLimiter } from "../support/faulty-bindings.ts";
-import { seedKey, testServices } from "../support/keys.ts";
+import { seedKey } from "../support/keys.ts";
 import { captureLogs, defectLines } from "../support/logs.ts";
 import {
   CATALOGUE_OPERATIONS,
@@ -12,7 +10,6 @@ import {
   sweepKeyRefusals,
 } from "../support/openapi-contract.ts";
 import { api, MANY_REQUESTS } from "../support/request.ts";
-import { madeShelter } from "../support/shelters.ts";
 import { receivedAtLeast, receiverUrl, uniqueName } from "../support/webhooks.ts";
 
 /**
@@ -713,7 +710,7 @@ describe("rotateWebhookSecret and createWebhook's Idempotency-Key", () => {
 
 describe("the requests webhooks deliver", () => {
   it("match the document's `webhooks`, kind by kind, headers included", MANY_REQUESTS, async () => {
-    const { key: owner, hash: ownerHash } = await seedKey();
+    const owner = (await seedKey()).key;
     const name = uniqueName("contract-deliveries");
     const endpoint = (await contract.check(
       "createWebhook",
@@ -775,17 +772,27 @@ describe("the requests webhooks deliver", () => {
       "deleteCategory",
       await api(categoryPath, { method: "DELETE", key: owner }),
     );
-    // A shelter is added, changed and deleted through its changes, then their events sent.
-    const shelter = await madeShelter(ownerHash);
-    const request = {
-      id: shelter.id,
-      changer: { apiKeyHash: ownerHash, operatorEmail: env.OPERATOR_EMAIL },
-      accepted: undefined,
-    };
-    const { db } = testServices();
-    await editShelter(db, request, { name: "Delivered shelter" });
-    await removeShelter(db, request, Date.now());
-    await dispatchEvents(testServices(), Date.now(), 10);
+    // A shelter is added, changed and deleted.
+    const shelter = (await contract.check(
+      "createShelter",
+      await api("/v1/shelters", {
+        method: "POST",
+        key: owner,
+        json: {
+          name: "Delivered",
+          email: "delivered@shelter.example",
+          address: { city: "Oslo", country: "NO" },
+          latitude: 59.9139,
+          longitude: 10.7522,
+        },
+      }),
+    )) as { id: number };
+    const shelterPath = `/v1/shelters/${shelter.id}`;
+    await contract.check(
+      "updateShelter",
+      await api(shelterPath, { method: "PATCH", key: owner, json: { name: "Delivered again" } }),
+    );
+    await contract.check("deleteShelter", await api(shelterPath, { method: "DELETE", key: owner }));
     // A test; two animals, two placements, two moves: 2 created, 4 status changes, 2 placed,
     // 1 completed, 1 cancelled; then 1 updated, 1 deleted, 3 category and 3 shelter events.
     const requests = await receivedAtLeast(name, 19);

@@ -5,7 +5,6 @@ import type { components, paths } from "../../generated/petstore-api.d.ts";
 import { seedKey } from "../support/keys.ts";
 import { imageOf } from "../support/photos.ts";
 import { ORIGIN } from "../support/request.ts";
-import { madeShelter } from "../support/shelters.ts";
 
 /**
  * A client typed from the published document (openapi-typescript types,
@@ -24,12 +23,9 @@ const client = createClient<paths>({
 });
 
 let headers: { Authorization: string };
-let keyHash: string;
 
 beforeAll(async () => {
-  const seeded = await seedKey();
-  headers = { Authorization: `Bearer ${seeded.key}` };
-  keyHash = seeded.hash;
+  headers = { Authorization: `Bearer ${(await seedKey()).key}` };
 });
 
 /** The `rel="next"` target of a Link header, as the query the client takes. */
@@ -42,10 +38,20 @@ function nextQuery(link: string | null): { limit: number; cursor: string } | und
 
 describe("typed client", () => {
   it("finds a shelter, puts animals with profiles in it, and finds the young ones good with children", async () => {
-    const made = await madeShelter(keyHash, {
-      name: "Typed Tails",
-      address: { city: "Reykjavík", country: "IS" },
+    const created = await client.POST("/shelters", {
+      headers,
+      body: {
+        name: "Typed Tails",
+        email: "typed@tails.example",
+        address: { city: "Reykjavík", country: "IS" },
+        latitude: 64.1466,
+        longitude: -21.9426,
+      },
     });
+    expect(created.error).toBeUndefined();
+    expect(created.response.status).toBe(201);
+    if (!created.data) throw new Error("no shelter was made");
+    const made: Shelter = created.data;
     const shelters = await client.GET("/shelters", {
       headers,
       params: { query: { country: ["IS"], q: "typed" } },
@@ -88,6 +94,18 @@ describe("typed client", () => {
     expect(found.error).toBeUndefined();
     expect(found.data).toEqual([animals[0]]);
     expect(found.data?.[0]?.distanceKm).toBeNull();
+
+    const moved = await client.PATCH("/shelters/{shelterId}", {
+      headers: { ...headers, "If-Match": made.etag },
+      params: { path: { shelterId: made.id } },
+      body: { address: { street: "Laugavegur 1" } },
+    });
+    expect(moved.data?.address.street).toBe("Laugavegur 1");
+    const inUse = await client.DELETE("/shelters/{shelterId}", {
+      headers,
+      params: { path: { shelterId: made.id } },
+    });
+    expect(inUse.error?.code).toBe("shelter_in_use");
   });
 
   it("creates animals, lists them page by page following Link, and fetches one", async () => {

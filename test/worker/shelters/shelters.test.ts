@@ -9,7 +9,7 @@ import {
 } from "../../../src/shelters/shelters.schemas.ts";
 import { createPet, expectError } from "../support/assertions.ts";
 import { type SeededKey, seedKey, testServices } from "../support/keys.ts";
-import { api, jsonOf, ORIGIN } from "../support/request.ts";
+import { type ApiRequestInit, api, jsonOf, ORIGIN } from "../support/request.ts";
 import { addShelter, madeShelter, newShelter } from "../support/shelters.ts";
 
 const SHELTER_KEYS = [
@@ -350,5 +350,141 @@ describe("listShelters", () => {
     const res = await api("/v1/shelters?limit=1", { key: reader.key });
     expect(res.status).toBe(200);
     await jsonOf(res);
+  });
+});
+
+describe("the shelters' write routes", () => {
+  const post = (body: unknown, init: ApiRequestInit = {}) =>
+    api("/v1/shelters", { method: "POST", key: owner.key, json: body, ...init });
+
+  it("createShelter: 201 with Location and ETag, once per Idempotency-Key", async () => {
+    const headers = { "Idempotency-Key": `shelter-${crypto.randomUUID()}` };
+    const first = await post(newShelter({ name: "Keyed" }), { headers });
+    const shelter = await jsonOf<Shelter>(first);
+    expect(first.status).toBe(201);
+    expect(first.headers.get("Location")).toBe(`/v1/shelters/${shelter.id}`);
+    expect(first.headers.get("ETag")).toBe('"1"');
+    const again = await post(newShelter({ name: "Keyed" }), { headers });
+    expect(again.status).toBe(201);
+    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(await again.json()).toEqual(shelter);
+    await expectError(
+      await post(newShelter({ name: "Other" }), { headers }),
+      422,
+      "idempotency_key_reused",
+    );
+    expect(await shelterEvents(shelter.id)).toHaveLength(1);
+  });
+
+  it("createShelter: 409 limit_reached past the plan's cap, exact under concurrency", async () => {
+    const seeded = await seedKey();
+    await setPlan(seeded, "pro");
+    const replies = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        api("/v1/shelters", {
+          method: "POST",
+          key: seeded.key,
+          json: newShelter({ name: `Rush ${i}` }),
+        }),
+      ),
+    );
+    const statuses = await Promise.all(
+      replies.map(async (reply) => {
+        await reply.text();
+        return reply.status;
+      }),
+    );
+    expect(statuses.filter((status) => status === 201)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 409)).toHaveLength(3);
+    const refused = await api("/v1/shelters", {
+      method: "POST",
+      key: seeded.key,
+      json: newShelter(),
+    });
+    const error = await expectError(refused, 409, "limit_reached");
+    expect(error.message).toContain("5 shelters");
+  });
+
+  it("createShelter: 400 for a bad field, naming it", async () => {
+    await expectError(await post(newShelter({ email: "nobody" })), 400, "invalid_request", {
+      paths: ["email"],
+    });
+    await expectError(await post({ ...newShelter(), id: 4 }), 400, "invalid_request", {
+      paths: ["id"],
+    });
+  });
+
+  it("updateShelter: merges the address, 412 for one of two racing on one etag, 403 for another account", async () => {
+    const shelter = await madeShelter(owner.hash, {
+      address: { street: "2 Mill Road", city: "Cambridge", country: "GB" },
+    });
+    const path = `/v1/shelters/${shelter.id}`;
+    const merged = await api(path, {
+      method: "PATCH",
+      key: owner.key,
+      body: JSON.stringify({ address: { street: null, region: "Cambridgeshire" } }),
+      headers: { "Content-Type": "application/merge-patch+json", "If-Match": '"1"' },
+    });
+    expect(merged.status).toBe(200);
+    expect(merged.headers.get("ETag")).toBe('"2"');
+    expect((await jsonOf<Shelter>(merged)).address).toEqual({
+      street: null,
+      city: "Cambridge",
+      region: "Cambridgeshire",
+      postalCode: null,
+      country: "GB",
+    });
+    const racing = await Promise.all(
+      ["One", "Two"].map((name) =>
+        api(path, {
+          method: "PATCH",
+          key: owner.key,
+          json: { name },
+          headers: { "If-Match": '"2"' },
+        }),
+      ),
+    );
+    const statuses = await Promise.all(
+      racing.map(async (reply) => {
+        await reply.text();
+        return reply.status;
+      }),
+    );
+    expect(statuses.sort()).toEqual([200, 412]);
+    await expectError(
+      await api(path, { method: "PATCH", key: other.key, json: { name: "Mine" } }),
+      403,
+      "not_owner",
+    );
+    await expectError(
+      await api(path, { method: "PATCH", key: owner.key, json: { address: null } }),
+      400,
+      "invalid_request",
+      { paths: ["address"] },
+    );
+  });
+
+  it("deleteShelter: 409 shelter_in_use while an animal lives there, then 204 and 404", async () => {
+    const shelter = await madeShelter(owner.hash);
+    const path = `/v1/shelters/${shelter.id}`;
+    const pet = await api("/v1/pets", {
+      method: "POST",
+      key: owner.key,
+      json: { name: "Tenant", categoryId: 1, shelterId: shelter.id },
+    });
+    const { id } = await jsonOf<{ id: number }>(pet);
+    await expectError(await api(path, { method: "DELETE", key: owner.key }), 409, "shelter_in_use");
+    const moved = await api(`/v1/pets/${id}`, {
+      method: "PATCH",
+      key: owner.key,
+      json: { shelterId: null },
+    });
+    expect(moved.status).toBe(200);
+    await moved.json();
+    await expectError(await api(path, { method: "DELETE", key: other.key }), 403, "not_owner");
+    const gone = await api(path, { method: "DELETE", key: owner.key });
+    expect(gone.status).toBe(204);
+    await gone.text();
+    await expectError(await api(path, { method: "DELETE", key: owner.key }), 404, "not_found");
   });
 });
