@@ -3,17 +3,14 @@ import {
   index,
   integer,
   primaryKey,
-  real,
   sqliteTable,
   text,
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
 import { SCOPES, type Scope } from "../keys/scopes.ts";
+import { profileColumns } from "./pet-profile-columns.ts";
 
 export const PET_STATUSES = ["available", "pending", "sold"] as const;
-export const PET_AGES = ["baby", "young", "adult", "senior"] as const;
-export const PET_SEXES = ["female", "male"] as const;
-export const PET_SIZES = ["small", "medium", "large", "xlarge"] as const;
 
 /**
  * The catalogue's animals. A deleted animal stays as a tombstone (`deletedAt`):
@@ -36,26 +33,12 @@ export const pets = sqliteTable(
       .notNull()
       .$defaultFn(() => new Date()),
     deletedAt: integer("deleted_at", { mode: "timestamp_ms" }),
-    // The profile adopters filter on, each null when not known. No foreign key to the
-    // shelter, as for the category: a tombstone keeps naming a shelter that may be gone.
-    shelterId: integer("shelter_id"),
-    breed: text("breed"),
-    age: text("age", { enum: PET_AGES }),
-    sex: text("sex", { enum: PET_SEXES }),
-    size: text("size", { enum: PET_SIZES }),
-    goodWithChildren: integer("good_with_children", { mode: "boolean" }),
-    goodWithDogs: integer("good_with_dogs", { mode: "boolean" }),
-    goodWithCats: integer("good_with_cats", { mode: "boolean" }),
-    houseTrained: integer("house_trained", { mode: "boolean" }),
-    specialNeeds: integer("special_needs", { mode: "boolean" }),
-    spayedNeutered: integer("spayed_neutered", { mode: "boolean" }),
-    description: text("description"),
+    ...profileColumns,
   },
   (table) => {
     const live = sql`${table.deletedAt} IS NULL`;
     // Each listing's filter walks its index in id order from the cursor, without a sort step.
-    // `sex` and the yes/no columns have none: an index each would cost every write more
-    // than it saves a read, so they are checked inside the search window.
+    // None for `sex` and the yes/no columns: each would cost every write more than it saves.
     return [
       index("pets_live_id_idx").on(table.id).where(live),
       index("pets_status_id_idx").on(table.status, table.id).where(live),
@@ -64,48 +47,6 @@ export const pets = sqliteTable(
       index("pets_shelter_id_idx").on(table.shelterId, table.id).where(live),
       index("pets_age_id_idx").on(table.age, table.id).where(live),
       index("pets_size_id_idx").on(table.size, table.id).where(live),
-    ];
-  },
-);
-
-/**
- * Where animals live: an account's shelters, with the contact adopters reach
- * and the place, in decimal degrees, that distances will be measured from.
- * A deleted shelter stays as a tombstone, so its event can show it as it was
- * and its id is never given to another.
- */
-export const shelters = sqliteTable(
-  "shelters",
-  {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    accountId: integer("account_id")
-      .notNull()
-      .references(() => accounts.id),
-    name: text("name").notNull(),
-    email: text("email").notNull(),
-    phone: text("phone"),
-    website: text("website"),
-    street: text("street"),
-    city: text("city").notNull(),
-    region: text("region"),
-    postalCode: text("postal_code"),
-    country: text("country").notNull(),
-    latitude: real("latitude").notNull(),
-    longitude: real("longitude").notNull(),
-    // Grows by one with every change of the shelter, in the change's own batch: its entity tag.
-    version: integer("version").notNull().default(1),
-    createdAt: integer("created_at", { mode: "timestamp_ms" })
-      .notNull()
-      .$defaultFn(() => new Date()),
-    deletedAt: integer("deleted_at", { mode: "timestamp_ms" }),
-  },
-  (table) => {
-    const live = sql`${table.deletedAt} IS NULL`;
-    return [
-      index("shelters_live_id_idx").on(table.id).where(live),
-      index("shelters_country_id_idx").on(table.country, table.id).where(live),
-      // Serves the cap on an account's shelters, counted inside the batch that adds one.
-      index("shelters_account_idx").on(table.accountId).where(live),
     ];
   },
 );

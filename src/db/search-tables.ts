@@ -1,7 +1,8 @@
 import { and, eq, getTableColumns, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { integer, type SQLiteColumn, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { Drizzle } from "./database.ts";
-import type { categories, pets, shelters } from "./schema.ts";
+import type { categories, pets } from "./schema.ts";
+import type { shelters } from "./shelters-table.ts";
 
 /**
  * The FTS5 tables of names (`migrations/0001_search_indexes.sql`), declared

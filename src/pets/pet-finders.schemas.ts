@@ -18,7 +18,7 @@ import { prefixQuery } from "./search-words.ts";
  * it is not known). At most 100 values in all.
  */
 
-export const MAX_PROFILE_VALUES = 100;
+const MAX_PROFILE_VALUES = 100;
 
 const breedValue = nameSchema(60).refine(
   (text) => prefixQuery(text) !== undefined,

@@ -1,6 +1,7 @@
 import { and, eq, isNull, type SQL, sql } from "drizzle-orm";
 import { callersAccount } from "../catalogue/ownership.ts";
-import { pets, shelters } from "../db/schema.ts";
+import { pets } from "../db/schema.ts";
+import { shelters } from "../db/shelters-table.ts";
 import { type PetProfile, PROFILE_FIELDS } from "./pet-profile.schemas.ts";
 
 /**
@@ -41,7 +42,7 @@ export function profileValue(fields: Partial<PetProfile>): string {
 }
 
 /** The live shelter bound as `shelterId`. */
-export const knownShelter = and(eq(shelters.id, shelterId), isNull(shelters.deletedAt));
+const knownShelter = and(eq(shelters.id, shelterId), isNull(shelters.deletedAt));
 
 /**
  * True when a change names no shelter (binds null), or a live one of the

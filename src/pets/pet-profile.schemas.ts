@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { IdentifierSchema } from "../api/identifiers.ts";
 import { nameSchema, plainTextSchema } from "../api/text.ts";
-import { PET_AGES, PET_SEXES, PET_SIZES } from "../db/schema.ts";
+import { PET_AGES, PET_SEXES, PET_SIZES } from "../db/pet-profile-columns.ts";
 
 /**
  * What adopters choose an animal by: where it lives, its breed, age, sex,
@@ -37,7 +37,7 @@ export type YesNoField = (typeof YES_NO_FIELDS)[number];
 const yesNo = (description: string) => z.boolean().openapi({ description, example: true });
 
 /** The profile's fields as a request sends them, each a value. */
-export const profileFields = {
+const profileFields = {
   shelterId: IdentifierSchema.openapi({
     description:
       "The shelter the animal lives in: one of the caller's account (another account's gives 403 `not_owner`; one that names no shelter 422 `unknown_shelter`).",

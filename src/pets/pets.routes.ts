@@ -70,7 +70,7 @@ export const petRoutes = apiRoutes({
     path: "/pets",
     summary: "List animals",
     description:
-      'Animals in ascending id order (creation order), stable across pages, or newest first with `direction=desc`. Finders (beta) narrow the listing and combine with each other and with paging: `status` and `categoryId` (repeatable: any of them), `id` (repeatable, at most 100: how to fetch known animals) and `q` (words that begin words of the name). The body is the bare array; when more animals may follow, `Link: <…>; rel="next"` points at the next page, keeping every filter. Follow it until it is absent rather than building the cursor: with `q` and another filter, a page may hold fewer animals than `limit`, even none, and still have a next page.',
+      'Animals in ascending id order (creation order), stable across pages, or newest first with `direction=desc`. Finders (beta) narrow the listing and combine with each other and with paging: `status` and `categoryId` (repeatable: any of them), `id` (repeatable, at most 100: how to fetch known animals), `q` (words that begin words of the name), and the profile: `shelterId`, `age` and `size` (repeatable), `breed` (repeatable, words as for `q`), `sex` and the six yes/no fields. The body is the bare array; when more animals may follow, `Link: <…>; rel="next"` points at the next page, keeping every filter. Follow it until it is absent rather than building the cursor: with `q` or `breed` and another filter, or with `sex` or a yes/no field, a page may hold fewer animals than `limit`, even none, and still have a next page.',
     ...pagedListing({
       query: ListPetsQuerySchema,
       page: PetsSchema,

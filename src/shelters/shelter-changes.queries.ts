@@ -3,8 +3,9 @@ import { callersAccount } from "../catalogue/ownership.ts";
 import { change } from "../changes/change.ts";
 import type { Claim, Outcome } from "../changes/outcomes.ts";
 import { type Database, millis } from "../db/database.ts";
-import { accounts, pets, shelters } from "../db/schema.ts";
+import { accounts, pets } from "../db/schema.ts";
 import { indexName, shelterSearch, unindexName } from "../db/search-tables.ts";
+import { shelters } from "../db/shelters-table.ts";
 import type { Plan } from "../rate-limit/plans.ts";
 import { liveShelter, shelterShape } from "./shelters.queries.ts";
 import type { NewShelter, Shelter } from "./shelters.schemas.ts";
@@ -16,7 +17,7 @@ import type { NewShelter, Shelter } from "./shelters.schemas.ts";
  */
 
 /** The shelters an account may hold, by its plan; a lowered plan keeps those it has. */
-export const SHELTERS_BY_PLAN: Record<Plan, number> = {
+const SHELTERS_BY_PLAN: Record<Plan, number> = {
   free: 1,
   pro: 5,
   business: 50,
@@ -93,7 +94,7 @@ const creation = change()
   .reply(201, shelterShape, inserted);
 
 /** A shelter's fields as its columns hold them: the address's members flattened. */
-export interface ShelterColumns {
+interface ShelterColumns {
   name: string;
   email: string;
   phone: string | null;
@@ -122,7 +123,7 @@ export function columnsOf(shelter: Omit<Shelter, "id" | "etag" | "distanceKm">):
 }
 
 /** A new shelter's fields, each optional one null when not sent. */
-export function newShelterColumns(newShelter: NewShelter): ShelterColumns {
+function newShelterColumns(newShelter: NewShelter): ShelterColumns {
   const { address } = newShelter;
   return columnsOf({
     ...newShelter,

@@ -26,7 +26,7 @@ type DeleteOutcome = ShelterRefusal | { kind: "deleted" };
  * The shelter with the merge patch applied (RFC 7396): members sent replace,
  * `null` clears; `address` merges member by member.
  */
-export function patched(shelter: Shelter, patch: ShelterPatch): Shelter {
+function patched(shelter: Shelter, patch: ShelterPatch): Shelter {
   const { address, ...fields } = patch;
   return { ...shelter, ...fields, address: { ...shelter.address, ...address } };
 }

@@ -14,9 +14,10 @@ import {
 import { alias } from "drizzle-orm/sqlite-core";
 import { type Changer, changerValues, ownedByCaller } from "../catalogue/ownership.ts";
 import { type Database, type Drizzle, preparedQueries, runAll, runOne } from "../db/database.ts";
-import { pets, shelters } from "../db/schema.ts";
+import { pets } from "../db/schema.ts";
 import { shelterSearch } from "../db/search-tables.ts";
 import { entityTag, type Field, shape } from "../db/shape.ts";
+import { shelters } from "../db/shelters-table.ts";
 import { SEARCH_WINDOW } from "../pets/pet-finders.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
 import { unmeasuredDistance } from "./distance.ts";
@@ -206,7 +207,7 @@ export async function findShelter(db: Database, id: number): Promise<Shelter | u
 }
 
 /** A shelter as a change finds it, with what decides whether the change may happen. */
-export interface ShelterForChange {
+interface ShelterForChange {
   shelter: Shelter;
   version: number;
   owned: boolean;

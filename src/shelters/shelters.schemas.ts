@@ -32,6 +32,7 @@ const shelterName = nameSchema(100).openapi({
   example: "Happy Tails Rescue",
 });
 const email = z.string().max(254).regex(EMAIL_PATTERN, "Must be an email address").openapi({
+  pattern: EMAIL_PATTERN.source,
   description:
     "Where adopters reach the shelter: at most 254 characters, one `@`, a dot in its domain.",
   example: "hello@happytails.example",
@@ -51,6 +52,7 @@ const website = z
   .regex(HTTPS_PATTERN, "Must be an absolute https URL")
   .refine((text) => URL.canParse(text), "Must be an absolute https URL")
   .openapi({
+    pattern: HTTPS_PATTERN.source,
     description: "An absolute `https` URL of at most 2,048 characters.",
     example: "https://happytails.example",
   });
@@ -73,7 +75,7 @@ const longitude = z.number().min(-180).max(180).openapi({
   example: -0.1276,
 });
 
-export const AddressSchema = z
+const AddressSchema = z
   .object({
     street: street.nullable(),
     city,

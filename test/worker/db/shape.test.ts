@@ -6,17 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_ID } from "../../../src/api/identifiers.ts";
 import { categoryShape } from "../../../src/categories/categories.queries.ts";
 import { database, runOne } from "../../../src/db/database.ts";
-import {
-  categories,
-  EVENT_TYPES,
-  events,
-  orders,
-  PET_AGES,
-  PET_SEXES,
-  PET_SIZES,
-  pets,
-  webhooks,
-} from "../../../src/db/schema.ts";
+import { PET_AGES, PET_SEXES, PET_SIZES } from "../../../src/db/pet-profile-columns.ts";
+import { categories, EVENT_TYPES, events, orders, pets, webhooks } from "../../../src/db/schema.ts";
 import type { Definition, Shape } from "../../../src/db/shape.ts";
 import { eventShape } from "../../../src/events/event-records.ts";
 import { orderShape } from "../../../src/orders/orders.queries.ts";

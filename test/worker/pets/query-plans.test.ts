@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { categoryQueries } from "../../../src/categories/categories.queries.ts";
 import { orderQueries } from "../../../src/orders/orders.queries.ts";
 import { petFinders } from "../../../src/pets/pet-listing.queries.ts";
+import { shelterQueries } from "../../../src/shelters/shelters.queries.ts";
 import { testServices } from "../support/keys.ts";
 
 /**
@@ -93,6 +94,27 @@ describe("the listings' query plans", () => {
         expect(plan).toMatch(/SEARCH pets USING (COVERING )?INDEX pets_live_id_idx \(id[<>]\?\)/);
         expect(plan).not.toMatch(/SCAN pets\b/);
       }
+    }
+  });
+
+  it("walk the shelters' indexes from the cursor: live, by country, by name, by id", async () => {
+    const shelters = shelterQueries(db);
+    expect(await planOf(shelters.all)).toMatch(
+      /SEARCH shelters USING (COVERING )?INDEX shelters_live_id_idx \(id>\?\)/,
+    );
+    expect(await planOf(shelters.byCountry)).toMatch(
+      /SEARCH candidate USING (COVERING )?INDEX shelters_country_id_idx \(country=\? AND id>\?\)/,
+    );
+    for (const statement of [shelters.byWords, shelters.inWindow]) {
+      const plan = await planOf(statement);
+      expect(plan).toMatch(/SCAN shelter_search VIRTUAL TABLE INDEX/);
+      expect(plan).toMatch(/SEARCH shelters USING INTEGER PRIMARY KEY \(rowid=\?\)/);
+    }
+    expect(await planOf(shelters.byIds)).toMatch(
+      /SEARCH shelters USING INTEGER PRIMARY KEY \(rowid=\?\)/,
+    );
+    for (const statement of [shelters.all, shelters.byCountry, shelters.byIds, shelters.byWords]) {
+      expect(await planOf(statement)).not.toMatch(/SCAN (shelters|candidate|chosen)\b|TEMP B-TREE/);
     }
   });
 
