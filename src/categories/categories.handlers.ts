@@ -1,6 +1,6 @@
 import { decodeCursor } from "../api/cursor.ts";
 import { nextPageLink, pageReply } from "../api/pagination.ts";
-import type { RouteHandlers } from "../api/route-router.ts";
+import type { RouteHandlers } from "../api/route-handlers.ts";
 import { changeRequestOf } from "../catalogue/changes.ts";
 import { ApiError, messages } from "../errors.ts";
 import { createCategory, findCategory, listCategories } from "./categories.queries.ts";

@@ -8,12 +8,12 @@ import {
 import { withConditionalRead, withReadConsistency } from "../api/documented-reads.ts";
 import { errorResponses, KEY_REFUSALS, stringHeader } from "../api/responses.ts";
 import { operationOf } from "../api/route-table.ts";
-import { v1Routes } from "../api/v1-routes.ts";
 import { categoriesTag } from "../categories/categories.routes.ts";
 import type { Config } from "../config.ts";
 import { messages } from "../errors.ts";
 import { eventsTag } from "../events/events.routes.ts";
 import { storeTag } from "../orders/orders.routes.ts";
+import { v1Routes } from "../routes/v1-routes.ts";
 import { deliveredWebhooks, webhooksTag } from "../webhooks/delivered-webhooks.ts";
 import { compactDocument } from "./compact-document.ts";
 import type { OpenApiDocument } from "./document-parts.ts";

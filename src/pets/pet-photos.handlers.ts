@@ -1,4 +1,4 @@
-import type { RouteHandlers } from "../api/route-router.ts";
+import type { RouteHandlers } from "../api/route-handlers.ts";
 import { changerOf } from "../catalogue/ownership.ts";
 import { ApiError, messages } from "../errors.ts";
 import { replyOf } from "../idempotency/idempotent-request.ts";
