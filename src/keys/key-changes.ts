@@ -1,6 +1,7 @@
 import { type Account, findAccountByEmail } from "../accounts/accounts.queries.ts";
 import { describeError, log } from "../logging.ts";
 import type { Plan } from "../rate-limit/plans.ts";
+import { SCOPES } from "../scopes.ts";
 import type { Services } from "../services.ts";
 import { generateApiKey, hashApiKey, lastFourOf } from "./key-format.ts";
 import { keyRecordOf, policyOf } from "./key-projection.ts";
@@ -21,7 +22,6 @@ import {
   unsyncedKeys,
   WORKING_KEYS_BY_PLAN,
 } from "./keys.queries.ts";
-import { SCOPES } from "./scopes.ts";
 
 /**
  * The one writer of keys: made (with their scopes, expiry and address

@@ -1,6 +1,6 @@
 import type { Changer } from "../catalogue/ownership.ts";
+import { earlierOutcome } from "../changes/idempotency.queries.ts";
 import type { Claim, Outcome } from "../changes/outcomes.ts";
-import { earlierOutcome } from "../idempotency/idempotency.queries.ts";
 import type { PhotoType } from "../photos/photo-formats.ts";
 import { abandonUpload, type PhotoStores } from "../photos/photo-removal.ts";
 import { newPhotoId, type Photo } from "../photos/photos.schemas.ts";

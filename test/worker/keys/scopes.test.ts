@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { SCOPES, type Scope } from "../../../src/keys/scopes.ts";
 import { v1Routes } from "../../../src/routes/v1-routes.ts";
+import { SCOPES, type Scope } from "../../../src/scopes.ts";
 import { createPet, expectError } from "../support/assertions.ts";
 import { type SeededKey, seedKey } from "../support/keys.ts";
 import { OPERATION_SCOPES } from "../support/openapi-contract.ts";
