@@ -1,7 +1,7 @@
-import { accountUsage } from "../accounts/account-usage.ts";
 import * as changes from "../keys/key-changes.ts";
 import { findAccountKey, listAccountKeys } from "../keys/keys.queries.ts";
 import { listWebhooksWithLatestDelivery } from "../webhooks/webhook-overview.ts";
+import { accountUsage } from "./account-usage.ts";
 import { formToken } from "./csrf.ts";
 import { leaveNotice, type Notice, takeNotices } from "./notices.ts";
 import { AccountPage } from "./pages/account-page.tsx";

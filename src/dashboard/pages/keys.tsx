@@ -1,7 +1,7 @@
-import type { KeyUsage } from "../../accounts/account-usage.ts";
 import { keyStateOf, workingUntil } from "../../keys/key-state.ts";
 import type { KeyRow } from "../../keys/keys.queries.ts";
 import { SCOPES } from "../../scopes.ts";
+import type { KeyUsage } from "../account-usage.ts";
 import { CSRF_FIELD } from "../csrf.ts";
 import { READ_SCOPES } from "../key-form.ts";
 import { PostButton } from "./form-fields.tsx";
