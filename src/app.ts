@@ -22,9 +22,9 @@ import {
 import { services } from "./middleware/services.ts";
 import { OPENAPI_PATH, openapiRoutes } from "./openapi/openapi-routes.tsx";
 import { orderHandlers } from "./orders/orders.handlers.ts";
-import { petPhotoHandlers } from "./pets/pet-photos.handlers.ts";
 import { petHandlers } from "./pets/pets.handlers.ts";
 import { photoFileRoutes } from "./photos/photo-files.ts";
+import { petPhotoHandlers } from "./photos/photos.handlers.ts";
 import { SectionRouter } from "./routes/app-router.ts";
 import { apiRouter, operatorRouter } from "./routes/route-router.ts";
 import { v1Routes } from "./routes/v1-routes.ts";

@@ -12,11 +12,11 @@ import {
 } from "../db/database.ts";
 import { photos } from "../db/photos-table.ts";
 import { pets } from "../db/schema.ts";
-import type { PhotoType } from "../photos/photo-formats.ts";
-import { confirmed, photoShape } from "../photos/photos.queries.ts";
-import { MAX_PHOTOS, type Photo } from "../photos/photos.schemas.ts";
+import { live, petShape } from "../pets/pets.queries.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
-import { live, petShape } from "./pets.queries.ts";
+import type { PhotoType } from "./photo-formats.ts";
+import { confirmed, photoShape } from "./photos.queries.ts";
+import { MAX_PHOTOS, type Photo } from "./photos.schemas.ts";
 
 /**
  * The changes of an animal's photos, each one D1 batch. An upload is two:

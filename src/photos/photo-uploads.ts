@@ -1,10 +1,10 @@
 import type { Changer } from "../catalogue/ownership.ts";
 import { earlierOutcome } from "../changes/idempotency.queries.ts";
 import type { Claim, Outcome } from "../changes/outcomes.ts";
-import type { PhotoType } from "../photos/photo-formats.ts";
-import { abandonUpload, type PhotoStores } from "../photos/photo-removal.ts";
-import { newPhotoId, type Photo } from "../photos/photos.schemas.ts";
 import { confirmPhoto, type Refused, reservePhoto } from "./pet-photos.queries.ts";
+import type { PhotoType } from "./photo-formats.ts";
+import { abandonUpload, type PhotoStores } from "./photo-removal.ts";
+import { newPhotoId, type Photo } from "./photos.schemas.ts";
 
 /** An image a request uploads, its format checked. */
 interface Upload {

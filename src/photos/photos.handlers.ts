@@ -2,13 +2,13 @@ import type { RouteHandlers } from "../api/route-handlers.ts";
 import { changerOf } from "../catalogue/ownership.ts";
 import { ApiError, messages } from "../errors.ts";
 import { replyOf } from "../idempotency/idempotent-request.ts";
-import { hasSignature, photoTypeOf } from "../photos/photo-formats.ts";
-import { removeMarkedPhotos } from "../photos/photo-removal.ts";
-import { MAX_PHOTOS, PHOTO_NOT_FOUND, PhotoSchema } from "../photos/photos.schemas.ts";
-import { addPhoto } from "./pet-photo-uploads.ts";
+import { PET_NOT_FOUND } from "../pets/pets.schemas.ts";
 import { listPhotos, type PhotoRefusal, releasePhoto } from "./pet-photos.queries.ts";
-import type { petPhotoRoutes } from "./pet-photos.routes.ts";
-import { PET_NOT_FOUND } from "./pets.schemas.ts";
+import { hasSignature, photoTypeOf } from "./photo-formats.ts";
+import { removeMarkedPhotos } from "./photo-removal.ts";
+import { addPhoto } from "./photo-uploads.ts";
+import type { petPhotoRoutes } from "./photos.routes.ts";
+import { MAX_PHOTOS, PHOTO_NOT_FOUND, PhotoSchema } from "./photos.schemas.ts";
 
 /** The error that says why a photo was not added or deleted. */
 function refusalError(refusal: PhotoRefusal): ApiError {
