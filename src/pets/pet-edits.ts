@@ -25,8 +25,8 @@ type EditOutcome =
 
 type DeleteOutcome =
   | PetRefusal
-  /** Deleted; its photos' objects are still to delete. */
-  | { kind: "deleted"; photoIds: string[] };
+  /** Deleted; its photos' objects are still to delete (recorded on the request). */
+  | { kind: "deleted" };
 
 /** What the patch changes on the animal as it is: the fields that differ, in the API's order. */
 function changeOf(current: PetForChange, patch: PetPatch): PetUpdate {
@@ -87,12 +87,8 @@ export async function removePet(
     );
     if ("kind" in current) return current;
     if (current.placedOrder !== null) return { kind: "orderOpen", orderId: current.placedOrder };
-    const { deleted, photoIds } = await deletePet(db, {
-      id: request.id,
-      version: current.version,
-      now,
-    });
-    if (deleted) return { kind: "deleted", photoIds };
+    const deleted = await deletePet(db, { id: request.id, version: current.version, now });
+    if (deleted) return { kind: "deleted" };
   }
   throw new Error(`animal ${request.id} changed under ${MAX_ATTEMPTS} deletions in a row`);
 }

@@ -4,7 +4,6 @@ import type { RouteHandlers } from "../api/route-handlers.ts";
 import { changeRequestOf } from "../catalogue/changes.ts";
 import { ApiError, messages } from "../errors.ts";
 import { replyOf } from "../idempotency/idempotent-request.ts";
-import { removeMarkedPhotos } from "../photos/photo-removal.ts";
 import { createPet } from "./pet-changes.queries.ts";
 import { editPet, type PetRefusal, removePet } from "./pet-edits.ts";
 import { listPets } from "./pet-listing.queries.ts";
@@ -91,7 +90,6 @@ export const petHandlers = {
     const request = changeRequestOf(c, c.req.valid("param").petId);
     const outcome = await removePet(c.get("services").db, request, Date.now());
     if (outcome.kind !== "deleted") throw refusalError(outcome);
-    await removeMarkedPhotos(c.get("services"), outcome.photoIds);
     return c.body(null, 204);
   },
 } satisfies RouteHandlers<typeof petRoutes>;

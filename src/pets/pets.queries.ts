@@ -1,9 +1,9 @@
 import { and, eq, isNull, type SQL, sql } from "drizzle-orm";
 import { type Changer, changerValues, ownedByCaller } from "../catalogue/ownership.ts";
 import { type Database, type Drizzle, preparedQueries, runOne } from "../db/database.ts";
+import { photoUrlsOf } from "../db/photos-table.ts";
 import { categories, orders, pets } from "../db/schema.ts";
 import { entityTag, type Field, shape } from "../db/shape.ts";
-import { photoUrlsOf } from "../photos/photos.queries.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
 import type { Pet } from "./pets.schemas.ts";
 

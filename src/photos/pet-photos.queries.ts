@@ -5,17 +5,18 @@ import type { Claim, Outcome } from "../changes/outcomes.ts";
 import {
   type Database,
   type Drizzle,
+  markedForRemoval,
   millis,
   preparedQueries,
   runAll,
   type Statement,
 } from "../db/database.ts";
-import { photos } from "../db/photos-table.ts";
+import { confirmed, photos } from "../db/photos-table.ts";
 import { pets } from "../db/schema.ts";
 import { live, petShape } from "../pets/pets.queries.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
 import type { PhotoType } from "./photo-formats.ts";
-import { confirmed, photoShape } from "./photos.queries.ts";
+import { photoShape } from "./photos.queries.ts";
 import { MAX_PHOTOS, type Photo } from "./photos.schemas.ts";
 
 /**
@@ -204,7 +205,10 @@ export async function releasePhoto(
     petId: photo.petId,
     ...changerValues(changer),
   });
-  if (results.released.length > 0) return { kind: "released" as const };
+  if (results.released.length > 0) {
+    markedForRemoval(db, [photo.id]);
+    return { kind: "released" as const };
+  }
   const [pet] = results.pet;
   const refused: Refused = {
     kind: "refused",

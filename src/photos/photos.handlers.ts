@@ -5,7 +5,6 @@ import { replyOf } from "../idempotency/idempotent-request.ts";
 import { PET_NOT_FOUND } from "../pets/pets.schemas.ts";
 import { listPhotos, type PhotoRefusal, releasePhoto } from "./pet-photos.queries.ts";
 import { hasSignature, photoTypeOf } from "./photo-formats.ts";
-import { removeMarkedPhotos } from "./photo-removal.ts";
 import { addPhoto } from "./photo-uploads.ts";
 import type { petPhotoRoutes } from "./photos.routes.ts";
 import { MAX_PHOTOS, PHOTO_NOT_FOUND, PhotoSchema } from "./photos.schemas.ts";
@@ -56,14 +55,12 @@ export const petPhotoHandlers = {
     return c.json(photos, 200);
   },
 
-  /** Takes the photo from its animal, then deletes its object and record (or leaves them to the scheduled job). */
   deletePetPhoto: async (c) => {
     const { petId, photoId } = c.req.valid("param");
     const services = c.get("services");
     const changer = changerOf(c.get("apiKey"), services.config);
     const outcome = await releasePhoto(services.db, { id: photoId, petId }, changer);
     if (outcome.kind === "refused") throw refusalError(outcome.refusal);
-    await removeMarkedPhotos(services, [photoId]);
     return c.body(null, 204);
   },
 } satisfies RouteHandlers<typeof petPhotoRoutes>;
