@@ -16,3 +16,21 @@ export function digitsAsInteger<T extends z.ZodType>(schema: T) {
     schema,
   );
 }
+
+/**
+ * The path parameters of a route that names one record: `name`, an
+ * identifier the service assigned, written in digits (with what it is,
+ * where the document says so).
+ */
+export function idParams<N extends string>(name: N, example: number, description?: string) {
+  const param =
+    description === undefined
+      ? { name, in: "path" as const }
+      : { name, in: "path" as const, description };
+  const id = digitsAsInteger(z.int().min(1).max(MAX_ID)).openapi({
+    param,
+    format: "int64",
+    example,
+  });
+  return z.object({ [name]: id } as Record<N, typeof id>);
+}

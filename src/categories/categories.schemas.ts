@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { EntityTagSchema } from "../api/entity-tags.ts";
-import { digitsAsInteger, IdentifierSchema, MAX_ID } from "../api/identifiers.ts";
+import { IdentifierSchema, idParams } from "../api/identifiers.ts";
 import { pageParameters } from "../api/pagination.ts";
 import { nameSchema } from "../api/text.ts";
 
@@ -48,14 +48,8 @@ export const CategoriesSchema = z
 const { limit, cursor } = pageParameters("categories");
 export const ListCategoriesQuerySchema = z.object({ limit, cursor });
 
-export const CategoryIdParamsSchema = z.object({
-  categoryId: digitsAsInteger(z.int().min(1).max(MAX_ID)).openapi({
-    param: {
-      name: "categoryId",
-      in: "path",
-      description: "Identifier of the category, as assigned on creation.",
-    },
-    format: "int64",
-    example: 2,
-  }),
-});
+export const CategoryIdParamsSchema = idParams(
+  "categoryId",
+  2,
+  "Identifier of the category, as assigned on creation.",
+);

@@ -2,7 +2,7 @@ import {
   type ChangeRequest,
   type CommonRefusal,
   checked,
-  MAX_ATTEMPTS,
+  retryOnRace,
 } from "../catalogue/changes.ts";
 import type { Database } from "../db/database.ts";
 import { deletePet, type PetUpdate, updatePet } from "./pet-changes.queries.ts";
@@ -12,7 +12,7 @@ import type { Pet, PetPatch } from "./pets.schemas.ts";
 /** Editing and deleting an animal, as every change of the catalogue is made (`catalogue/changes.ts`). */
 
 /** Why nothing changed, in the order the checks are made. */
-export type PetRefusal =
+type PetRefusal =
   | CommonRefusal
   | { kind: "unknownCategory" }
   | { kind: "orderOpen"; orderId: number };
@@ -56,7 +56,7 @@ export async function editPet(
   request: ChangeRequest,
   patch: PetPatch,
 ): Promise<EditOutcome> {
-  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+  return retryOnRace(`edit of animal ${request.id}`, async (): Promise<EditOutcome | undefined> => {
     const current = checked(
       await readForChange(db, { ...request, categoryId: patch.categoryId }),
       request.accepted,
@@ -69,9 +69,8 @@ export async function editPet(
     }
     if (update.changes.length === 0) return { kind: "unchanged", pet: current.pet };
     const { pet } = await updatePet(db, update);
-    if (pet) return { kind: "edited", pet };
-  }
-  throw new Error(`animal ${request.id} changed under ${MAX_ATTEMPTS} edits in a row`);
+    return pet && { kind: "edited", pet };
+  });
 }
 
 /** Deletes the animal, as the caller may, `If-Match` allows and no placed order forbids. */
@@ -80,15 +79,17 @@ export async function removePet(
   request: ChangeRequest,
   now: number,
 ): Promise<DeleteOutcome> {
-  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-    const current = checked(
-      await readForChange(db, { ...request, categoryId: undefined }),
-      request.accepted,
-    );
-    if ("kind" in current) return current;
-    if (current.placedOrder !== null) return { kind: "orderOpen", orderId: current.placedOrder };
-    const deleted = await deletePet(db, { id: request.id, version: current.version, now });
-    if (deleted) return { kind: "deleted" };
-  }
-  throw new Error(`animal ${request.id} changed under ${MAX_ATTEMPTS} deletions in a row`);
+  return retryOnRace(
+    `deletion of animal ${request.id}`,
+    async (): Promise<DeleteOutcome | undefined> => {
+      const current = checked(
+        await readForChange(db, { ...request, categoryId: undefined }),
+        request.accepted,
+      );
+      if ("kind" in current) return current;
+      if (current.placedOrder !== null) return { kind: "orderOpen", orderId: current.placedOrder };
+      const deleted = await deletePet(db, { id: request.id, version: current.version, now });
+      return deleted ? { kind: "deleted" } : undefined;
+    },
+  );
 }

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { EntityTagSchema } from "../api/entity-tags.ts";
-import { digitsAsInteger, IdentifierSchema, MAX_ID } from "../api/identifiers.ts";
+import { digitsAsInteger, IdentifierSchema, idParams, MAX_ID } from "../api/identifiers.ts";
 import { pageParameters, repeatedParameter } from "../api/pagination.ts";
 import { characters, nameSchema } from "../api/text.ts";
 import { PET_STATUSES } from "../db/schema.ts";
@@ -154,14 +154,8 @@ export const ListPetsQuerySchema = z.object({
   cursor,
 });
 
-export const PetIdParamsSchema = z.object({
-  petId: digitsAsInteger(z.int().min(1).max(MAX_ID)).openapi({
-    param: {
-      name: "petId",
-      in: "path",
-      description: "Identifier of the animal, as assigned on creation.",
-    },
-    format: "int64",
-    example: 42,
-  }),
-});
+export const PetIdParamsSchema = idParams(
+  "petId",
+  42,
+  "Identifier of the animal, as assigned on creation.",
+);

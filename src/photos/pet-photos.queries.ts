@@ -129,10 +129,10 @@ const release = changingPhotos("released", (db) =>
 ).read("pet", petForPhotos);
 
 /** Why a change of photos was refused. */
-export type PhotoRefusal =
+type PhotoRefusal =
   | { kind: "notFound" }
   | { kind: "notOwner" }
-  | { kind: "limitReached" }
+  | { kind: "limitReached"; limit: number }
   | { kind: "photoNotFound" };
 
 /** A change of photos that did not happen, and why. */
@@ -170,7 +170,7 @@ export async function reservePhoto(
     // Otherwise the animal holds its most photos (a race for the last place ends here too).
     refused: ({ pet: [pet] }): Refused => ({
       kind: "refused",
-      refusal: petRefusal(pet) ?? { kind: "limitReached" },
+      refusal: petRefusal(pet) ?? { kind: "limitReached", limit: MAX_PHOTOS },
     }),
   });
   return outcome.kind === "made" ? { kind: "made" } : { kind: "refused", refusal: outcome.refusal };

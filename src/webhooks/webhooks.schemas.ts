@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { digitsAsInteger, IdentifierSchema, MAX_ID } from "../api/identifiers.ts";
+import { IdentifierSchema, idParams } from "../api/identifiers.ts";
 import { pageParameters } from "../api/pagination.ts";
 import { WEBHOOK_STATUSES } from "../db/schema.ts";
 import { EventTypeSelectorSchema } from "../events/events.schemas.ts";
@@ -146,21 +146,11 @@ export const WebhooksSchema = z
     ],
   });
 
-export const WebhookIdParamsSchema = z.object({
-  webhookId: digitsAsInteger(z.int().min(1).max(MAX_ID)).openapi({
-    param: { name: "webhookId", in: "path" },
-    format: "int64",
-    example: 3,
-  }),
-});
+export const WebhookIdParamsSchema = idParams("webhookId", 3);
 
-export const DeliveryIdParamsSchema = WebhookIdParamsSchema.extend({
-  deliveryId: digitsAsInteger(z.int().min(1).max(MAX_ID)).openapi({
-    param: { name: "deliveryId", in: "path" },
-    format: "int64",
-    example: 12,
-  }),
-});
+export const DeliveryIdParamsSchema = WebhookIdParamsSchema.extend(
+  idParams("deliveryId", 12).shape,
+);
 
 const DeliveryStatusSchema = z.enum(DELIVERY_STATUSES).openapi("DeliveryStatus", {
   description:
