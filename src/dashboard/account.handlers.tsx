@@ -6,10 +6,8 @@ import { formToken } from "./csrf.ts";
 import { leaveNotice, type Notice, takeNotices } from "./notices.ts";
 import { AccountPage } from "./pages/account-page.tsx";
 import { RevokePage } from "./pages/keys.tsx";
-import { messageResponse } from "./pages/layout.tsx";
+import { ACCOUNT_PAGE, messageResponse } from "./pages/layout.tsx";
 import type { DashboardContext } from "./session.ts";
-
-const ACCOUNT_PAGE = "/dashboard/account";
 
 /**
  * The account page: with notices (taken, so a reload shows none), or with

@@ -18,7 +18,7 @@ import {
   CredentialsPage,
   InvitePage,
 } from "./pages/credential-pages.tsx";
-import { messageResponse } from "./pages/layout.tsx";
+import { ACCOUNT_PAGE, messageResponse } from "./pages/layout.tsx";
 import {
   type DashboardContext,
   type DashboardEnv,
@@ -27,7 +27,6 @@ import {
   startSession,
 } from "./session.ts";
 
-const ACCOUNT_PAGE = "/dashboard/account";
 const EXPIRED_FORM = "This form had expired. Please try again.";
 
 /**

@@ -21,6 +21,7 @@ import {
 import { requireFormToken } from "./csrf.ts";
 import { createKey, showKeyForm } from "./key-form.handlers.tsx";
 import {
+  ACCOUNT_PAGE,
   COPY_KEY_SCRIPT,
   COPY_KEY_SCRIPT_ROUTE,
   contentSecurityPolicy,
@@ -75,7 +76,7 @@ export function dashboardRoutes(): Hono<DashboardEnv> {
   );
   dashboard.post("*", formBody);
 
-  dashboard.get("/", (c) => c.redirect("/dashboard/account", 303));
+  dashboard.get("/", (c) => c.redirect(ACCOUNT_PAGE, 303));
   dashboard.get(COPY_KEY_SCRIPT_ROUTE, (c) =>
     c.body(COPY_KEY_SCRIPT, 200, { "Content-Type": "text/javascript; charset=utf-8" }),
   );

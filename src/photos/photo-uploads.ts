@@ -1,3 +1,4 @@
+import { PHOTOS_PATH } from "../api/public-paths.ts";
 import type { Changer } from "../catalogue/ownership.ts";
 import { earlierOutcome } from "../changes/idempotency.queries.ts";
 import type { Claim, Outcome } from "../changes/outcomes.ts";
@@ -45,7 +46,7 @@ export async function addPhoto(
     db,
     {
       ...photo,
-      url: `${upload.origin}/photos/${id}`,
+      url: `${upload.origin}${PHOTOS_PATH}/${id}`,
       contentType: upload.contentType,
       size: upload.bytes.byteLength,
       now: upload.now,
