@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { EntityTagSchema } from "../api/entity-tags.ts";
 import { digitsAsInteger, IdentifierSchema, idParams, MAX_ID } from "../api/identifiers.ts";
-import { pageParameters, repeatedParameter } from "../api/pagination.ts";
+import { listOf, pageParameters, repeatedParameter } from "../api/pagination.ts";
 import { characters, nameSchema } from "../api/text.ts";
 import { PET_STATUSES } from "../db/schema.ts";
 
@@ -85,16 +85,13 @@ export const PetSchema = z
   .openapi("Pet", { example: examplePet });
 export type Pet = z.infer<typeof PetSchema>;
 
-export const PetsSchema = z
-  .array(PetSchema)
-  .max(100)
-  .openapi("Pets", {
-    description: "A page of animals, as a bare array.",
-    example: [
-      { ...examplePet, id: 41 },
-      { ...examplePet, name: "Tom", categoryId: 2, status: "sold", etag: '"4"' },
-    ],
-  });
+export const PetsSchema = listOf("Pets", PetSchema, {
+  description: "A page of animals, as a bare array.",
+  example: [
+    { ...examplePet, id: 41 },
+    { ...examplePet, name: "Tom", categoryId: 2, status: "sold", etag: '"4"' },
+  ],
+});
 
 const identifierParameter = digitsAsInteger(z.int().min(1).max(MAX_ID)).openapi({
   type: "integer",

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { IdentifierSchema, idParams } from "../api/identifiers.ts";
-import { pageParameters } from "../api/pagination.ts";
+import { listOf, pageParameters } from "../api/pagination.ts";
 import { WEBHOOK_STATUSES } from "../db/schema.ts";
 import { EventTypeSelectorSchema } from "../events/events.schemas.ts";
 import {
@@ -130,10 +130,10 @@ export const CreatedWebhookSchema = WebhookSchema.extend({
 
 export type CreatedWebhook = z.infer<typeof CreatedWebhookSchema>;
 
-export const WebhooksSchema = z
-  .array(WebhookSchema)
-  .max(MAX_WEBHOOKS)
-  .openapi("Webhooks", {
+export const WebhooksSchema = listOf(
+  "Webhooks",
+  WebhookSchema,
+  {
     description: "The account's endpoints, oldest first, as a bare array.",
     example: [
       {
@@ -144,7 +144,9 @@ export const WebhooksSchema = z
         createdAt: EXAMPLE_TIME,
       },
     ],
-  });
+  },
+  MAX_WEBHOOKS,
+);
 
 export const WebhookIdParamsSchema = idParams("webhookId", 3);
 
@@ -217,13 +219,10 @@ export const DeliverySchema = z
 export type Delivery = z.infer<typeof DeliverySchema>;
 export type DeliveryAttempt = z.infer<typeof AttemptSchema>;
 
-export const DeliveriesSchema = z
-  .array(DeliverySchema)
-  .max(100)
-  .openapi("Deliveries", {
-    description: "A page of deliveries, newest first, as a bare array.",
-    example: [EXAMPLE_DELIVERY],
-  });
+export const DeliveriesSchema = listOf("Deliveries", DeliverySchema, {
+  description: "A page of deliveries, newest first, as a bare array.",
+  example: [EXAMPLE_DELIVERY],
+});
 
 const deliveryPages = pageParameters("deliveries");
 
