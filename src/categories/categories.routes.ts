@@ -1,10 +1,12 @@
-import { entityTagHeader, IfMatchHeaderSchema } from "../api/entity-tags.ts";
+import { conditionalChange, entityTagHeader, IfMatchHeaderSchema } from "../api/entity-tags.ts";
 import { pagedListing } from "../api/pagination.ts";
 import {
   type DocumentedError,
   deletedReply,
   errorResponses,
   jsonReply,
+  patchBody,
+  patchTypeRefused,
   stringHeader,
 } from "../api/responses.ts";
 import { type ApiRoute, apiRoutes } from "../api/route-table.ts";
@@ -43,8 +45,10 @@ const nameTaken: DocumentedError = {
   description: "Another category has this name, ignoring case and accents; the message names it.",
 };
 
-const CONDITIONAL =
-  "Send its `etag` as `If-Match` to change it only if nobody changed it since it was read: otherwise 412, and nothing changes. Only the account whose key made the category may change it (the seven it starts with: the operator's): another gets 403 `not_owner`.";
+const CONDITIONAL = conditionalChange(
+  "made the category",
+  " (the seven it starts with: the operator's)",
+);
 
 /** The categories' operations, keyed by operation id: the one declaration of each. */
 export const categoryRoutes = apiRoutes({
@@ -106,13 +110,7 @@ export const categoryRoutes = apiRoutes({
     request: {
       params: CategoryIdParamsSchema,
       headers: IfMatchHeaderSchema,
-      body: {
-        required: true,
-        content: {
-          "application/json": { schema: CategoryPatchSchema },
-          "application/merge-patch+json": { schema: CategoryPatchSchema },
-        },
-      },
+      body: patchBody(CategoryPatchSchema),
     },
     responses: {
       200: jsonReply("The category after the change.", CategorySchema, { ETag: entityTagHeader }),
@@ -124,13 +122,7 @@ export const categoryRoutes = apiRoutes({
         nameTaken,
         stale,
         413,
-        {
-          status: 415,
-          message: messages.unsupportedBodyType([
-            "application/json",
-            "application/merge-patch+json",
-          ]),
-        },
+        patchTypeRefused,
         429,
         500,
         503,

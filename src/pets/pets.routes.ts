@@ -1,4 +1,4 @@
-import { entityTagHeader, IfMatchHeaderSchema } from "../api/entity-tags.ts";
+import { conditionalChange, entityTagHeader, IfMatchHeaderSchema } from "../api/entity-tags.ts";
 import { pagedListing } from "../api/pagination.ts";
 import {
   createdHeaders,
@@ -6,6 +6,8 @@ import {
   deletedReply,
   errorResponses,
   jsonReply,
+  patchBody,
+  patchTypeRefused,
 } from "../api/responses.ts";
 import { type ApiRoute, apiRoutes } from "../api/route-table.ts";
 import { messages } from "../errors.ts";
@@ -44,8 +46,15 @@ const orderOpen: DocumentedError = {
     "A placed order owns the animal's status: it cannot move or be deleted until the order is completed or cancelled. The message names the order.",
 };
 
-const CONDITIONAL =
-  "Send its `etag` as `If-Match` to change it only if nobody changed it since it was read: otherwise 412, and nothing changes. Only the account whose key added the animal may change it: another gets 403 `not_owner`.";
+const CONDITIONAL = conditionalChange("added the animal");
+
+/** Why a change of an animal is refused, whatever it changes. */
+const changeRefusals: DocumentedError[] = [
+  notOwner,
+  notFound,
+  orderOpen,
+  { status: 412, message: messages.preconditionFailed("animal") },
+];
 
 /** The animals' operations, keyed by operation id: the one declaration of each. */
 export const petRoutes = apiRoutes({
@@ -125,31 +134,16 @@ export const petRoutes = apiRoutes({
     request: {
       params: PetIdParamsSchema,
       headers: IfMatchHeaderSchema,
-      body: {
-        required: true,
-        content: {
-          "application/json": { schema: PetPatchSchema },
-          "application/merge-patch+json": { schema: PetPatchSchema },
-        },
-      },
+      body: patchBody(PetPatchSchema),
     },
     responses: {
       200: jsonReply("The animal after the change.", PetSchema, { ETag: entityTagHeader }),
       ...errorResponses([
         400,
         401,
-        notOwner,
-        notFound,
-        orderOpen,
-        { status: 412, message: messages.preconditionFailed("animal") },
+        ...changeRefusals,
         413,
-        {
-          status: 415,
-          message: messages.unsupportedBodyType([
-            "application/json",
-            "application/merge-patch+json",
-          ]),
-        },
+        patchTypeRefused,
         unknownCategory,
         429,
         500,
@@ -167,17 +161,7 @@ export const petRoutes = apiRoutes({
     request: { params: PetIdParamsSchema, headers: IfMatchHeaderSchema },
     responses: {
       204: deletedReply,
-      ...errorResponses([
-        400,
-        401,
-        notOwner,
-        notFound,
-        orderOpen,
-        { status: 412, message: messages.preconditionFailed("animal") },
-        429,
-        500,
-        503,
-      ]),
+      ...errorResponses([400, 401, ...changeRefusals, 429, 500, 503]),
     },
   },
 });
