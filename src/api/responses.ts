@@ -302,6 +302,11 @@ export function errorResponses(statuses: readonly DocumentedError[]): RouteConfi
   );
 }
 
+/** A required JSON body of one schema. */
+export function jsonBody<S extends z.ZodType>(schema: S) {
+  return { required: true, content: { "application/json": { schema } } };
+}
+
 /** The media types of a partial change: plain JSON, or a JSON Merge Patch (RFC 7396), read alike. */
 const PATCH_TYPES = ["application/json", "application/merge-patch+json"];
 

@@ -4,6 +4,7 @@ import {
   type DocumentedError,
   deletedReply,
   errorResponses,
+  jsonBody,
   jsonReply,
   patchBody,
   patchTypeRefused,
@@ -90,7 +91,7 @@ export const categoryRoutes = apiRoutes({
     description:
       "Adds a category, owned by the account of the key that sends it. A name another category has, ignoring case and accents, gives 409 `category_exists`.",
     request: {
-      body: { required: true, content: { "application/json": { schema: NewCategorySchema } } },
+      body: jsonBody(NewCategorySchema),
     },
     responses: {
       201: jsonReply("The category was added.", CategorySchema, {

@@ -5,6 +5,7 @@ import {
   type DocumentedError,
   deletedReply,
   errorResponses,
+  jsonBody,
   jsonReply,
   patchBody,
   patchTypeRefused,
@@ -83,7 +84,7 @@ export const petRoutes = apiRoutes({
     description:
       "Adds an animal, owned by the account of the key that sends it; `status` defaults to `available`, and `categoryId` must name a category (422 `unknown_category` otherwise). A replay is the first response even if the animal changed since: never 409.",
     request: {
-      body: { required: true, content: { "application/json": { schema: NewPetSchema } } },
+      body: jsonBody(NewPetSchema),
     },
     responses: {
       201: jsonReply("The animal was added.", PetSchema, {

@@ -79,6 +79,14 @@ export function webhookChangeSchema(policy: WebhookUrlPolicy) {
     .openapi("WebhookChange", { example: { enabled: false } });
 }
 
+const exampleWebhook = {
+  id: 3,
+  url: EXAMPLE_URL,
+  types: ["pet.*", "order.completed"],
+  status: "enabled",
+  createdAt: EXAMPLE_TIME,
+};
+
 export const WebhookSchema = z
   .object({
     id: IdentifierSchema.openapi({ description: "Assigned on creation.", example: 3 }),
@@ -99,13 +107,7 @@ export const WebhookSchema = z
   .openapi("Webhook", {
     description:
       "An endpoint that receives the account's events. It receives events committed after it was registered. Its signing secret is never shown again after creation or rotation.",
-    example: {
-      id: 3,
-      url: EXAMPLE_URL,
-      types: ["pet.*", "order.completed"],
-      status: "enabled",
-      createdAt: EXAMPLE_TIME,
-    },
+    example: exampleWebhook,
   });
 export type Webhook = z.infer<typeof WebhookSchema>;
 
@@ -118,14 +120,7 @@ export const CreatedWebhookSchema = WebhookSchema.extend({
     example: EXAMPLE_SECRET,
   }),
 }).openapi("CreatedWebhook", {
-  example: {
-    id: 3,
-    url: EXAMPLE_URL,
-    types: ["pet.*", "order.completed"],
-    status: "enabled",
-    createdAt: EXAMPLE_TIME,
-    secret: EXAMPLE_SECRET,
-  },
+  example: { ...exampleWebhook, secret: EXAMPLE_SECRET },
 });
 
 export type CreatedWebhook = z.infer<typeof CreatedWebhookSchema>;
