@@ -1,13 +1,11 @@
 import { conditionalChange, entityTagHeader, IfMatchHeaderSchema } from "../api/entity-tags.ts";
 import { pagedListing } from "../api/pagination.ts";
+import { jsonBody, patchBody, patchTypeRefused } from "../api/request-bodies.ts";
 import {
   type DocumentedError,
   deletedReply,
   errorResponses,
-  jsonBody,
   jsonReply,
-  patchBody,
-  patchTypeRefused,
   stringHeader,
 } from "../api/responses.ts";
 import { type ApiRoute, apiRoutes } from "../api/route-table.ts";

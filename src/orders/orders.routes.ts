@@ -1,5 +1,6 @@
 import { pagedListing } from "../api/pagination.ts";
-import { createdHeaders, errorResponses, jsonBody, jsonReply } from "../api/responses.ts";
+import { jsonBody } from "../api/request-bodies.ts";
+import { createdHeaders, errorResponses, jsonReply } from "../api/responses.ts";
 import { type ApiRoute, apiRoutes } from "../api/route-table.ts";
 import { messages } from "../errors.ts";
 import { PET_NOT_FOUND } from "../pets/pets.schemas.ts";

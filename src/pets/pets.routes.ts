@@ -1,14 +1,12 @@
 import { conditionalChange, entityTagHeader, IfMatchHeaderSchema } from "../api/entity-tags.ts";
 import { pagedListing } from "../api/pagination.ts";
+import { jsonBody, patchBody, patchTypeRefused } from "../api/request-bodies.ts";
 import {
   createdHeaders,
   type DocumentedError,
   deletedReply,
   errorResponses,
-  jsonBody,
   jsonReply,
-  patchBody,
-  patchTypeRefused,
 } from "../api/responses.ts";
 import { type ApiRoute, apiRoutes } from "../api/route-table.ts";
 import { messages } from "../errors.ts";

@@ -1,10 +1,10 @@
 import { pagedListing } from "../api/pagination.ts";
+import { jsonBody } from "../api/request-bodies.ts";
 import {
   commonHeaders,
   deletedReply,
   errorResponses,
   idempotentReplayedHeader,
-  jsonBody,
 } from "../api/responses.ts";
 import { type ApiRoute, apiRoutes } from "../api/route-table.ts";
 import { messages } from "../errors.ts";

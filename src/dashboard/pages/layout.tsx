@@ -216,3 +216,16 @@ export function forbiddenFormPage(c: Context): Response | Promise<Response> {
     "The form was out of date or did not come from this dashboard. Go back, reload the page and try again.",
   );
 }
+
+/** A table's head: one column heading per name, in order. */
+export function ColumnHeads(props: { names: readonly string[] }) {
+  return (
+    <thead>
+      <tr>
+        {props.names.map((name) => (
+          <th scope="col">{name}</th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
