@@ -1,8 +1,8 @@
 import { Hono } from "hono";
+import { isEntityTagList } from "../api/entity-tags.ts";
 import { PHOTOS_PATH } from "../api/public-paths.ts";
 import type { AppEnv } from "../context.ts";
 import { ApiError, messages } from "../errors.ts";
-import { isEntityTagList } from "../middleware/conditional-read.ts";
 import { isPhotoId } from "./photos.schemas.ts";
 
 /** A photo never changes (a new one gets a new id), so any cache may keep it for a year. */
