@@ -76,14 +76,14 @@ export async function confirmRevoke(c: DashboardContext) {
   return c.html(<RevokePage email={email} keyRow={key} csrf={csrf} now={new Date()} />);
 }
 
-export async function revokeKey(c: DashboardContext) {
+export async function submitRevokeForm(c: DashboardContext) {
   const key = await ownKey(c);
   if (!key) return keyNotFound(c);
   await changes.revokeKey(c.get("services"), key.hash);
   return noticeAndRedirect(c, { kind: "key-revoked", lastFour: key.lastFour });
 }
 
-export async function rollKey(c: DashboardContext) {
+export async function submitRollForm(c: DashboardContext) {
   const hash = c.req.param("hash") ?? "";
   const rolled = await changes.rollKey(c.get("services"), c.get("account").id, hash);
   if (!rolled.ok && rolled.reason === "not_found") return keyNotFound(c);
