@@ -37,6 +37,7 @@ import { petPhotoHandlers } from "./photos/photos.handlers.ts";
 import { SectionRouter } from "./routes/app-router.ts";
 import { apiRouter, operatorRouter } from "./routes/route-router.ts";
 import { v1Routes } from "./routes/v1-routes.ts";
+import { shelterHandlers } from "./shelters/shelters.handlers.ts";
 import { rejectInvalid } from "./validation.ts";
 import { webhookHandlers } from "./webhooks/webhooks.handlers.ts";
 
@@ -97,6 +98,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
   app.route(API_PATH, apiRouter(v1.pets, petHandlers));
   app.route(API_PATH, apiRouter(v1.petPhotos, petPhotoHandlers));
   app.route(API_PATH, apiRouter(v1.categories, categoryHandlers));
+  app.route(API_PATH, apiRouter(v1.shelters, shelterHandlers));
   app.route(API_PATH, apiRouter(v1.orders, orderHandlers));
   app.route(API_PATH, apiRouter(v1.events, eventHandlers));
   app.route(API_PATH, apiRouter(v1.webhooks, webhookHandlers));

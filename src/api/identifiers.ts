@@ -34,3 +34,10 @@ export function idParams<N extends string>(name: N, example: number, description
   });
   return z.object({ [name]: id } as Record<N, typeof id>);
 }
+/** An identifier in a query string, such as a listing's repeatable `id` filter. */
+export const IdentifierParameterSchema = digitsAsInteger(z.int().min(1).max(MAX_ID)).openapi({
+  type: "integer",
+  format: "int64",
+  minimum: 1,
+  maximum: MAX_ID,
+});

@@ -5,6 +5,7 @@ import type { CommonRefusal } from "./changes.ts";
 type Refusal =
   | CommonRefusal
   | { kind: "unknownCategory" }
+  | { kind: "unknownShelter" }
   | { kind: "orderOpen"; orderId: number }
   | { kind: "nameTaken"; takenBy: number }
   | { kind: "inUse" }
@@ -32,6 +33,10 @@ export function refusalError(refusal: Refusal, record: RefusedRecord): ApiError 
     case "unknownCategory":
       return new ApiError("unknown_category", messages.unknownCategory, {
         details: [{ path: "categoryId", message: "Names no category" }],
+      });
+    case "unknownShelter":
+      return new ApiError("unknown_shelter", messages.unknownShelter, {
+        details: [{ path: "shelterId", message: "Names no shelter" }],
       });
     case "orderOpen":
       return new ApiError("order_open", messages.orderOpen(refusal.orderId));

@@ -15,6 +15,7 @@ import { messages } from "../errors.ts";
 import { eventsTag } from "../events/events.routes.ts";
 import { storeTag } from "../orders/orders.routes.ts";
 import { v1Routes } from "../routes/v1-routes.ts";
+import { sheltersTag } from "../shelters/shelters.routes.ts";
 import { deliveredWebhooks, webhooksTag } from "../webhooks/delivered-webhooks.ts";
 import { compactDocument } from "./compact-document.ts";
 import type { OpenApiDocument } from "./document-parts.ts";
@@ -147,6 +148,7 @@ export function buildOpenApiDocument(config: DocumentConfig): OpenApiDocument {
           "Animals available for adoption: one catalogue every key reads; only the account whose key added an animal may change or delete it.",
       },
       categoriesTag,
+      sheltersTag,
       storeTag,
       eventsTag,
       webhooksTag(config.webhooks),

@@ -1,17 +1,18 @@
 import { positionIn } from "../api/cursor.ts";
 import { nextPageLink, pageReply } from "../api/pagination.ts";
 import type { RouteHandlers } from "../api/route-handlers.ts";
+import { prefixQuery } from "../api/search-words.ts";
 import { changeRequestOf } from "../catalogue/changes.ts";
 import { refusalError } from "../catalogue/refusals.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError, messages } from "../errors.ts";
 import { replyOf } from "../idempotency/idempotent-request.ts";
 import { createPet } from "./pet-changes.queries.ts";
 import { editPet, removePet } from "./pet-edits.ts";
+import { yesNoParameters } from "./pet-finders.schemas.ts";
 import { listPets } from "./pet-listing.queries.ts";
 import { findPet } from "./pets.queries.ts";
 import type { petRoutes } from "./pets.routes.ts";
 import { PET_NOT_FOUND, PetSchema } from "./pets.schemas.ts";
-import { prefixQuery } from "./search-words.ts";
 
 /** How a refusal's error names an animal. */
 const animal = { noun: "animal", notFound: PET_NOT_FOUND } as const;
@@ -19,13 +20,21 @@ const animal = { noun: "animal", notFound: PET_NOT_FOUND } as const;
 /** The animals' handlers, one per route of the table. */
 export const petHandlers = {
   listPets: async (c) => {
-    const { limit, status, categoryId, id, q, direction, cursor } = c.req.valid("query");
+    const { limit, status, categoryId, id, q, direction, cursor, ...profile } =
+      c.req.valid("query");
+    const { shelterId, breed, age, size, sex, ...yesNo } = profile;
     const page = await listPets(c.get("services").db, {
       limit,
       statuses: status,
       categoryIds: categoryId,
       ids: id,
       words: q === undefined ? undefined : prefixQuery(q),
+      shelterIds: shelterId,
+      breeds: breed?.map((value) => prefixQuery(value) ?? ""),
+      ages: age,
+      sizes: size,
+      sex,
+      yesNo,
       direction,
       after: cursor === undefined ? undefined : positionIn(cursor, direction),
     });
@@ -36,6 +45,12 @@ export const petHandlers = {
       categoryId,
       id,
       q,
+      shelterId,
+      breed,
+      age,
+      size,
+      sex,
+      ...yesNoParameters(yesNo),
       direction: direction === "desc" ? direction : undefined,
     };
     const next =
@@ -47,7 +62,10 @@ export const petHandlers = {
     const owner = { apiKeyHash: c.get("apiKey").hash, now: Date.now() };
     const newPet = c.req.valid("json");
     const outcome = await createPet(c.get("services").db, newPet, owner, c.get("claim"));
-    if (outcome.kind === "unknownCategory") throw refusalError(outcome, animal);
+    if (outcome.kind === "unknownCategory" || outcome.kind === "unknownShelter") {
+      throw refusalError(outcome, animal);
+    }
+    if (outcome.kind === "notOwner") throw new ApiError("not_owner", messages.notOwner("shelter"));
     const pet = replyOf(outcome, 201, PetSchema);
     c.header("Location", `/v1/pets/${pet.id}`);
     c.header("ETag", pet.etag);

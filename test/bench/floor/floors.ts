@@ -3,6 +3,7 @@ import { EXAMPLE_TOKEN } from "../../../src/api/consistency-token.ts";
 import { type Direction, decodeCursor, positionIn } from "../../../src/api/cursor.ts";
 import { deprecationLink, deprecationsIn, sunsetDate } from "../../../src/api/deprecation.ts";
 import { nextPageLink } from "../../../src/api/pagination.ts";
+import { prefixQuery } from "../../../src/api/search-words.ts";
 import type { ChangeRequest } from "../../../src/catalogue/changes.ts";
 import { changerOf } from "../../../src/catalogue/ownership.ts";
 import {
@@ -29,7 +30,6 @@ import { listPets } from "../../../src/pets/pet-listing.queries.ts";
 import { findPet, petShape } from "../../../src/pets/pets.queries.ts";
 import { petRoutes } from "../../../src/pets/pets.routes.ts";
 import type { NewPet, PetPatch, PetStatus } from "../../../src/pets/pets.schemas.ts";
-import { prefixQuery } from "../../../src/pets/search-words.ts";
 import { listPhotos } from "../../../src/photos/pet-photos.queries.ts";
 import { photoTypeOf } from "../../../src/photos/photo-formats.ts";
 import { addPhoto } from "../../../src/photos/photo-uploads.ts";

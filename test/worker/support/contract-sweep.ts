@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, expect } from "vitest";
-import { seedKey } from "./keys.ts";
+import { type SeededKey, seedKey } from "./keys.ts";
 import { Contract } from "./openapi-contract.ts";
 
 /** What a sweep's tests work with: the document, a key, and another account's key. */
 interface SweepSetup {
   contract: Contract;
   key: string;
+  /** The first key as seeded: its hash and its row. */
+  seeded: SeededKey;
   otherKey: string;
 }
 
@@ -17,14 +19,14 @@ interface SweepSetup {
  */
 export function sweepFrame(
   operations: readonly string[],
-  ready: (setup: SweepSetup) => void,
+  ready: (setup: SweepSetup) => void | Promise<void>,
 ): void {
   let contract: Contract;
   beforeAll(async () => {
     contract = await Contract.load();
-    const { key } = await seedKey();
+    const seeded = await seedKey();
     const { key: otherKey } = await seedKey();
-    ready({ contract, key, otherKey });
+    await ready({ contract, key: seeded.key, seeded, otherKey });
   });
   afterAll(() => {
     const notProducible = Object.fromEntries(

@@ -1,3 +1,6 @@
+import { z } from "@hono/zod-openapi";
+import { characters } from "./text.ts";
+
 /**
  * `q` as the search reads it: words, never a query language. A word is a
  * run of letters, digits and private-use characters (with the marks that
@@ -25,4 +28,25 @@ export function prefixQuery(q: string): string | undefined {
   const words = q.match(WORD);
   if (!words) return undefined;
   return words.map((word) => `"${word.replaceAll('"', '""')}"*`).join(" ");
+}
+
+/**
+ * The `q` query parameter of a listing searched by name: 1–100 characters
+ * holding at least one word. `description` says what it matches.
+ */
+export function wordsParameter(description: string, example: string) {
+  return z
+    .string()
+    .refine((text) => characters(text) >= 1 && characters(text) <= 100, "Must be 1–100 characters")
+    .refine(
+      hasWord,
+      "Must hold at least one word: letters or digits, not only punctuation, symbols or spaces",
+    )
+    .optional()
+    .openapi({
+      param: { name: "q", in: "query", description },
+      minLength: 1,
+      maxLength: 100,
+      example,
+    });
 }
