@@ -1,7 +1,7 @@
 import { ApiError, messages } from "../errors.ts";
 import type { CommonRefusal } from "./changes.ts";
 
-/** Every reason a change of the catalogue (an animal, its photos, a category) gives for changing nothing. */
+/** Every reason a change of the catalogue (an animal, its photos, a category, a shelter) gives for changing nothing. */
 type Refusal =
   | CommonRefusal
   | { kind: "unknownCategory" }
@@ -14,7 +14,7 @@ type Refusal =
 
 /** How a refusal's error names the record the change was to: its noun, and the 404s of its path. */
 interface RefusedRecord {
-  noun: "animal" | "category";
+  noun: "animal" | "category" | "shelter";
   /** The 404 of the record's identifier. */
   notFound: string;
   /** The 404 of a photo's identifier, where the path names one. */
@@ -43,7 +43,9 @@ export function refusalError(refusal: Refusal, record: RefusedRecord): ApiError 
     case "nameTaken":
       return new ApiError("category_exists", messages.categoryExists(refusal.takenBy));
     case "inUse":
-      return new ApiError("category_in_use", messages.categoryInUse);
+      return record.noun === "shelter"
+        ? new ApiError("shelter_in_use", messages.shelterInUse)
+        : new ApiError("category_in_use", messages.categoryInUse);
     case "limitReached":
       return new ApiError("limit_reached", messages.photoLimitReached(refusal.limit));
     case "photoNotFound":

@@ -12,7 +12,7 @@ import type { Shelter, ShelterPatch } from "./shelters.schemas.ts";
 /** Editing and deleting a shelter, as every change of the catalogue is made (`catalogue/changes.ts`). */
 
 /** Why nothing changed, in the order the checks are made. */
-export type ShelterRefusal = CommonRefusal | { kind: "inUse" };
+type ShelterRefusal = CommonRefusal | { kind: "inUse" };
 
 type EditOutcome =
   | CommonRefusal
