@@ -304,3 +304,37 @@ export function errorResponses(statuses: readonly DocumentedError[]): RouteConfi
     }),
   );
 }
+
+/** What an operation on one record documents of its refusals: none such, another account's, stale. */
+export interface RecordRefusals {
+  /** No such record, in the words of its path's 404. */
+  notFound: DocumentedError;
+  /** The key's own 403s, or the record belongs to another account. */
+  notOwner: DocumentedError;
+  /** `If-Match` names no current version of the record. */
+  stale: DocumentedError;
+}
+
+/**
+ * The refusals of an operation on a record an account owns, in the words of
+ * its noun (`animal`, `category`, `shelter`) and its path's 404 message.
+ */
+export function recordRefusals(noun: string, notFoundMessage: string): RecordRefusals {
+  return {
+    notFound: [404, notFoundMessage],
+    notOwner: {
+      status: 403,
+      description: `The key lacks this operation's scope or is used from outside its address ranges, or the ${noun} belongs to another account: only that account's keys may change it.`,
+      message: messages.notOwner(noun),
+    },
+    stale: { status: 412, message: messages.preconditionFailed(noun) },
+  };
+}
+
+/**
+ * The errors of an operation on one record that takes no body: no key, no
+ * such record, and the limiter's and the service's own.
+ */
+export function oneRecordErrors(notFound: DocumentedError): RouteConfig["responses"] {
+  return errorResponses([401, notFound, 429, 500, 503]);
+}

@@ -6,10 +6,11 @@ import {
   deletedReply,
   errorResponses,
   jsonReply,
+  oneRecordErrors,
+  recordRefusals,
   stringHeader,
 } from "../api/responses.ts";
 import { type ApiRoute, apiRoutes } from "../api/route-table.ts";
-import { messages } from "../errors.ts";
 import {
   CATEGORY_NOT_FOUND,
   CategoriesSchema,
@@ -30,14 +31,7 @@ export const categoriesTag = {
 const tagged = { tags: [categoriesTag.name], stability: "beta" } satisfies Partial<ApiRoute>;
 const managing = { ...tagged, invalidIdMessage: CATEGORY_NOT_FOUND } satisfies Partial<ApiRoute>;
 
-const notFound: DocumentedError = [404, CATEGORY_NOT_FOUND];
-const notOwner: DocumentedError = {
-  status: 403,
-  description:
-    "The key lacks this operation's scope or is used from outside its address ranges, or the category belongs to another account: only that account's keys may change it.",
-  message: messages.notOwner("category"),
-};
-const stale: DocumentedError = { status: 412, message: messages.preconditionFailed("category") };
+const { notFound, notOwner, stale } = recordRefusals("category", CATEGORY_NOT_FOUND);
 const nameTaken: DocumentedError = {
   status: 409,
   codes: ["category_exists"],
@@ -77,7 +71,7 @@ export const categoryRoutes = apiRoutes({
     request: { params: CategoryIdParamsSchema },
     responses: {
       200: jsonReply("The category.", CategorySchema),
-      ...errorResponses([401, notFound, 429, 500, 503]),
+      ...oneRecordErrors(notFound),
     },
   },
   createCategory: {

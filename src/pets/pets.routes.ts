@@ -7,6 +7,7 @@ import {
   deletedReply,
   errorResponses,
   jsonReply,
+  recordRefusals,
 } from "../api/responses.ts";
 import { type ApiRoute, apiRoutes } from "../api/route-table.ts";
 import { messages } from "../errors.ts";
@@ -27,12 +28,9 @@ const managing = {
   invalidIdMessage: PET_NOT_FOUND,
 } satisfies Partial<ApiRoute>;
 
-export const notFound: DocumentedError = [404, PET_NOT_FOUND];
-export const notOwner: DocumentedError = {
-  status: 403,
-  description:
-    "The key lacks this operation's scope or is used from outside its address ranges, or the animal belongs to another account: only that account's keys may change it.",
-};
+const refusals = recordRefusals("animal", PET_NOT_FOUND);
+/** The animal's 404 and 403, which the operations on its photos document too. */
+export const { notFound, notOwner } = refusals;
 const unknownCategory: DocumentedError = {
   status: 422,
   codes: ["unknown_category", "unknown_shelter"],
@@ -62,11 +60,7 @@ const notOwnerOfEither: DocumentedError = {
 const CONDITIONAL = conditionalChange("added the animal");
 
 /** Why a change of an animal is refused, whatever it changes, after whose it is. */
-const changeRefusals: DocumentedError[] = [
-  notFound,
-  orderOpen,
-  { status: 412, message: messages.preconditionFailed("animal") },
-];
+const changeRefusals: DocumentedError[] = [notFound, orderOpen, refusals.stale];
 
 /** The animals' operations, keyed by operation id: the one declaration of each. */
 export const petRoutes = apiRoutes({

@@ -1,4 +1,10 @@
-import { createdHeaders, deletedReply, errorResponses, jsonReply } from "../api/responses.ts";
+import {
+  createdHeaders,
+  deletedReply,
+  errorResponses,
+  jsonReply,
+  oneRecordErrors,
+} from "../api/responses.ts";
 import { type ApiRoute, apiRoutes } from "../api/route-table.ts";
 import { PHOTO_TYPES } from "../db/photos-table.ts";
 import { messages } from "../errors.ts";
@@ -90,7 +96,7 @@ export const petPhotoRoutes = apiRoutes({
     request: { params: PetIdParamsSchema },
     responses: {
       200: jsonReply("The animal's photos (possibly none).", PhotosSchema),
-      ...errorResponses([401, notFound, 429, 500, 503]),
+      ...oneRecordErrors(notFound),
     },
   },
   deletePetPhoto: {

@@ -3,10 +3,11 @@ import { pagedListing } from "../api/pagination.ts";
 import { jsonBody, patchBody, patchTypeRefused } from "../api/request-bodies.ts";
 import {
   createdHeaders,
-  type DocumentedError,
   deletedReply,
   errorResponses,
   jsonReply,
+  oneRecordErrors,
+  recordRefusals,
 } from "../api/responses.ts";
 import { type ApiRoute, apiRoutes } from "../api/route-table.ts";
 import { messages } from "../errors.ts";
@@ -30,14 +31,7 @@ export const sheltersTag = {
 const tagged = { tags: [sheltersTag.name], stability: "beta" } satisfies Partial<ApiRoute>;
 const managing = { ...tagged, invalidIdMessage: SHELTER_NOT_FOUND } satisfies Partial<ApiRoute>;
 
-const notFound: DocumentedError = [404, SHELTER_NOT_FOUND];
-const notOwner: DocumentedError = {
-  status: 403,
-  description:
-    "The key lacks this operation's scope or is used from outside its address ranges, or the shelter belongs to another account: only that account's keys may change it.",
-  message: messages.notOwner("shelter"),
-};
-const stale: DocumentedError = { status: 412, message: messages.preconditionFailed("shelter") };
+const { notFound, notOwner, stale } = recordRefusals("shelter", SHELTER_NOT_FOUND);
 
 const CONDITIONAL = conditionalChange("made the shelter");
 
@@ -103,7 +97,7 @@ export const shelterRoutes = apiRoutes({
     request: { params: ShelterIdParamsSchema },
     responses: {
       200: jsonReply("The shelter.", ShelterSchema),
-      ...errorResponses([401, notFound, 429, 500, 503]),
+      ...oneRecordErrors(notFound),
     },
   },
   updateShelter: {
