@@ -1,8 +1,10 @@
 import { decodeCursor } from "../api/cursor.ts";
+import { recordReply } from "../api/entity-tags.ts";
 import { nextPageLink, pageReply } from "../api/pagination.ts";
 import type { RouteHandlers } from "../api/route-handlers.ts";
 import { prefixQuery } from "../api/search-words.ts";
 import { changeRequestOf } from "../catalogue/changes.ts";
+import { deletionReply } from "../catalogue/deletion-reply.ts";
 import { refusalError } from "../catalogue/refusals.ts";
 import { ApiError, messages } from "../errors.ts";
 import { replyOf } from "../idempotency/idempotent-request.ts";
@@ -49,15 +51,13 @@ export const shelterHandlers = {
     }
     const shelter = replyOf(outcome, 201, ShelterSchema);
     c.header("Location", `/v1/shelters/${shelter.id}`);
-    c.header("ETag", shelter.etag);
-    return c.json(shelter, 201);
+    return recordReply(c, shelter, 201);
   },
 
   getShelter: async (c) => {
     const shelter = await findShelter(c.get("services").db, c.req.valid("param").shelterId);
     if (!shelter) throw new ApiError("not_found", SHELTER_NOT_FOUND);
-    c.header("ETag", shelter.etag);
-    return c.json(shelter, 200);
+    return recordReply(c, shelter, 200);
   },
 
   updateShelter: async (c) => {
@@ -65,14 +65,8 @@ export const shelterHandlers = {
     const outcome = await editShelter(c.get("services").db, request, c.req.valid("json"));
     if (outcome.kind !== "edited" && outcome.kind !== "unchanged")
       throw refusalError(outcome, shelter);
-    c.header("ETag", outcome.shelter.etag);
-    return c.json(outcome.shelter, 200);
+    return recordReply(c, outcome.shelter, 200);
   },
 
-  deleteShelter: async (c) => {
-    const request = changeRequestOf(c, c.req.valid("param").shelterId);
-    const outcome = await removeShelter(c.get("services").db, request, Date.now());
-    if (outcome.kind !== "deleted") throw refusalError(outcome, shelter);
-    return c.body(null, 204);
-  },
+  deleteShelter: (c) => deletionReply(c, c.req.valid("param").shelterId, removeShelter, shelter),
 } satisfies RouteHandlers<typeof shelterRoutes>;
