@@ -70,7 +70,8 @@ export const PetPatchSchema = z
   });
 export type PetPatch = z.infer<typeof PetPatchSchema>;
 
-const examplePet = {
+/** The animal the document shows, which the events' examples show too. */
+export const examplePet = {
   id: 42,
   name: "Rex",
   categoryId: 1,
