@@ -6,6 +6,7 @@ import { CursorParamSchema, type Direction, encodeCursor } from "./cursor.ts";
 import { contentTag } from "./entity-tags.ts";
 import { digitsAsInteger } from "./identifiers.ts";
 import {
+  ANY_OPERATION,
   type DocumentedError,
   errorResponses,
   jsonReply,
@@ -145,7 +146,7 @@ export function pagedListing<
     request: { query, params: params as P },
     responses: {
       200: jsonReply(description, page, { Link: nextPageLinkHeader(next) }),
-      ...errorResponses([400, 401, ...errors, 429, 500, 503]),
+      ...errorResponses([400, 401, ...errors, ...ANY_OPERATION]),
     },
   };
 }

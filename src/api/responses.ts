@@ -266,6 +266,9 @@ interface DocumentedStatus {
 /** A documented status, a status with the message its route sends instead of the usual one, or the full form. */
 export type DocumentedError = number | readonly [number, string] | DocumentedStatus;
 
+/** What any operation may answer, whatever it does: the limiter's 429, the service's 500 and 503. */
+export const ANY_OPERATION: readonly DocumentedError[] = [429, 500, 503];
+
 /** The 403s any operation can give a key, whatever it does: the same words on every operation. */
 export const KEY_REFUSALS: readonly ErrorCode[] = ["insufficient_scope", "address_not_allowed"];
 
@@ -336,5 +339,5 @@ export function recordRefusals(noun: string, notFoundMessage: string): RecordRef
  * such record, and the limiter's and the service's own.
  */
 export function oneRecordErrors(notFound: DocumentedError): RouteConfig["responses"] {
-  return errorResponses([401, notFound, 429, 500, 503]);
+  return errorResponses([401, notFound, ...ANY_OPERATION]);
 }

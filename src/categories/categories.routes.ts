@@ -2,6 +2,7 @@ import { conditionalChange, entityTagHeader, IfMatchHeaderSchema } from "../api/
 import { pagedListing } from "../api/pagination.ts";
 import { jsonBody, patchBody, patchTypeRefused } from "../api/request-bodies.ts";
 import {
+  ANY_OPERATION,
   type DocumentedError,
   deletedReply,
   errorResponses,
@@ -90,7 +91,7 @@ export const categoryRoutes = apiRoutes({
         Location: stringHeader("Address of the new category.", "/v1/categories/8"),
         ETag: entityTagHeader,
       }),
-      ...errorResponses([400, 401, nameTaken, 413, 415, 429, 500, 503]),
+      ...errorResponses([400, 401, nameTaken, 413, 415, ...ANY_OPERATION]),
     },
   },
   updateCategory: {
@@ -116,9 +117,7 @@ export const categoryRoutes = apiRoutes({
         stale,
         413,
         patchTypeRefused,
-        429,
-        500,
-        503,
+        ...ANY_OPERATION,
       ]),
     },
   },
@@ -143,9 +142,7 @@ export const categoryRoutes = apiRoutes({
           description: "An animal that is not deleted belongs to the category.",
         },
         stale,
-        429,
-        500,
-        503,
+        ...ANY_OPERATION,
       ]),
     },
   },

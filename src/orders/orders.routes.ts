@@ -1,6 +1,12 @@
 import { pagedListing } from "../api/pagination.ts";
 import { jsonBody } from "../api/request-bodies.ts";
-import { createdHeaders, errorResponses, jsonReply } from "../api/responses.ts";
+import {
+  ANY_OPERATION,
+  createdHeaders,
+  errorResponses,
+  jsonReply,
+  oneRecordErrors,
+} from "../api/responses.ts";
 import { type ApiRoute, apiRoutes } from "../api/route-table.ts";
 import { messages } from "../errors.ts";
 import { PET_NOT_FOUND } from "../pets/pets.schemas.ts";
@@ -57,9 +63,7 @@ function moveRoute(move: "complete" | "cancel", summary: string, row: string) {
           description: "The order is not `placed`.",
           message: messages.invalidTransition(other, moved),
         },
-        429,
-        500,
-        503,
+        ...ANY_OPERATION,
       ]),
     },
   } satisfies ApiRoute;
@@ -112,9 +116,7 @@ export const orderRoutes = apiRoutes({
         413,
         415,
         422,
-        429,
-        500,
-        503,
+        ...ANY_OPERATION,
       ]),
     },
   },
@@ -130,7 +132,7 @@ export const orderRoutes = apiRoutes({
     request: { params: OrderIdParamsSchema },
     responses: {
       200: jsonReply("The order.", OrderSchema),
-      ...errorResponses([401, [404, ORDER_NOT_FOUND], 429, 500, 503]),
+      ...oneRecordErrors([404, ORDER_NOT_FOUND]),
     },
   },
   completeOrder: moveRoute(

@@ -2,6 +2,7 @@ import { conditionalChange, entityTagHeader, IfMatchHeaderSchema } from "../api/
 import { pagedListing } from "../api/pagination.ts";
 import { jsonBody, patchBody, patchTypeRefused } from "../api/request-bodies.ts";
 import {
+  ANY_OPERATION,
   createdHeaders,
   type DocumentedError,
   deletedReply,
@@ -113,9 +114,7 @@ export const petRoutes = apiRoutes({
           description:
             "`categoryId` names no category or `shelterId` no shelter, or the Idempotency-Key was used with a different body or on another operation.",
         },
-        429,
-        500,
-        503,
+        ...ANY_OPERATION,
       ]),
     },
   },
@@ -133,7 +132,7 @@ export const petRoutes = apiRoutes({
     request: { params: PetIdParamsSchema },
     responses: {
       200: jsonReply("The animal; its `ETag` is its `etag`.", PetSchema),
-      ...errorResponses([401, notFound, 410, 429, 500, 503]),
+      ...errorResponses([401, notFound, 410, ...ANY_OPERATION]),
     },
   },
   updatePet: {
@@ -159,9 +158,7 @@ export const petRoutes = apiRoutes({
         payloadTooLarge,
         patchTypeRefused,
         unknownCategory,
-        429,
-        500,
-        503,
+        ...ANY_OPERATION,
       ]),
     },
   },
@@ -175,7 +172,7 @@ export const petRoutes = apiRoutes({
     request: { params: PetIdParamsSchema, headers: IfMatchHeaderSchema },
     responses: {
       204: deletedReply,
-      ...errorResponses([400, 401, notOwner, ...changeRefusals, 429, 500, 503]),
+      ...errorResponses([400, 401, notOwner, ...changeRefusals, ...ANY_OPERATION]),
     },
   },
 });

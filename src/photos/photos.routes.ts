@@ -1,4 +1,5 @@
 import {
+  ANY_OPERATION,
   createdHeaders,
   deletedReply,
   errorResponses,
@@ -79,9 +80,7 @@ export const petPhotoRoutes = apiRoutes({
           message: messages.unsupportedBodyType(PHOTO_TYPES),
         },
         422,
-        429,
-        500,
-        503,
+        ...ANY_OPERATION,
       ]),
     },
   },
@@ -111,7 +110,7 @@ export const petPhotoRoutes = apiRoutes({
     request: { params: PhotoParamsSchema },
     responses: {
       204: deletedReply,
-      ...errorResponses([401, notOwner, [404, PHOTO_NOT_FOUND], 429, 500, 503]),
+      ...errorResponses([401, notOwner, [404, PHOTO_NOT_FOUND], ...ANY_OPERATION]),
     },
   },
 });

@@ -1,10 +1,12 @@
 import { pagedListing } from "../api/pagination.ts";
 import { jsonBody } from "../api/request-bodies.ts";
 import {
+  ANY_OPERATION,
   commonHeaders,
   deletedReply,
   errorResponses,
   idempotentReplayedHeader,
+  oneRecordErrors,
 } from "../api/responses.ts";
 import { type ApiRoute, apiRoutes } from "../api/route-table.ts";
 import { messages } from "../errors.ts";
@@ -76,9 +78,7 @@ export function webhookRoutes(policy: WebhookUrlPolicy) {
           413,
           415,
           422,
-          429,
-          500,
-          503,
+          ...ANY_OPERATION,
         ]),
       },
     },
@@ -95,7 +95,7 @@ export function webhookRoutes(policy: WebhookUrlPolicy) {
           headers: commonHeaders,
           content: { "application/json": { schema: WebhooksSchema } },
         },
-        ...errorResponses([401, 429, 500, 503]),
+        ...errorResponses([401, ...ANY_OPERATION]),
       },
     },
     getWebhook: {
@@ -114,7 +114,7 @@ export function webhookRoutes(policy: WebhookUrlPolicy) {
           headers: commonHeaders,
           content: { "application/json": { schema: WebhookSchema } },
         },
-        ...errorResponses([401, [404, WEBHOOK_NOT_FOUND], 429, 500, 503]),
+        ...oneRecordErrors([404, WEBHOOK_NOT_FOUND]),
       },
     },
     updateWebhook: {
@@ -136,7 +136,7 @@ export function webhookRoutes(policy: WebhookUrlPolicy) {
           headers: commonHeaders,
           content: { "application/json": { schema: WebhookSchema } },
         },
-        ...errorResponses([400, 401, [404, WEBHOOK_NOT_FOUND], 413, 415, 429, 500, 503]),
+        ...errorResponses([400, 401, [404, WEBHOOK_NOT_FOUND], 413, 415, ...ANY_OPERATION]),
       },
     },
     deleteWebhook: {
@@ -151,7 +151,7 @@ export function webhookRoutes(policy: WebhookUrlPolicy) {
       request: { params: WebhookIdParamsSchema },
       responses: {
         204: deletedReply,
-        ...errorResponses([401, [404, WEBHOOK_NOT_FOUND], 429, 500, 503]),
+        ...oneRecordErrors([404, WEBHOOK_NOT_FOUND]),
       },
     },
     listDeliveries: {
@@ -184,7 +184,7 @@ export function webhookRoutes(policy: WebhookUrlPolicy) {
       request: { params: WebhookIdParamsSchema },
       responses: {
         202: accepted("The delivery, on its way.", DeliverySchema),
-        ...errorResponses([401, [404, WEBHOOK_NOT_FOUND], 429, 500, 503]),
+        ...oneRecordErrors([404, WEBHOOK_NOT_FOUND]),
       },
     },
     retryDelivery: {
@@ -199,7 +199,7 @@ export function webhookRoutes(policy: WebhookUrlPolicy) {
       request: { params: DeliveryIdParamsSchema },
       responses: {
         202: accepted("The delivery, pending its new attempt.", DeliverySchema),
-        ...errorResponses([401, [404, DELIVERY_NOT_FOUND], 429, 500, 503]),
+        ...oneRecordErrors([404, DELIVERY_NOT_FOUND]),
       },
     },
     recoverWebhook: {
@@ -217,7 +217,7 @@ export function webhookRoutes(policy: WebhookUrlPolicy) {
       },
       responses: {
         202: accepted("How many events were queued again.", RecoveredSchema),
-        ...errorResponses([400, 401, [404, WEBHOOK_NOT_FOUND], 413, 415, 429, 500, 503]),
+        ...errorResponses([400, 401, [404, WEBHOOK_NOT_FOUND], 413, 415, ...ANY_OPERATION]),
       },
     },
     rotateWebhookSecret: {
@@ -236,7 +236,7 @@ export function webhookRoutes(policy: WebhookUrlPolicy) {
           headers: { ...commonHeaders, "Idempotent-Replayed": idempotentReplayedHeader },
           content: { "application/json": { schema: CreatedWebhookSchema } },
         },
-        ...errorResponses([400, 401, [404, WEBHOOK_NOT_FOUND], 422, 429, 500, 503]),
+        ...errorResponses([400, 401, [404, WEBHOOK_NOT_FOUND], 422, ...ANY_OPERATION]),
       },
     },
   });
