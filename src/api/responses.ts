@@ -341,3 +341,12 @@ export function recordRefusals(noun: string, notFoundMessage: string): RecordRef
 export function oneRecordErrors(notFound: DocumentedError): RouteConfig["responses"] {
   return errorResponses([401, notFound, ...ANY_OPERATION]);
 }
+
+/** The replies of a read of one record: 200 with its body, or oneRecordErrors. */
+export function readReplies<S extends z.ZodType>(
+  description: string,
+  schema: S,
+  notFound: DocumentedError,
+) {
+  return { 200: jsonReply(description, schema), ...oneRecordErrors(notFound) };
+}

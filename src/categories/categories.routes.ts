@@ -7,7 +7,7 @@ import {
   deletedReply,
   errorResponses,
   jsonReply,
-  oneRecordErrors,
+  readReplies,
   recordRefusals,
   stringHeader,
 } from "../api/responses.ts";
@@ -70,10 +70,7 @@ export const categoryRoutes = apiRoutes({
     description:
       "One category; its `ETag` is its `etag`. A `categoryId` that is not a valid identifier gives 404, like one that does not exist or was deleted.",
     request: { params: CategoryIdParamsSchema },
-    responses: {
-      200: jsonReply("The category.", CategorySchema),
-      ...oneRecordErrors(notFound),
-    },
+    responses: readReplies("The category.", CategorySchema, notFound),
   },
   createCategory: {
     ...tagged,

@@ -5,7 +5,7 @@ import {
   createdHeaders,
   errorResponses,
   jsonReply,
-  oneRecordErrors,
+  readReplies,
 } from "../api/responses.ts";
 import { type ApiRoute, apiRoutes } from "../api/route-table.ts";
 import { messages } from "../errors.ts";
@@ -130,10 +130,7 @@ export const orderRoutes = apiRoutes({
     description:
       "One order of the caller's account. Another account's order, or an `orderId` that is not a valid identifier, gives 404 like one that does not exist.",
     request: { params: OrderIdParamsSchema },
-    responses: {
-      200: jsonReply("The order.", OrderSchema),
-      ...oneRecordErrors([404, ORDER_NOT_FOUND]),
-    },
+    responses: readReplies("The order.", OrderSchema, [404, ORDER_NOT_FOUND]),
   },
   completeOrder: moveRoute(
     "complete",

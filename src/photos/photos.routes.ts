@@ -4,7 +4,7 @@ import {
   deletedReply,
   errorResponses,
   jsonReply,
-  oneRecordErrors,
+  readReplies,
 } from "../api/responses.ts";
 import { type ApiRoute, apiRoutes } from "../api/route-table.ts";
 import { PHOTO_TYPES } from "../db/photos-table.ts";
@@ -93,10 +93,7 @@ export const petPhotoRoutes = apiRoutes({
     description:
       "Oldest first, as in `photoUrls`; at most ten, in one reply. Listing them is the only way to learn their ids.",
     request: { params: PetIdParamsSchema },
-    responses: {
-      200: jsonReply("The animal's photos (possibly none).", PhotosSchema),
-      ...oneRecordErrors(notFound),
-    },
+    responses: readReplies("The animal's photos (possibly none).", PhotosSchema, notFound),
   },
   deletePetPhoto: {
     ...photos,

@@ -7,7 +7,7 @@ import {
   deletedReply,
   errorResponses,
   jsonReply,
-  oneRecordErrors,
+  readReplies,
   recordRefusals,
 } from "../api/responses.ts";
 import { type ApiRoute, apiRoutes } from "../api/route-table.ts";
@@ -94,10 +94,7 @@ export const shelterRoutes = apiRoutes({
     description:
       "One shelter; its `ETag` is its `etag`. A `shelterId` that is not a valid identifier gives 404, like one that does not exist or was deleted.",
     request: { params: ShelterIdParamsSchema },
-    responses: {
-      200: jsonReply("The shelter.", ShelterSchema),
-      ...oneRecordErrors(notFound),
-    },
+    responses: readReplies("The shelter.", ShelterSchema, notFound),
   },
   updateShelter: {
     ...managing,
