@@ -201,22 +201,20 @@ export class DeliveryLog {
 
   /** When the next pending delivery is due, if any. */
   nextDue(): number | undefined {
-    const [row] = this.#sql
-      .exec<{ due: number | null }>(
-        "SELECT min(due_at) AS due FROM deliveries WHERE status = 'pending'",
-      )
-      .toArray();
-    return row?.due ?? undefined;
+    return this.#earliest("due_at", "status = 'pending'");
   }
 
   /** When the oldest settled delivery was made, for the retention clean-up. */
   oldestSettled(): number | undefined {
+    return this.#earliest("created_at", "status != 'pending'");
+  }
+
+  /** The earliest time in `column` of the deliveries `where` selects, if any. */
+  #earliest(column: "due_at" | "created_at", where: string): number | undefined {
     const [row] = this.#sql
-      .exec<{ oldest: number | null }>(
-        "SELECT min(created_at) AS oldest FROM deliveries WHERE status != 'pending'",
-      )
+      .exec<{ at: number | null }>(`SELECT min(${column}) AS at FROM deliveries WHERE ${where}`)
       .toArray();
-    return row?.oldest ?? undefined;
+    return row?.at ?? undefined;
   }
 
   /** Removes settled deliveries made before `before`, with their attempts. */
