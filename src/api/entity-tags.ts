@@ -1,5 +1,4 @@
 import { z } from "@hono/zod-openapi";
-import type { Context } from "hono";
 import { ApiError, messages } from "../errors.ts";
 import { toBase64Url } from "../utils/base64url.ts";
 import { sha256 } from "../utils/sha256.ts";
@@ -29,16 +28,6 @@ export const entityTagHeader = stringHeader(
   "The record's `etag`: send it as `If-Match` to change it safely, or as `If-None-Match` to revalidate it.",
   '"3"',
 );
-
-/** A reply carrying one record a client may change: the record, its `ETag` its `etag`. */
-export function recordReply<T extends { etag: string }, S extends 200 | 201>(
-  c: Context,
-  record: T,
-  status: S,
-) {
-  c.header("ETag", record.etag);
-  return c.json(record, status);
-}
 
 /** The `If-Match` request header of a change. */
 export const IfMatchHeaderSchema = z.object({

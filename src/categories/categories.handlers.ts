@@ -1,11 +1,10 @@
 import { decodeCursor } from "../api/cursor.ts";
-import { recordReply } from "../api/entity-tags.ts";
 import { nextPageLink, pageReply } from "../api/pagination.ts";
+import { createdReply, foundReply, recordReply } from "../api/record-replies.ts";
 import type { RouteHandlers } from "../api/route-handlers.ts";
 import { changeRequestOf } from "../catalogue/changes.ts";
 import { deletionReply } from "../catalogue/deletion-reply.ts";
 import { refusalError } from "../catalogue/refusals.ts";
-import { ApiError } from "../errors.ts";
 import { createCategory, findCategory, listCategories } from "./categories.queries.ts";
 import type { categoryRoutes } from "./categories.routes.ts";
 import { CATEGORY_NOT_FOUND } from "./categories.schemas.ts";
@@ -26,9 +25,8 @@ export const categoryHandlers = {
   },
 
   getCategory: async (c) => {
-    const category = await findCategory(c.get("services").db, c.req.valid("param").categoryId);
-    if (!category) throw new ApiError("not_found", CATEGORY_NOT_FOUND);
-    return recordReply(c, category, 200);
+    const { categoryId } = c.req.valid("param");
+    return foundReply(c, await findCategory(c.get("services").db, categoryId), CATEGORY_NOT_FOUND);
   },
 
   createCategory: async (c) => {
@@ -39,8 +37,7 @@ export const categoryHandlers = {
       now: Date.now(),
     });
     if (made.kind !== "made") throw refusalError(made, category);
-    c.header("Location", `/v1/categories/${made.category.id}`);
-    return recordReply(c, made.category, 201);
+    return createdReply(c, made.category, "/v1/categories");
   },
 
   updateCategory: async (c) => {

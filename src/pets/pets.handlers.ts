@@ -1,6 +1,6 @@
 import { positionIn } from "../api/cursor.ts";
-import { recordReply } from "../api/entity-tags.ts";
 import { nextPageLink, pageReply } from "../api/pagination.ts";
+import { createdReply, foundReply, recordReply } from "../api/record-replies.ts";
 import type { RouteHandlers } from "../api/route-handlers.ts";
 import { prefixQuery } from "../api/search-words.ts";
 import { changeRequestOf } from "../catalogue/changes.ts";
@@ -69,14 +69,12 @@ export const petHandlers = {
     }
     if (outcome.kind === "notOwner") throw new ApiError("not_owner", messages.notOwner("shelter"));
     const pet = replyOf(outcome, 201, PetSchema);
-    c.header("Location", `/v1/pets/${pet.id}`);
-    return recordReply(c, pet, 201);
+    return createdReply(c, pet, "/v1/pets");
   },
 
   getPet: async (c) => {
-    const pet = await findPet(c.get("services").db, c.req.valid("param").petId);
-    if (!pet) throw new ApiError("not_found", PET_NOT_FOUND);
-    return recordReply(c, pet, 200);
+    const { petId } = c.req.valid("param");
+    return foundReply(c, await findPet(c.get("services").db, petId), PET_NOT_FOUND);
   },
 
   updatePet: async (c) => {

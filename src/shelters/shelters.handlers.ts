@@ -1,6 +1,6 @@
 import { decodeCursor } from "../api/cursor.ts";
-import { recordReply } from "../api/entity-tags.ts";
 import { nextPageLink, pageReply } from "../api/pagination.ts";
+import { createdReply, foundReply, recordReply } from "../api/record-replies.ts";
 import type { RouteHandlers } from "../api/route-handlers.ts";
 import { prefixQuery } from "../api/search-words.ts";
 import { changeRequestOf } from "../catalogue/changes.ts";
@@ -50,14 +50,12 @@ export const shelterHandlers = {
       );
     }
     const shelter = replyOf(outcome, 201, ShelterSchema);
-    c.header("Location", `/v1/shelters/${shelter.id}`);
-    return recordReply(c, shelter, 201);
+    return createdReply(c, shelter, "/v1/shelters");
   },
 
   getShelter: async (c) => {
-    const shelter = await findShelter(c.get("services").db, c.req.valid("param").shelterId);
-    if (!shelter) throw new ApiError("not_found", SHELTER_NOT_FOUND);
-    return recordReply(c, shelter, 200);
+    const { shelterId } = c.req.valid("param");
+    return foundReply(c, await findShelter(c.get("services").db, shelterId), SHELTER_NOT_FOUND);
   },
 
   updateShelter: async (c) => {
