@@ -1,5 +1,4 @@
-import type { Direction } from "../../../src/api/cursor.ts";
-import { decodeCursor, positionIn } from "../../../src/api/cursor.ts";
+import { type Direction, decodeCursor, positionIn } from "../../../src/api/cursor.ts";
 import { deprecationLink, deprecationsIn, sunsetDate } from "../../../src/api/deprecation.ts";
 import { prefixQuery } from "../../../src/api/search-words.ts";
 import { changerOf } from "../../../src/catalogue/ownership.ts";
@@ -70,8 +69,6 @@ import { shelterFloors } from "./shelter-floors.ts";
  * shelter-floors.ts. The floor acts for the callers' keys its database
  * holds (callers.ts).
  */
-
-export type { Floor };
 
 const hooksOwner: Owner = { kind: "key", apiKeyHash: hooks };
 
