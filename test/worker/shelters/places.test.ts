@@ -23,7 +23,11 @@ beforeAll(async () => {
 });
 
 function requestFor(id: number): ChangeRequest {
-  return { id, changer: { apiKeyHash: owner.hash, operatorEmail: config.operatorEmail } };
+  return {
+    id,
+    changer: { apiKeyHash: owner.hash, operatorEmail: config.operatorEmail },
+    accepted: undefined,
+  };
 }
 
 async function placeOf(id: number) {
