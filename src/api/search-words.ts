@@ -12,7 +12,7 @@ import { characters } from "./text.ts";
 const WORD = /[\p{L}\p{N}\p{Co}][\p{L}\p{N}\p{Co}\p{M}]*/gu;
 
 /** Whether `q` holds a word: a `q` of only punctuation, symbols or spaces names no animal to look for. */
-export function hasWord(q: string): boolean {
+function hasWord(q: string): boolean {
   return q.match(WORD) !== null;
 }
 
