@@ -36,7 +36,7 @@ const nearParameter = z
       name: "near",
       in: "query",
       description:
-        "`<latitude>,<longitude>` in decimal degrees (WGS 84; beta): only those whose shelter lies within `within` km, each with its `distanceKm`. The service does not geocode addresses: send coordinates.",
+        "`<latitude>,<longitude>` in decimal degrees (beta): only those whose shelter lies within `within` km, with `distanceKm`. No geocoding: send coordinates.",
     },
     example: "51.5072,-0.1276",
   });
@@ -51,7 +51,7 @@ const withinParameter = z
     param: {
       name: "within",
       in: "query",
-      description: `Kilometres from \`near\` (beta; 1 to 1000, default ${DEFAULT_WITHIN_KM}), great-circle; only with \`near\`.`,
+      description: `Great-circle km from \`near\` (beta; 1–1000, default ${DEFAULT_WITHIN_KM}); only with \`near\`.`,
     },
     example: "50",
   });
@@ -64,7 +64,7 @@ const sortParameter = z
       name: "sort",
       in: "query",
       description:
-        "`distance` (the default with `near`, which it needs; beta): nearest first, by the distance in whole 100 m units as `distanceKm` shows it, ties by `id`, never with `direction=desc`. `id`: by id; with `near` a page may then hold fewer than `limit`, with a `Link` to go on.",
+        "`distance` (default with `near`, which it needs; beta): nearest first in whole 100 m units, ties by `id`; not with `direction=desc`. `id`: by id; with `near` a page may hold fewer than `limit`, with a `Link`.",
     },
     example: "distance",
   });
