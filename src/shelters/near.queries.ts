@@ -26,7 +26,7 @@ const toRadians = (degrees: number) => (degrees * Math.PI) / 180;
 const toDegrees = (radians: number) => (radians * 180) / Math.PI;
 
 /** The box around the circle of `withinKm` about `place`: its latitudes and up to two longitude ranges. */
-export function boxAround({ place, withinKm }: Pick<Nearby, "place" | "withinKm">) {
+function boxAround({ place, withinKm }: Pick<Nearby, "place" | "withinKm">) {
   const reach = withinKm / EARTH_RADIUS_KM;
   const degrees = toDegrees(reach) + MARGIN_DEGREES;
   const south = place.latitude - degrees;
@@ -78,7 +78,7 @@ const distance = sql<number>`(2 * ${sql.raw(String(EARTH_RADIUS_KM))} * asin(min
   * pow(sin((radians(${shelters.longitude}) - radians(${bound("nearLongitude")})) / 2), 2)))))`;
 
 /** A distance in whole 100 m units, as `distanceKm` shows it and listings order by. */
-export const unitOf = (km: SQL<number> | SQL.Aliased<number>) =>
+const unitOf = (km: SQL<number> | SQL.Aliased<number>) =>
   sql<number>`CAST(round(${km} * 10) AS INTEGER)`;
 
 /** The ids of places whose box meets one longitude range of the box bound. */

@@ -9,10 +9,10 @@ import { z } from "@hono/zod-openapi";
  */
 
 /** How far a `near` listing reaches when `within` is not given, in kilometres. */
-export const DEFAULT_WITHIN_KM = 50;
+const DEFAULT_WITHIN_KM = 50;
 
 /** A place in decimal degrees (WGS 84). */
-export interface Place {
+interface Place {
   latitude: number;
   longitude: number;
 }
