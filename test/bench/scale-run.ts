@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { buildReferenceAssets } from "../../src/cli/reference-assets.ts";
 import { makeKeys } from "./bench-keys.ts";
@@ -23,6 +22,7 @@ import {
 import { applyMigrationsTo, prepareFloorCallers } from "./seed.ts";
 import {
   API_CONFIG,
+  apiSecrets,
   bundle,
   type DevServer,
   type DevServerOptions,
@@ -103,9 +103,10 @@ async function startFleet(
 ): Promise<Fleet> {
   const { runDir, stateDir, log } = context;
   // This run's own operator token, so its keys are made through the admin endpoint.
-  const adminToken = randomBytes(24).toString("base64url");
+  const secrets = apiSecrets();
+  const adminToken = secrets.ADMIN_TOKEN;
   const state = (name: string) => path.join(stateDir, name);
-  const api = { readyPath: "/health", vars: { LOG_LEVEL: "warn", ADMIN_TOKEN: adminToken } };
+  const api = { readyPath: "/health", vars: { LOG_LEVEL: "warn", ...secrets } };
   const workers: (Omit<DevServerOptions, "script" | "persistTo" | "logFile" | "config"> & {
     entry?: string;
   })[] = [
