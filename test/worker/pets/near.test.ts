@@ -111,7 +111,7 @@ describe("animals near a place", () => {
     // Two animals in each, interleaved, so equal distances tie on ids from different shelters.
     for (const round of [1, 2]) {
       for (const [i, shelterId] of shelterIds.entries()) {
-        const pet = await animalIn(shelterId, `Animal ${round}-${i}`, {
+        const pet = await animalIn(shelterId, `${round === 1 ? "Ruby" : "Jade"} ${i}`, {
           age: round === 1 ? "young" : "adult",
         });
         expected.push({ id: pet.id, km: haversine(here, places[i] ?? here) });
@@ -153,6 +153,25 @@ describe("animals near a place", () => {
         .filter((each) => youngIds.has(each.id))
         .map((each) => each.id),
     );
+  });
+
+  it("combines with q, id, status and categoryId", async () => {
+    const base = `/v1/pets?near=${here.join(",")}&within=200`;
+    const rounds = (round: number) =>
+      new Set(expected.slice((round - 1) * places.length, round * places.length).map((e) => e.id));
+    const second = rounds(2);
+    const named = await walk(`${base}&q=jade&limit=2`);
+    expect(named.items.map((item) => item.id)).toEqual(
+      within(200)
+        .filter((each) => second.has(each.id))
+        .map((each) => each.id),
+    );
+    const [first, , third] = within(200);
+    const picked = await walk(
+      `${base}&id=${third?.id}&id=${first?.id}&status=available&categoryId=1`,
+    );
+    expect(picked.items.map((item) => item.id)).toEqual([first?.id, third?.id]);
+    expect((await walk(`${base}&status=sold`)).items).toEqual([]);
   });
 
   it("keeps id order with sort=id, either way, distances shown", async () => {
