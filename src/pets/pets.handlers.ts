@@ -8,10 +8,13 @@ import { deletionReply } from "../catalogue/deletion-reply.ts";
 import { refusalError } from "../catalogue/refusals.ts";
 import { ApiError, messages } from "../errors.ts";
 import { replyOf } from "../idempotency/idempotent-request.ts";
+import { nearbyOf, placeParameters } from "../shelters/near.schemas.ts";
+import { decodeNearCursor, encodeNearCursor } from "../shelters/near-cursor.ts";
 import { createPet } from "./pet-changes.queries.ts";
 import { editPet, removePet } from "./pet-edits.ts";
 import { yesNoParameters } from "./pet-finders.schemas.ts";
 import { listPets } from "./pet-listing.queries.ts";
+import { listPetsNear } from "./pet-listing-near.queries.ts";
 import { findPet } from "./pets.queries.ts";
 import type { petRoutes } from "./pets.routes.ts";
 import { PET_NOT_FOUND, PetSchema } from "./pets.schemas.ts";
@@ -22,11 +25,10 @@ const animal = { noun: "animal", notFound: PET_NOT_FOUND } as const;
 /** The animals' handlers, one per route of the table. */
 export const petHandlers = {
   listPets: async (c) => {
-    const { limit, status, categoryId, id, q, direction, cursor, ...profile } =
+    const { limit, status, categoryId, id, q, direction, cursor, near, within, sort, ...profile } =
       c.req.valid("query");
     const { shelterId, breed, age, size, sex, ...yesNo } = profile;
-    const page = await listPets(c.get("services").db, {
-      limit,
+    const finders = {
       statuses: status,
       categoryIds: categoryId,
       ids: id,
@@ -37,9 +39,9 @@ export const petHandlers = {
       sizes: size,
       sex,
       yesNo,
-      direction,
-      after: cursor === undefined ? undefined : positionIn(cursor, direction),
-    });
+    };
+    const db = c.get("services").db;
+    const nearby = nearbyOf({ near, within, sort });
     // Every filter goes on; the direction only when it is not the default.
     const kept = {
       limit,
@@ -54,7 +56,25 @@ export const petHandlers = {
       sex,
       ...yesNoParameters(yesNo),
       direction: direction === "desc" ? direction : undefined,
+      ...placeParameters({ near, within, sort }),
     };
+    if (nearby) {
+      const after = cursor === undefined ? undefined : decodeNearCursor(cursor, nearby, direction);
+      const page = await listPetsNear(db, { ...finders, nearby, direction, after, limit });
+      const next =
+        page.next === undefined
+          ? undefined
+          : nextPageLink(c.req.url, kept, {
+              cursor: encodeNearCursor(nearby, direction, page.next),
+            });
+      return pageReply(c, page.pets, next);
+    }
+    const page = await listPets(db, {
+      ...finders,
+      limit,
+      direction,
+      after: cursor === undefined ? undefined : positionIn(cursor, direction),
+    });
     const next =
       page.next === undefined ? undefined : nextPageLink(c.req.url, kept, page.next, direction);
     return pageReply(c, page.pets, next);
