@@ -1,5 +1,6 @@
 import { conditionalChange, entityTagHeader, IfMatchHeaderSchema } from "../api/entity-tags.ts";
 import { pagedListing } from "../api/pagination.ts";
+import { readReplies, recordRefusals } from "../api/record-responses.ts";
 import { jsonBody, patchBody, patchTypeRefused } from "../api/request-bodies.ts";
 import {
   ANY_OPERATION,
@@ -7,8 +8,6 @@ import {
   deletedReply,
   errorResponses,
   jsonReply,
-  readReplies,
-  recordRefusals,
   stringHeader,
 } from "../api/responses.ts";
 import { type ApiRoute, apiRoutes } from "../api/route-table.ts";

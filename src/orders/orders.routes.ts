@@ -1,12 +1,7 @@
 import { pagedListing } from "../api/pagination.ts";
+import { readReplies } from "../api/record-responses.ts";
 import { jsonBody } from "../api/request-bodies.ts";
-import {
-  ANY_OPERATION,
-  createdHeaders,
-  errorResponses,
-  jsonReply,
-  readReplies,
-} from "../api/responses.ts";
+import { ANY_OPERATION, createdHeaders, errorResponses, jsonReply } from "../api/responses.ts";
 import { type ApiRoute, apiRoutes } from "../api/route-table.ts";
 import { messages } from "../errors.ts";
 import { PET_NOT_FOUND } from "../pets/pets.schemas.ts";

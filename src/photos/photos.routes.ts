@@ -1,10 +1,10 @@
+import { readReplies } from "../api/record-responses.ts";
 import {
   ANY_OPERATION,
   createdHeaders,
   deletedReply,
   errorResponses,
   jsonReply,
-  readReplies,
 } from "../api/responses.ts";
 import { type ApiRoute, apiRoutes } from "../api/route-table.ts";
 import { PHOTO_TYPES } from "../db/photos-table.ts";
