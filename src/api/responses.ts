@@ -85,7 +85,7 @@ const everyReplyHeaders: ResponseHeaders = {
  * errors too, wherever their request reached the database; it is listed on
  * the replies a client reads data from, as the document has little room.
  */
-export const commonHeaders: ResponseHeaders = {
+const commonHeaders: ResponseHeaders = {
   ...everyReplyHeaders,
   "Consistency-Token": optionalHeader({
     description:
