@@ -1,3 +1,4 @@
+import { cutPage } from "../api/pagination.ts";
 import type { DeliveryStatus } from "../webhooks/delivery-status.ts";
 import type { Delivery, DeliveryAttempt } from "../webhooks/webhooks.schemas.ts";
 
@@ -236,8 +237,8 @@ export class DeliveryLog {
         limit + 1,
       )
       .toArray();
-    const listed = rows.slice(0, limit);
-    return { deliveries: this.#withAttempts(listed), hasMore: rows.length > limit };
+    const { listed, hasMore } = cutPage(rows, limit);
+    return { deliveries: this.#withAttempts(listed), hasMore };
   }
 
   /** One delivery as listDeliveries shows it. */
