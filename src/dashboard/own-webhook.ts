@@ -1,4 +1,5 @@
-import { findWebhook, type Owner } from "../webhooks/webhooks.queries.ts";
+import type { Owner } from "../accounts/owner.ts";
+import { findWebhook } from "../webhooks/webhooks.queries.ts";
 import type { Webhook } from "../webhooks/webhooks.schemas.ts";
 import { messageResponse } from "./pages/layout.tsx";
 import type { DashboardContext } from "./session.ts";

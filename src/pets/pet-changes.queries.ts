@@ -1,4 +1,5 @@
 import { and, eq, exists, ne, notExists, sql } from "drizzle-orm";
+import { type Owner, ownerValues } from "../accounts/owner.ts";
 import { callersAccount } from "../catalogue/ownership.ts";
 import { change } from "../changes/change.ts";
 import type { Claim, Outcome } from "../changes/outcomes.ts";
@@ -77,16 +78,19 @@ interface UnknownCategory {
   kind: "unknownCategory";
 }
 
-/** What a create binds: the animal as sent, `available` unless it says otherwise, and its owner's key. */
-export function newPetValues(
-  newPet: NewPet,
-  { apiKeyHash, now }: { apiKeyHash: string; now: number },
-) {
+/** Who adds an animal, and when. */
+export interface Creator {
+  owner: Owner;
+  now: number;
+}
+
+/** What a create binds: the animal as sent, `available` unless it says otherwise, and its owner. */
+export function newPetValues(newPet: NewPet, { owner, now }: Creator) {
   return {
     name: newPet.name,
     categoryId: newPet.categoryId,
     status: newPet.status ?? "available",
-    apiKeyHash,
+    ...ownerValues(owner),
     now,
   };
 }
@@ -101,16 +105,16 @@ export function newPetValues(
 export function createPet(
   db: Database,
   newPet: NewPet,
-  { apiKeyHash, now }: { apiKeyHash: string; now: number },
+  creator: Creator,
   claim: Claim | undefined,
 ): Promise<Outcome<Pet, UnknownCategory>> {
   return creation.answer(db, {
-    values: newPetValues(newPet, { apiKeyHash, now }),
+    values: newPetValues(newPet, creator),
     claim,
     made: ({ pet: [row] }) => row && petShape.render(row),
     refused: ({ category: [category] }) => {
-      // Every authenticated key has an account row; reaching this means the data is broken.
-      if (category) throw new Error("no account owns the API key, so the animal was not added");
+      // Every authenticated key and signed-in person has an account row; reaching this means the data is broken.
+      if (category) throw new Error("no account owns the caller, so the animal was not added");
       return { kind: "unknownCategory" };
     },
   });

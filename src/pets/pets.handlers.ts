@@ -1,3 +1,4 @@
+import { keyOwner } from "../accounts/owner.ts";
 import { positionIn } from "../api/cursor.ts";
 import { nextPageLink, pageReply } from "../api/pagination.ts";
 import type { RouteHandlers } from "../api/route-router.ts";
@@ -62,7 +63,7 @@ export const petHandlers = {
   },
 
   createPet: async (c) => {
-    const owner = { apiKeyHash: c.get("apiKey").hash, now: Date.now() };
+    const owner = { owner: keyOwner(c.get("apiKey")), now: Date.now() };
     const newPet = c.req.valid("json");
     const outcome = await createPet(c.get("services").db, newPet, owner, c.get("claim"));
     if (outcome.kind === "unknownCategory") throw unknownCategory();

@@ -1,3 +1,4 @@
+import type { Owner } from "../accounts/owner.ts";
 import { decodeCursor } from "../api/cursor.ts";
 import { nextPageLink, pageReply } from "../api/pagination.ts";
 import type { RouteHandlers } from "../api/route-router.ts";
@@ -17,7 +18,7 @@ import {
   registerWebhook,
   rotateWebhookSecret,
 } from "./endpoint-changes.ts";
-import { findWebhook, listWebhooks, type Owner } from "./webhooks.queries.ts";
+import { findWebhook, listWebhooks } from "./webhooks.queries.ts";
 import type { webhookRoutes } from "./webhooks.routes.ts";
 import {
   CreatedWebhookSchema,
