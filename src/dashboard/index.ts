@@ -6,6 +6,8 @@ import { secureHeaders } from "hono/secure-headers";
 import { ApiError } from "../errors.ts";
 import { describeError, log } from "../logging.ts";
 import { confirmRevoke, revokeKey, rollKey, showAccount } from "./account.handlers.tsx";
+import { animalPages } from "./animal-pages.ts";
+import { announcesOversizedUpload, UPLOAD_LIMIT, UPLOAD_PATH } from "./animal-photos.handlers.tsx";
 import {
   acceptInviteForm,
   renderInvite,
@@ -64,9 +66,11 @@ export function dashboardRoutes(): Hono<DashboardEnv> {
       await next();
       c.res.headers.set("Cache-Control", "no-store");
       // Its own rather than secure-headers': the policy names the origin and an async hash.
+      const origin = new URL(c.req.url).origin;
+      const photosOrigin = c.get("services").config.publicOrigin ?? origin;
       c.res.headers.set(
         "Content-Security-Policy",
-        await contentSecurityPolicy(new URL(c.req.url).origin),
+        await contentSecurityPolicy(origin, photosOrigin),
       );
     },
     pageFraming,
@@ -109,6 +113,7 @@ export function dashboardRoutes(): Hono<DashboardEnv> {
   dashboard.post("/keys/:hash/revoke", ...signedIn, revokeKey);
   dashboard.post("/keys/:hash/roll", ...signedIn, rollKey);
   dashboard.route("/webhooks", webhookPages(signedIn));
+  dashboard.route("/animals", animalPages(signedIn));
 
   dashboard.all("*", (c) =>
     messageResponse(c, 404, "Page not found", "There is no dashboard page at this address."),
@@ -122,16 +127,38 @@ const formLimit = bodyLimit({
   onError: (c) => messageResponse(c, 413, "Form too large", "That form was too large to accept."),
 });
 
+const uploadLimit = bodyLimit({
+  maxSize: UPLOAD_LIMIT,
+  onError: (c) =>
+    messageResponse(
+      c,
+      413,
+      "Photo too large",
+      "That photo is larger than 5 MiB, the most a photo may be. Go back and send a smaller one.",
+    ),
+});
+
 /**
  * Reads a posted form once, for the CSRF check and the handler alike. A body
  * over 16 KiB gets a 413 page; one that cannot be read (malformed multipart,
  * or a client that broke off its upload) a 400 page, never a 500.
+ *
+ * A photo upload may hold 5 MiB and the form's fields. Parsing buffers the
+ * whole body, then the photo's bytes are copied once more to be stored, so
+ * an upload costs about twice its size in memory while it is handled; one
+ * that announces more than that limit is not read at all (its route says
+ * why), and one that does not announce its length is cut off at the limit.
  */
 async function formBody(c: DashboardContext, next: () => Promise<void>) {
+  if (announcesOversizedUpload(c)) {
+    c.set("form", {});
+    return next();
+  }
+  const limit = UPLOAD_PATH.test(c.req.path) ? uploadLimit : formLimit;
   // Errors before the form was read are the body's; later ones belong to the handler.
   let read = false;
   try {
-    return await formLimit(c, async () => {
+    return await limit(c, async () => {
       c.set("form", await c.req.parseBody({ all: true }));
       read = true;
       await next();

@@ -3,6 +3,7 @@ import {
   asc,
   count,
   desc,
+  eq,
   gt,
   inArray,
   lt,
@@ -35,7 +36,10 @@ import type { Pet, PetStatus } from "./pets.schemas.ts";
  * - `q` with `status` or `categoryId`: a window of at most 10,000 entries of
  *   the search index, the other filters checked on each. The page may then
  *   hold fewer animals than asked, even none, and the next page starts after
- *   the window.
+ *   the window;
+ * - one account's animals (the dashboard's list): a window of at most 10,000
+ *   entries of the index of live animals, every filter checked on each, the
+ *   same way.
  *
  * Lists of values are bound as JSON arrays, so one statement serves any list.
  */
@@ -49,6 +53,8 @@ interface PetFinders {
   ids?: readonly number[] | undefined;
   /** The FTS5 query made of `q`'s words; undefined when there is none. */
   words?: string | undefined;
+  /** Only this account's animals. */
+  accountId?: number | undefined;
 }
 
 interface PetPageQuery extends PetFinders {
@@ -133,6 +139,17 @@ function searched(db: Drizzle, direction: Direction, entries: Placeholder | numb
     .limit(entries);
 }
 
+/** A window of the index of live animals from the cursor in the direction's order. */
+function liveWindow(db: Drizzle, direction: Direction) {
+  const { order, from } = ordering(direction);
+  return db
+    .select({ id: pets.id })
+    .from(pets)
+    .where(and(live, from(pets.id)))
+    .orderBy(order(pets.id))
+    .limit(SEARCH_WINDOW);
+}
+
 /** Each finder's statements, for one direction. */
 function findersFor(db: Drizzle, direction: Direction) {
   const otherFilters = and(
@@ -141,6 +158,7 @@ function findersFor(db: Drizzle, direction: Direction) {
   );
   const window = searched(db, direction, SEARCH_WINDOW);
   const windowEntries = window.as("searched");
+  const accountEntries = liveWindow(db, direction).as("live");
   const edge = direction === "asc" ? max : min;
   return {
     all: pageOf(db, direction, undefined),
@@ -171,6 +189,20 @@ function findersFor(db: Drizzle, direction: Direction) {
       .select({ entries: count(), edge: edge(windowEntries.id) })
       .from(windowEntries)
       .prepare(),
+    ofAccount: pageOf(
+      db,
+      direction,
+      and(
+        inArray(pets.id, liveWindow(db, direction)),
+        eq(pets.accountId, sql.placeholder("accountId")),
+        otherFilters,
+        sql`(${sql.placeholder("words")} IS NULL OR EXISTS (SELECT 1 FROM ${petSearch} WHERE ${matches(petSearch, sql.placeholder("words"))} AND ${petSearch.rowid} = ${pets.id}))`,
+      ),
+    ),
+    accountWindow: db
+      .select({ entries: count(), edge: edge(accountEntries.id) })
+      .from(accountEntries)
+      .prepare(),
   };
 }
 
@@ -195,11 +227,16 @@ export async function listPets(db: Database, query: PetPageQuery): Promise<PetPa
     categoryIds: json(query.categoryIds),
     ids: json(query.ids),
     words: query.words ?? null,
+    accountId: query.accountId ?? null,
   };
-  if (query.words !== undefined && query.ids === undefined && narrowed(query)) {
-    const [rows, bounds] = await guardStorage("D1", () =>
-      runAll(db, [finders.inWindow, finders.window], values),
-    );
+  const windowed =
+    query.accountId !== undefined
+      ? [finders.ofAccount, finders.accountWindow]
+      : query.words !== undefined && query.ids === undefined && narrowed(query)
+        ? [finders.inWindow, finders.window]
+        : undefined;
+  if (windowed) {
+    const [rows, bounds] = await guardStorage("D1", () => runAll(db, windowed, values));
     const page = pageFrom(rows as PetRow[], query.limit);
     const [window] = bounds as { entries: number; edge: number | null }[];
     const full = window !== undefined && window.entries === SEARCH_WINDOW && window.edge !== null;
