@@ -144,10 +144,11 @@ const uploadLimit = bodyLimit({
  * or a client that broke off its upload) a 400 page, never a 500.
  *
  * A photo upload may hold 5 MiB and the form's fields. Parsing buffers the
- * whole body, then the photo's bytes are copied once more to be stored, so
- * an upload costs about twice its size in memory while it is handled; one
- * that announces more than that limit is not read at all (its route says
- * why), and one that does not announce its length is cut off at the limit.
+ * whole body, the file is parsed from it and its bytes read once more to be
+ * stored, so an upload costs at most about three times its size in memory
+ * while it is handled (some 15 MiB of a Worker's 128 MiB); one that
+ * announces more than the limit is not read at all (its route says why),
+ * and one that does not announce its length is cut off at the limit.
  */
 async function formBody(c: DashboardContext, next: () => Promise<void>) {
   if (announcesOversizedUpload(c)) {
