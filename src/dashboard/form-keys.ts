@@ -16,7 +16,7 @@ export const newFormKey = (): string => randomToken(18);
  * colon, so no key's space is ever the same, and a form never replays an
  * API request or the other way round.
  */
-export const accountKeySpace = (accountId: number): string => `account:${accountId}`;
+const accountKeySpace = (accountId: number): string => `account:${accountId}`;
 
 /**
  * The claim of the form's change: its one-time token, under the account's

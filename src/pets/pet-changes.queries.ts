@@ -79,7 +79,7 @@ interface UnknownCategory {
 }
 
 /** Who adds an animal, and when. */
-export interface Creator {
+interface Creator {
   owner: Owner;
   now: number;
 }

@@ -20,7 +20,7 @@ export interface AnimalView {
 }
 
 /** The animal's fields as a person reads them. */
-export function AnimalFacts({ animal }: { animal: AnimalView }) {
+function AnimalFacts({ animal }: { animal: AnimalView }) {
   const { pet, categoryName, placedOrder } = animal;
   return (
     <dl class="facts">
