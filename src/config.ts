@@ -34,6 +34,8 @@ const variables = z.object({
   ...webhookVariables,
   ADMIN_TOKEN: z.string().optional(),
   SESSION_SECRET: z.string().optional(),
+  CONSISTENCY_TOKEN_SECRET: z.string().optional(),
+  CONSISTENCY_TOKEN_PREVIOUS_SECRET: z.string().optional(),
 });
 
 /** A configuration the API cannot run with: which variables, and what is wrong with each. */
@@ -58,6 +60,29 @@ function usableSecret(name: string, feature: string, value: string | undefined) 
   if (value)
     log("error", `${name} is shorter than ${MIN_SECRET_LENGTH} characters; ${feature} off`);
   return undefined;
+}
+
+/**
+ * The keys of `Consistency-Token`s: the secret that seals them, then, during
+ * a rotation, the one before it, whose tokens are still opened. Undefined
+ * when the secret is unset or too short: replies then carry no token, and a
+ * token sent is refused, since none can be told from a forgery.
+ */
+function tokenSecrets(
+  env: z.infer<typeof variables>,
+): readonly [current: string, ...previous: string[]] | undefined {
+  const current = usableSecret(
+    "CONSISTENCY_TOKEN_SECRET",
+    "Consistency-Token is",
+    env.CONSISTENCY_TOKEN_SECRET,
+  );
+  if (current === undefined) return undefined;
+  const previous = usableSecret(
+    "CONSISTENCY_TOKEN_PREVIOUS_SECRET",
+    "opening the previous secret's tokens is",
+    env.CONSISTENCY_TOKEN_PREVIOUS_SECRET,
+  );
+  return previous === undefined ? [current] : [current, previous];
 }
 
 /**
@@ -96,5 +121,6 @@ export function parseConfig(source: object) {
     adminToken: usableSecret("ADMIN_TOKEN", "the operator endpoints are", env.ADMIN_TOKEN),
     /** The key of the dashboard's CSRF tokens; undefined when unset or too short, and its forms fail. */
     sessionSecret: usableSecret("SESSION_SECRET", "the dashboard's forms are", env.SESSION_SECRET),
+    consistencyTokens: tokenSecrets(env),
   };
 }

@@ -48,8 +48,8 @@ export interface AppEnv {
     apiKey: AuthenticatedKey;
     /** The limiter's answer as headers, for the response chain to put on whatever reply follows. */
     rateLimitHeaders?: Record<string, string>;
-    /** The D1 bookmark after an admitted `/v1` request's last query: the reply's Consistency-Token. */
-    bookmark?: string;
+    /** The sealed D1 bookmark after an admitted `/v1` request's last query: the reply's Consistency-Token. */
+    consistencyToken?: string;
     /** The Idempotency-Key's claim of a request to an idempotent route that sent one, for its change. */
     claim?: Claim;
   };

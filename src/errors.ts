@@ -53,7 +53,7 @@ export const messages = {
   invalidRequest: (summary: string) => `The request is not valid. ${summary}`,
   invalidCursor: "The cursor is not valid; follow the Link header of the previous page.",
   invalidConsistencyToken:
-    "Not a token this service sent: send back a Consistency-Token as a reply carried it, or none.",
+    "Not a token this service sent to your account: send back a Consistency-Token as a reply carried it, or none.",
   invalidIfMatch:
     'The If-Match header is not valid: send "*" or a comma-separated list of entity tags such as "3".',
   unauthorized: "A valid API key is required: send Authorization: Bearer <key>.",

@@ -32,6 +32,7 @@ export default defineConfig({
                 LOG_LEVEL: "warn",
                 ADMIN_TOKEN: "test-admin-token-of-at-least-32-characters",
                 SESSION_SECRET: "test-session-secret-at-least-32-characters-long",
+                CONSISTENCY_TOKEN_SECRET: "test-consistency-token-secret-of-32-characters",
                 // The contract's schedule with near-zero delays and a short timeout, so a failing
                 // delivery ends within a test; the health threshold is backdated where tested.
                 WEBHOOK_RETRY_DELAYS: "0.05,0.05,0.05,0.05,0.05,0.05",

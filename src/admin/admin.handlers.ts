@@ -40,8 +40,9 @@ export const adminHandlers = {
 
   /** Each key with its last use, from its Durable Object: one call per key. */
   listKeys: async (c) => {
-    const { db, limiter } = c.get("services");
-    const account = await findAccountByEmail(db, c.req.valid("query").account);
+    const { db, limiter, config } = c.get("services");
+    const email = c.req.valid("query").account ?? config.operatorEmail;
+    const account = await findAccountByEmail(db, email);
     if (!account) throw noSuchAccount();
     const keys = await listAccountKeys(db, account.id);
     const lastUses = await Promise.all(keys.map((key) => limiter.lastUse(key.hash)));

@@ -10,7 +10,8 @@ export const KeyHashParamsSchema = z.object({
 
 export const EmailParamsSchema = z.object({ email: AccountEmailSchema });
 
-export const AccountQuerySchema = z.object({ account: AccountEmailSchema });
+/** Whose keys to list: the account named, else the environment's operator account. */
+export const AccountQuerySchema = z.object({ account: AccountEmailSchema.optional() });
 
 const Count = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 

@@ -1,30 +1,24 @@
 import type { Context } from "hono";
+import { convertIPv4BinaryToString, convertIPv6BinaryToString } from "hono/utils/ipaddr";
+import { addressOf } from "../keys/address-ranges.ts";
+
+/** The network bits of an IPv6 /64. */
+const PREFIX_64 = ((1n << 64n) - 1n) << 64n;
 
 /**
- * The address a throttle counts against: the client's IPv4 address as sent,
- * or the /64 prefix of its IPv6 address, since one subscriber usually holds
- * a whole /64 and could otherwise take a fresh address for every attempt.
+ * The address a throttle counts against, in one form however the client's
+ * text wrote it: an IPv4 address (an IPv4-mapped IPv6 address is its IPv4
+ * address), or the /64 prefix of an IPv6 address, since one subscriber
+ * usually holds a whole /64 and could otherwise take a fresh address for
+ * every attempt. Text that is no address is counted as it is.
  */
 export function throttleAddress(clientIp: string | undefined): string {
-  const ip = clientIp?.trim().toLowerCase() ?? "";
+  const ip = clientIp?.trim() ?? "";
   if (ip === "") return "unknown";
-  return ip.includes(":") ? (ipv6Prefix64(ip) ?? ip) : ip;
-}
-
-/** `2001:db8:1:2::/64` for any address in that /64; undefined when the text is not IPv6. */
-function ipv6Prefix64(ip: string): string | undefined {
-  const halves = ip.split("::");
-  if (halves.length > 2) return undefined;
-  const [head = "", tail] = halves;
-  const headGroups = head === "" ? [] : head.split(":");
-  const tailGroups = tail === undefined || tail === "" ? [] : tail.split(":");
-  const missing = 8 - headGroups.length - tailGroups.length;
-  // Without "::" all eight groups are written; with it, it stands for at least one.
-  if (tail === undefined ? missing !== 0 : missing < 1) return undefined;
-  const groups = [...headGroups, ...Array<string>(missing).fill("0"), ...tailGroups];
-  if (!groups.every((group) => /^[0-9a-f]{1,4}$/.test(group))) return undefined;
-  const prefix = groups.slice(0, 4).map((group) => Number.parseInt(group, 16).toString(16));
-  return `${prefix.join(":")}::/64`;
+  const address = addressOf(ip);
+  if (!address) return ip.toLowerCase();
+  if (address.v4) return convertIPv4BinaryToString(address.value);
+  return `${convertIPv6BinaryToString(address.value & PREFIX_64)}/64`;
 }
 
 /** The client's address as Cloudflare sends it (none off Cloudflare), which a key's allowed ranges are matched against. */

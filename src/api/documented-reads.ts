@@ -58,7 +58,7 @@ const ConsistencyTokenHeaderSchema = z.object({
     .openapi({
       param: {
         description:
-          "An earlier reply's `Consistency-Token`: read at least that fresh (your own writes included) from any copy. Anything else: 400; without it, the nearest copy answers.",
+          "An earlier reply's `Consistency-Token`: read at least that fresh (your own writes included) from any copy. Made up: 400; none, or over 24 h old: the nearest copy answers.",
       },
     }),
 });

@@ -221,7 +221,7 @@ const rowOf = (key: ListedKey) => [
 ];
 
 const list = subcommand({
-  synopsis: "--account EMAIL",
+  synopsis: "[--account EMAIL]",
   summary: "the account's keys, newest first",
   help: `Shows the account's plan and its keys, newest first: last four characters,
 when it was made, when it last admitted a request (to the minute), when it
@@ -229,13 +229,12 @@ expires, its scopes and the addresses it may be used from, its status, limits
 and whether they come from the account's plan or the key's own. Keys
 themselves are never stored, so never shown.
 
-  --account EMAIL           whose keys (required)`,
+  --account EMAIL           whose keys; default: the environment's operator account`,
   options: { account: { type: "string" } },
   async run(values, _, worker) {
-    if (values.account === undefined) throw new UsageError("--account EMAIL is required");
     const query = checkArguments(AccountQuerySchema, { account: values.account });
-    const path = `/keys?${new URLSearchParams(query)}`;
-    const notFound = `no account ${query.account}`;
+    const path = query.account === undefined ? "/keys" : `/keys?${new URLSearchParams(query)}`;
+    const notFound = `no account ${query.account ?? "for the operator yet: make a key first"}`;
     const { account, keys } = await worker.send<z.infer<typeof AccountKeysSchema>>("GET", path, {
       notFound,
     });

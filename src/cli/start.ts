@@ -1,7 +1,14 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { once } from "node:events";
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { constants } from "node:os";
 import path from "node:path";
@@ -23,8 +30,8 @@ import { buildReferenceAssets } from "./reference-assets.ts";
 
 const help = `Usage: npm start [-- --port N] [-- --inspector-port N] [-- --persist-to DIR]
 
-Applies pending local D1 migrations, creates .dev.vars (with a random
-ADMIN_TOKEN) if it is missing, then serves the API with wrangler dev on
+Applies pending local D1 migrations, creates .dev.vars (with random
+secrets) if it is missing, then serves the API with wrangler dev on
 http://127.0.0.1:8787, with local D1, KV and Durable Objects under ${LOCAL_STATE_DIR}.
 Once it answers, it records its address there, so \`npm run key\` and
 \`npm run account\` find it. Local state made by an earlier version, whose D1
@@ -146,15 +153,32 @@ function appliedMigrations(stateDir: string): string[] {
   return applied;
 }
 
-/** Creates .dev.vars when it is missing: the committed example, with fresh random secrets. */
+/** The secrets `npm start` makes for .dev.vars: 32 random bytes each. */
+const GENERATED_SECRETS = /^(ADMIN_TOKEN|SESSION_SECRET|CONSISTENCY_TOKEN_SECRET)=.*$/gm;
+/** Secrets every reply needs that a .dev.vars made by an earlier version lacks. */
+const LATER_SECRETS = ["CONSISTENCY_TOKEN_SECRET"];
+
+const freshSecret = () => randomBytes(32).toString("base64url");
+
+/**
+ * Creates .dev.vars when it is missing: the committed example, with fresh
+ * random secrets. One made earlier gets the secrets added since.
+ */
 function ensureDevVars(): void {
-  if (existsSync(".dev.vars")) return;
-  const text = readFileSync(".dev.vars.example", "utf8").replace(
-    /^(ADMIN_TOKEN|SESSION_SECRET)=.*$/gm,
-    (_, name) => `${name}=${randomBytes(32).toString("base64url")}`,
-  );
-  writeFileSync(".dev.vars", text, { mode: 0o600, flag: "wx" });
-  console.log("Created .dev.vars with a fresh random ADMIN_TOKEN.");
+  if (!existsSync(".dev.vars")) {
+    const text = readFileSync(".dev.vars.example", "utf8").replace(
+      GENERATED_SECRETS,
+      (_, name) => `${name}=${freshSecret()}`,
+    );
+    writeFileSync(".dev.vars", text, { mode: 0o600, flag: "wx" });
+    console.log("Created .dev.vars with fresh random secrets.");
+    return;
+  }
+  const text = readFileSync(".dev.vars", "utf8");
+  const missing = LATER_SECRETS.filter((name) => !new RegExp(`^${name}=`, "m").test(text));
+  if (missing.length === 0) return;
+  appendFileSync(".dev.vars", missing.map((name) => `\n${name}=${freshSecret()}\n`).join(""));
+  console.log(`Added ${missing.join(", ")} to .dev.vars, with a fresh random value.`);
 }
 
 /** The port a flag names: a whole number 1–65535, else a usage error. */

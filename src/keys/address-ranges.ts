@@ -24,8 +24,12 @@ interface Range {
 const maskOf = (prefix: number, bits: number) =>
   ((1n << BigInt(prefix)) - 1n) << BigInt(bits - prefix);
 
-/** An address as compared: IPv4-mapped IPv6 (`::ffff:10.1.2.3`) as its IPv4 address. */
-function addressOf(text: string): { v4: boolean; value: bigint } | undefined {
+/**
+ * An address as compared, however it is written: IPv4-mapped IPv6
+ * (`::ffff:10.1.2.3`, `::ffff:a01:203`) as its IPv4 address. Undefined when
+ * the text is not an address.
+ */
+export function addressOf(text: string): { v4: boolean; value: bigint } | undefined {
   try {
     if (!text.includes(":")) return { v4: true, value: convertIPv4ToBinary(text) };
     const value = convertIPv6ToBinary(text);

@@ -13,6 +13,7 @@ export function effectiveLimits(row: KeyWithAccount) {
 export function keyRecordOf(row: KeyWithAccount): KeyRecord {
   const record: KeyRecord = {
     version: row.version,
+    accountId: row.accountId,
     lastFour: row.lastFour,
     limits: effectiveLimits(row),
     revoked: row.revokedAt !== null,
@@ -24,7 +25,11 @@ export function keyRecordOf(row: KeyWithAccount): KeyRecord {
   return record;
 }
 
-/** What the key's Durable Object needs to decide a request: everything but the last four. */
-export function policyOf({ lastFour: _lastFour, ...policy }: KeyRecord): KeyPolicy {
+/** What the key's Durable Object needs to decide a request: everything but the last four and the account. */
+export function policyOf({
+  lastFour: _lastFour,
+  accountId: _accountId,
+  ...policy
+}: KeyRecord): KeyPolicy {
   return policy;
 }

@@ -11,6 +11,8 @@ import { SCOPES } from "./scopes.ts";
  */
 export const KeyRecordSchema = z.strictObject({
   version: z.number().int().nonnegative(),
+  /** The account the key belongs to, which its Consistency-Tokens are bound to. */
+  accountId: z.number().int().positive(),
   lastFour: z.string().length(4),
   limits: LimitsSchema,
   revoked: z.boolean(),

@@ -6,6 +6,16 @@ import { ApiError, errorResponse, messages } from "../errors.ts";
 /** The order methods are listed in, whatever order their routes were registered in. */
 const METHOD_ORDER = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
 
+/** The 405 for a method none of a path's routes serves, `Allow` naming those they serve. */
+export function methodNotAllowedError(method: string, served: readonly string[]): ApiError {
+  const allow = served
+    .toSorted((a, b) => METHOD_ORDER.indexOf(a) - METHOD_ORDER.indexOf(b))
+    .join(", ");
+  return new ApiError("method_not_allowed", messages.methodNotAllowed(method, allow), {
+    headers: { Allow: allow },
+  });
+}
+
 /**
  * Answers a known path reached with a method none of its routes serves:
  * 405 with the Error body and `Allow`, the methods read from the app's
@@ -14,18 +24,7 @@ const METHOD_ORDER = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
 export function methodNotAllowed(app: Hono<AppEnv>): MiddlewareHandler<AppEnv> {
   return allowedMethodsOnly({
     app,
-    onMethodNotAllowed: (c, methods) => {
-      const allow = methods
-        .toSorted((a, b) => METHOD_ORDER.indexOf(a) - METHOD_ORDER.indexOf(b))
-        .join(", ");
-      const error = new ApiError(
-        "method_not_allowed",
-        messages.methodNotAllowed(c.req.method, allow),
-        {
-          headers: { Allow: allow },
-        },
-      );
-      return errorResponse(c, error);
-    },
+    onMethodNotAllowed: (c, methods) =>
+      errorResponse(c, methodNotAllowedError(c.req.method, methods)),
   });
 }

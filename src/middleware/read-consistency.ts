@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import { bookmarkOf } from "../api/consistency-token.ts";
+import { openToken, sealToken } from "../api/consistency-token.ts";
 import type { AppEnv } from "../context.ts";
 import { newerBookmark, RequestSession, type SessionStart } from "../db/request-session.ts";
 import { ApiError, messages } from "../errors.ts";
@@ -16,11 +16,21 @@ const issued = new ExpiringCache<string, string>(20_000, 5 * 60_000);
 
 const HEADER = "Consistency-Token";
 
-/** The bookmark the request sent back; a header that is not one of our tokens is a 400. */
-function sentBookmark(header: string | undefined): string | undefined {
+/**
+ * The bookmark the request sent back, undefined for none or one older than
+ * a day; a header that is not a token sealed for the key's account with a
+ * secret in force is a 400, and never remembered.
+ */
+async function sentBookmark(
+  header: string | undefined,
+  account: number,
+  secrets: readonly string[] | undefined,
+  now: number,
+): Promise<string | undefined> {
   if (header === undefined) return undefined;
-  const bookmark = bookmarkOf(header.trim());
-  if (bookmark !== undefined) return bookmark;
+  const opened = secrets ? await openToken(header.trim(), account, secrets, now) : "invalid";
+  if (opened === "expired") return undefined;
+  if (opened !== "invalid") return opened.bookmark;
   const message = messages.invalidConsistencyToken;
   throw new ApiError("invalid_request", messages.invalidRequest(`${HEADER}: ${message}`), {
     details: [{ path: HEADER, message }],
@@ -41,22 +51,25 @@ function startOf(method: string, sent: string | undefined, keyHash: string): Ses
 
 /**
  * Gives an admitted `/v1` request its own D1 session (as `services.db`),
- * started where `startOf` says; the response chain writes the bookmark after
- * its last query as `Consistency-Token`, and this isolate remembers it as
- * the key's newest.
+ * started where `startOf` says; the bookmark after its last query goes out
+ * sealed as `Consistency-Token` (the response chain sets it), and this
+ * isolate remembers it as the key's newest.
  */
 export function readConsistency(): MiddlewareHandler<AppEnv> {
   return async function readConsistency(c, next) {
-    const sent = sentBookmark(c.req.header(HEADER));
-    const keyHash = c.get("apiKey").hash;
+    const { hash: keyHash, record } = c.get("apiKey");
     const services = c.get("services");
+    const secrets = services.config.consistencyTokens;
+    const sent = await sentBookmark(c.req.header(HEADER), record.accountId, secrets, Date.now());
     const session = new RequestSession(services.db, startOf(c.req.method, sent, keyHash));
     c.set("services", { ...services, db: session.database });
     await next();
     const bookmark = session.bookmark();
     if (bookmark === undefined) return;
-    c.set("bookmark", bookmark);
     const now = Date.now();
+    if (secrets) {
+      c.set("consistencyToken", await sealToken(bookmark, record.accountId, secrets[0], now));
+    }
     const newest = newerBookmark(issued.get(keyHash, now), bookmark);
     if (newest !== undefined) issued.set(keyHash, newest, now);
   };

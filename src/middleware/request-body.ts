@@ -13,12 +13,42 @@ const isJsonMediaType = (mediaType: string) => /^application\/(?:[\w.-]+\+)?json
 const mediaTypeHeader = (mediaType: string) =>
   new RegExp(`^${mediaType.replace(/[.+*?^$()[\]{}|\\/]/g, "\\$&")}[ \\t]*(?:;.*)?$`, "i");
 
+/** The code of a body refused as cut short: `invalid_json` where JSON was to come. */
+type BodyCode = "invalid_json" | "invalid_request";
+
+/**
+ * Refuses a body over `maxSize` (413). Without a Content-Length (a chunked
+ * body) hono/body-limit reads the body itself to count it: a client that
+ * stopped sending mid-chunk then gets a 400 with `code`, as `readWhole`
+ * gives one that stopped short of its Content-Length.
+ */
+function limitSize(maxSize: number, code: BodyCode): MiddlewareHandler<AppEnv> {
+  const limit = bodyLimit({
+    maxSize,
+    onError: () => {
+      throw new ApiError("payload_too_large", messages.payloadTooLarge(maxSize));
+    },
+  });
+  return async function limitSize(c, next) {
+    let counted = false;
+    try {
+      await limit(c, () => {
+        counted = true;
+        return next();
+      });
+    } catch (error) {
+      if (counted || error instanceof ApiError) throw error;
+      throw new ApiError(code, messages.bodyCutShort);
+    }
+  };
+}
+
 /**
  * Reads the whole body into Hono's body cache, where whatever follows finds
  * it. A client that stopped sending (fewer bytes than its Content-Length)
  * gets a 400 with `code`: its request, not a fault of ours.
  */
-function readWhole(code: "invalid_json" | "invalid_request"): MiddlewareHandler<AppEnv> {
+function readWhole(code: BodyCode): MiddlewareHandler<AppEnv> {
   return async function readWhole(c, next) {
     try {
       await c.req.arrayBuffer();
@@ -63,7 +93,8 @@ function requireJsonSyntax(): MiddlewareHandler<AppEnv> {
 /**
  * The checks a route's body passes before schema validation, read from the
  * media types its request declares: media type (415), then size (413), then
- * the body read whole (400 when it ends early), then, for JSON, syntax (400
+ * the body read whole (400 when it ends early, before its Content-Length or
+ * inside a chunk), then, for JSON, syntax (400
  * invalid_json). JSON bodies take 16 KiB unless the route states
  * `maxBodyBytes`; any other body must state it, and its handler finds it
  * read. Undefined for a route that takes no body.
@@ -77,6 +108,7 @@ export function requestBody(route: OperatorRoute): MiddlewareHandler<AppEnv> | u
     throw new Error(`${route.method} ${route.path} takes ${mediaTypes} but states no maxBodyBytes`);
   }
   const accepted = mediaTypes.map(mediaTypeHeader);
+  const code: BodyCode = json ? "invalid_json" : "invalid_request";
   const refusal =
     json && mediaTypes.length === 1
       ? messages.unsupportedMediaType
@@ -89,13 +121,8 @@ export function requestBody(route: OperatorRoute): MiddlewareHandler<AppEnv> | u
       }
       await next();
     },
-    bodyLimit({
-      maxSize,
-      onError: () => {
-        throw new ApiError("payload_too_large", messages.payloadTooLarge(maxSize));
-      },
-    }),
-    readWhole(json ? "invalid_json" : "invalid_request"),
+    limitSize(maxSize, code),
+    readWhole(code),
     ...(json ? [requireJsonSyntax()] : []),
   );
 }

@@ -3,12 +3,12 @@ import { cors } from "hono/cors";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
 import type { RouterRoute } from "hono/types";
-import { consistencyToken } from "../api/consistency-token.ts";
 import type { AppEnv } from "../context.ts";
 import { ApiError, messages } from "../errors.ts";
 import { log } from "../logging.ts";
 import { PHOTOS_PATH } from "../photos/photo-files.ts";
 import { answerConditionally } from "./conditional-read.ts";
+import { methodNotAllowedError } from "./method-not-allowed.ts";
 import { routeMethods } from "./route-methods.ts";
 
 /** The API's replies (/v1, and the document at the root too): per caller, so revalidated or never stored. */
@@ -67,7 +67,7 @@ function isRead(method: string): boolean {
 /**
  * The headers of what the request itself went through, recorded on the
  * context by the middleware that knows them: the limiter's answer, and the
- * D1 bookmark after the request's last query (when it reached D1) as
+ * sealed D1 bookmark after the request's last query (when it reached D1) as
  * `Consistency-Token`. Any other such header belongs here too, so that
  * every status and every 304 carries it; a preflight goes through none of
  * them, so it carries none.
@@ -75,8 +75,8 @@ function isRead(method: string): boolean {
 function recordedHeaders(c: Context<AppEnv>, headers: Headers): void {
   const limits = c.get("rateLimitHeaders");
   if (limits) for (const [name, value] of Object.entries(limits)) headers.set(name, value);
-  const bookmark = c.get("bookmark");
-  if (bookmark !== undefined) headers.set("Consistency-Token", consistencyToken(bookmark));
+  const token = c.get("consistencyToken");
+  if (token !== undefined) headers.set("Consistency-Token", token);
 }
 
 /**
@@ -165,12 +165,13 @@ function logReply(c: Context<AppEnv>, requestId: string, started: number): void 
 }
 
 /**
- * Answers a CORS preflight (`OPTIONS` with Access-Control-Request-Method)
- * under the CORS paths before any key is asked for or budget spent: 204
- * allowing exactly the methods the app serves at that path, or 404 where it
- * serves none. Any other `OPTIONS` is a request like the rest (405 on a
- * known path). hono/cors answers every `OPTIONS` and allows every method,
- * so it answers only the preflights this lets through.
+ * Answers every `OPTIONS` under the CORS paths before any key is asked for
+ * or budget spent. A CORS preflight (with Access-Control-Request-Method)
+ * gets 204 allowing exactly the methods the app serves at that path; any
+ * other `OPTIONS` asks for a method no route serves, so 405 naming those
+ * that are; a path the app serves nothing at is 404 either way. hono/cors
+ * answers every `OPTIONS` and allows every method, so it answers only the
+ * preflights this lets through.
  */
 export function corsPreflight(app: { routes: RouterRoute[] }): MiddlewareHandler<AppEnv> {
   const methodsAt = routeMethods(app);
@@ -182,9 +183,12 @@ export function corsPreflight(app: { routes: RouterRoute[] }): MiddlewareHandler
   });
   return async function corsPreflight(c, next) {
     const { method, path } = c.req;
-    if (method !== "OPTIONS" || !c.req.header("Access-Control-Request-Method")) return next();
-    if (!under(path, CORS_PATHS)) return next();
-    if (methodsAt(path).length === 0) throw new ApiError("not_found", messages.notFound);
+    if (method !== "OPTIONS" || !under(path, CORS_PATHS)) return next();
+    const served = methodsAt(path);
+    if (served.length === 0) throw new ApiError("not_found", messages.notFound);
+    if (!c.req.header("Access-Control-Request-Method")) {
+      throw methodNotAllowedError(method, served);
+    }
     return answer(c, next);
   };
 }

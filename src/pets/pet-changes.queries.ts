@@ -13,7 +13,8 @@ import type { NewPet, Pet, PetStatus } from "./pets.schemas.ts";
 /**
  * The changes of an animal, each one D1 batch: its row, the words of its
  * name in the search index, and its events, together or not at all. Each
- * change of an animal adds one to its version (its etag).
+ * change of an animal adds one to its version (its etag), except its
+ * deletion, which ends it at its last.
  */
 
 const petId = sql.placeholder("id");
@@ -225,7 +226,8 @@ const deletable = (db: Drizzle) => and(thisPet, atVersion, live, notExists(place
  * Deleting an animal: its photos (uploads under way too) are marked for
  * deletion, and its row becomes a tombstone, both only while it may be
  * deleted; its words leave the index; `pet.deleted`; then the photos whose
- * objects are to go.
+ * objects are to go. The tombstone keeps the animal's last version, so
+ * `pet.deleted` carries the animal as it was, its last etag included.
  */
 const deletion = change()
   // First, since the steps after the tombstone each follow the one before it.
@@ -245,7 +247,7 @@ const deletion = change()
   .step("deleted", (db) =>
     db
       .update(pets)
-      .set({ deletedAt: millis("now"), version: nextVersion })
+      .set({ deletedAt: millis("now") })
       .where(deletable(db))
       .returning({ id: pets.id })
       .prepare(),

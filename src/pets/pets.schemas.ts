@@ -4,6 +4,7 @@ import { digitsAsInteger, IdentifierSchema, MAX_ID } from "../api/identifiers.ts
 import { pageParameters, repeatedParameter } from "../api/pagination.ts";
 import { characters, nameSchema } from "../api/text.ts";
 import { PET_STATUSES } from "../db/schema.ts";
+import { hasWord } from "./search-words.ts";
 
 /** What a request for an animal that is not there is told, whether the id is unknown, deleted or malformed. */
 export const PET_NOT_FOUND = "No animal has this identifier.";
@@ -128,13 +129,17 @@ export const ListPetsQuerySchema = z.object({
   q: z
     .string()
     .refine((text) => characters(text) >= 1 && characters(text) <= 100, "Must be 1–100 characters")
+    .refine(
+      hasWord,
+      "Must hold at least one word: letters or digits, not only punctuation, symbols or spaces",
+    )
     .optional()
     .openapi({
       param: {
         name: "q",
         in: "query",
         description:
-          "Words (beta): an animal matches when every word of `q` begins a word of its name, ignoring case and accents (`bel` finds Bella and Bélla). A word is a run of letters and digits; everything else, quotes and operators included, only separates words, so no text makes the search fail (a `q` without any word matches every animal). `æ`, `ø` and `ß` are not folded. Combined with another filter, a page may hold fewer animals than `limit`, even none, with a `Link` to go on.",
+          "Words (beta): an animal matches when every word of `q` begins a word of its name, ignoring case and accents (`bel` finds Bella and Bélla). A word is a run of letters and digits; everything else, quotes and operators included, only separates words, so no text makes the search fail (no word: 400). `æ`, `ø` and `ß` are not folded. Combined with another filter, a page may hold fewer animals than `limit`, even none, with a `Link` to go on.",
       },
       minLength: 1,
       maxLength: 100,

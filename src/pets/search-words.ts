@@ -8,6 +8,11 @@
 
 const WORD = /[\p{L}\p{N}\p{Co}][\p{L}\p{N}\p{Co}\p{M}]*/gu;
 
+/** Whether `q` holds a word: a `q` of only punctuation, symbols or spaces names no animal to look for. */
+export function hasWord(q: string): boolean {
+  return q.match(WORD) !== null;
+}
+
 /**
  * The FTS5 query matching names in which every word of `q` begins a word
  * (`"bel"* "rex"*`): case and accents are folded by the index's own

@@ -16,7 +16,8 @@ function tightest(windows: WindowReport[], refused: boolean): WindowReport {
 
 /**
  * The X-RateLimit-* trio and the IETF RateLimit fields for one limiter answer.
- * A refused request reports nothing left until it may retry.
+ * A refused request reports nothing left until it may retry; a banned key's
+ * report the ban instead of a window, its length listed in the policy.
  */
 export function rateLimitHeaders(
   result: HitResult,
@@ -27,14 +28,15 @@ export function rateLimitHeaders(
   const nowSeconds = Math.floor(now / 1000);
   const remaining = refused ? 0 : window.remaining;
   const reset = refused ? nowSeconds + (result.retryAfter ?? 0) : window.reset;
+  const policies = result.windows.map((w) => `"${w.name}";q=${w.limit};w=${w.lengthSeconds}`);
+  if (result.banSeconds !== undefined) policies.push(`"ban";q=0;w=${result.banSeconds}`);
+  const reported = result.banSeconds === undefined ? window.name : "ban";
   const headers: Record<string, string> = {
     "X-RateLimit-Limit": String(window.limit),
     "X-RateLimit-Remaining": String(remaining),
     "X-RateLimit-Reset": String(reset),
-    "RateLimit-Policy": result.windows
-      .map((w) => `"${w.name}";q=${w.limit};w=${w.lengthSeconds}`)
-      .join(", "),
-    RateLimit: `"${window.name}";r=${remaining};t=${Math.max(0, reset - nowSeconds)}`,
+    "RateLimit-Policy": policies.join(", "),
+    RateLimit: `"${reported}";r=${remaining};t=${Math.max(0, reset - nowSeconds)}`,
   };
   if (refused) headers["Retry-After"] = String(result.retryAfter);
   return headers;

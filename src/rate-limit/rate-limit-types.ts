@@ -49,6 +49,8 @@ export interface HitResult {
   windows: WindowReport[];
   /** Whole seconds until a refused request may be retried. */
   retryAfter?: number;
+  /** While the key is banned: how long the ban lasts in all, in whole seconds. */
+  banSeconds?: number;
 }
 
 /** How many admissions an isolate made from a share it is done with. */

@@ -78,7 +78,11 @@ export function countOrRefuse(
 ): Counted {
   const ban = state.ban;
   if (ban && ban.until > now) {
-    const result = { windows: reports(windows), retryAfter: secondsUntil(ban.until, now) };
+    const result = {
+      windows: reports(windows),
+      retryAfter: secondsUntil(ban.until, now),
+      banSeconds: ban.durationMs / 1000,
+    };
     return { result: { outcome: "banned", ...result }, changed: false };
   }
   const full = windows.filter((window) => window.count.count >= window.limit);
@@ -92,7 +96,8 @@ export function countOrRefuse(
     state.ban = { until: now + durationMs, durationMs };
     for (const window of windows) window.count.refused = 0;
     const retryAfter = secondsUntil(now + durationMs, now);
-    return { result: { outcome: "banned", windows: reports(windows), retryAfter }, changed: true };
+    const result = { windows: reports(windows), retryAfter, banSeconds: durationMs / 1000 };
+    return { result: { outcome: "banned", ...result }, changed: true };
   }
   const reopensAt = Math.max(...full.map((window) => windowEnd(window.count, window.length)));
   const retryAfter = secondsUntil(reopensAt, now);

@@ -76,7 +76,10 @@ export function webhookChangeSchema(policy: WebhookUrlPolicy) {
       }),
     })
     .refine((change) => Object.keys(change).length > 0, "Must change at least one field")
-    .openapi("WebhookChange", { example: { enabled: false } });
+    .openapi("WebhookChange", {
+      minProperties: 1,
+      example: { enabled: false },
+    });
 }
 
 export const WebhookSchema = z

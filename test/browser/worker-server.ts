@@ -44,7 +44,7 @@ async function waitUntilServing(origin: string, child: ChildProcess, timeoutMs: 
 /**
  * Serves the Worker the way `npm start` does (local migrations, then wrangler
  * dev on 127.0.0.1), but on a free port, with state in a throw-away directory
- * and its own SESSION_SECRET, so it neither touches nor needs the developer's
+ * and its own SESSION_SECRET and CONSISTENCY_TOKEN_SECRET, so it neither touches nor needs the developer's
  * .wrangler/ state or .dev.vars. `vars` are set beside it (an ADMIN_TOKEN, say).
  */
 export async function startWorker(vars: Record<string, string> = {}): Promise<WorkerServer> {
@@ -52,13 +52,14 @@ export async function startWorker(vars: Record<string, string> = {}): Promise<Wo
   const env = { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" };
   await run(["d1", "migrations", "apply", "DB", "--local", "--persist-to", persistTo], env);
   const port = await freePort();
-  const secret = randomBytes(32).toString("base64url");
+  const secret = () => randomBytes(32).toString("base64url");
   const child = spawn(
     wrangler,
     [
       "dev",
       ...["--ip", HOST, "--port", String(port), "--persist-to", persistTo],
-      ...["--var", `SESSION_SECRET:${secret}`, "--show-interactive-dev-session=false"],
+      ...["--var", `SESSION_SECRET:${secret()}`, "--var", `CONSISTENCY_TOKEN_SECRET:${secret()}`],
+      "--show-interactive-dev-session=false",
       ...Object.entries(vars).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
     ],
     { cwd: root, env, stdio: ["ignore", "ignore", "inherit"], detached: true },

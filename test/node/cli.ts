@@ -82,7 +82,12 @@ export function makeSandbox(): Sandbox {
   writeFileSync(path.join(dir, "wrangler.toml"), absolutePaths(toml));
   writeFileSync(
     path.join(dir, ".dev.vars"),
-    `ADMIN_TOKEN=${adminToken}\nSESSION_SECRET=${randomBytes(32).toString("base64url")}\n`,
+    [
+      `ADMIN_TOKEN=${adminToken}`,
+      `SESSION_SECRET=${randomBytes(32).toString("base64url")}`,
+      `CONSISTENCY_TOKEN_SECRET=${randomBytes(32).toString("base64url")}`,
+      "",
+    ].join("\n"),
   );
   // `npm run key` and friends work in the sandbox as in the project: the same
   // scripts, run with the project's own Node and tools.

@@ -184,6 +184,16 @@ describe("npm run key -- list", () => {
     );
   });
 
+  it("without --account lists the operator account's keys, as the README writes it", async () => {
+    const made = await createKey();
+    const result = await local.sandbox.key("list");
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    const [heading, , ...rows] = lines(result.stdout);
+    expect(heading).toMatch(/^operator@petstore\.test: enterprise/);
+    expect(rows.some((row) => row.startsWith(`…${made.slice(-4)} `))).toBe(true);
+  });
+
   it("says in one line that an unknown account does not exist", async () => {
     const result = await local.sandbox.key("list", "--account", "nobody@example.com");
     expect(result.code).toBe(1);

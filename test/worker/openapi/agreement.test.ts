@@ -4,6 +4,7 @@ import { seedKey } from "../support/keys.ts";
 import { Contract } from "../support/openapi-contract.ts";
 import { runs as numRuns, seed } from "../support/property.ts";
 import { api } from "../support/request.ts";
+import { receiverUrl, uniqueName } from "../support/webhooks.ts";
 
 /*
  * The document and the server must agree on every input: what a client
@@ -269,6 +270,28 @@ describe(`the document and the server agree (seed ${seed}, ${numRuns} runs each)
     },
     TIMEOUT_MS,
   );
+
+  it("on updateWebhook bodies: one that changes nothing is refused by both", async () => {
+    const url = receiverUrl("ok", uniqueName("agreement"));
+    const created = await api("/v1/webhooks", {
+      method: "POST",
+      key,
+      json: { url, types: ["pet.*"] },
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: number };
+    const { path, method } = contract.operation("updateWebhook");
+    const pointer = `/paths/${path.replace(/\//g, "~1")}/${method}/requestBody/content/application~1json/schema`;
+    for (const body of [{}, { enabled: true }, { types: ["pet.*"] }]) {
+      const response = await api(`/v1/webhooks/${id}`, { method: "PATCH", key, json: body });
+      expect([200, 400]).toContain(response.status);
+      await response.arrayBuffer();
+      await agree(contract.accepts(pointer, body), response.status === 200, body);
+    }
+    const deleted = await api(`/v1/webhooks/${id}`, { method: "DELETE", key });
+    expect(deleted.status).toBe(204);
+    await deleted.arrayBuffer();
+  });
 
   it(
     "on listEvents queries",

@@ -69,6 +69,45 @@ describe("bans over HTTP", MANY_REQUESTS, () => {
     expect(third && header(third, "Retry-After")).toBe("240");
   });
 
+  it("describes the ban, not a window, in the rate-limit headers while it lasts", async () => {
+    setClock("2030-06-15T10:00:05Z");
+    const { key } = await seedKey({ plan: "free" });
+    const windows = '"minute";q=60;w=60, "day";q=1000;w=86400';
+    const seconds = (instant: string) => String(Date.parse(instant) / 1000);
+    const fields = (reply: Awaited<ReturnType<typeof send>>) =>
+      ["X-RateLimit-Remaining", "X-RateLimit-Reset", "RateLimit", "RateLimit-Policy"].map((name) =>
+        header(reply, name),
+      );
+    const banned = await earnBan(key);
+    expect(banned && fields(banned)).toEqual([
+      "0",
+      seconds("2030-06-15T10:01:05Z"),
+      '"ban";r=0;t=60',
+      `${windows}, "ban";q=0;w=60`,
+    ]);
+    vi.setSystemTime(new Date("2030-06-15T10:00:25Z"));
+    expect(fields(await send("/v1/pets", { key }))).toEqual([
+      "0",
+      seconds("2030-06-15T10:01:05Z"),
+      '"ban";r=0;t=40',
+      `${windows}, "ban";q=0;w=60`,
+    ]);
+    vi.setSystemTime(new Date("2030-06-15T10:01:05Z"));
+    const second = await earnBan(key);
+    vi.setSystemTime(new Date("2030-06-15T10:02:00Z"));
+    expect(second && header(second, "RateLimit-Policy")).toBe(`${windows}, "ban";q=0;w=120`);
+    expect(fields(await send("/v1/pets", { key }))).toEqual([
+      "0",
+      seconds("2030-06-15T10:03:05Z"),
+      '"ban";r=0;t=65',
+      `${windows}, "ban";q=0;w=120`,
+    ]);
+    vi.setSystemTime(new Date("2030-06-15T10:03:05Z"));
+    const after = await send("/v1/pets", { key });
+    expect(after.status).toBe(200);
+    expect(header(after, "RateLimit-Policy")).toBe(windows);
+  });
+
   it("never bans keyless callers, however often they are refused", async () => {
     setClock("2030-06-15T10:00:05Z");
     const headers = { "CF-Connecting-IP": "203.0.113.77" };

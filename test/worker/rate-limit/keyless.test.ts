@@ -37,6 +37,28 @@ describe("the keyless budget per client IP", MANY_REQUESTS, () => {
     expect(elsewhere.status).toBe(401);
   });
 
+  it("counts one IPv4 address as one budget, however it is written", async () => {
+    const spellings = [
+      "63.28.80.124",
+      "::ffff:63.28.80.124",
+      "0:0:0:0:0:ffff:3f1c:507c",
+      "::FFFF:3f1c:507c",
+    ];
+    const replies = [];
+    for (const ip of spellings) {
+      replies.push(...(await sendInTurn(15, "/v1/pets", { headers: fromIp(ip) })));
+    }
+    expect(tally(replies)).toEqual({ 401: 60 });
+    expect(replies.map((reply) => header(reply, "X-RateLimit-Remaining")).at(-1)).toBe("0");
+    for (const ip of spellings) {
+      expect((await send("/v1/pets", { headers: fromIp(ip) })).body.code, ip).toBe("rate_limited");
+    }
+    // Another address mapped the same way is another budget.
+    const other = await send("/v1/pets", { headers: fromIp("::ffff:3f1c:507d") });
+    expect(other.status).toBe(401);
+    expect(header(other, "X-RateLimit-Remaining")).toBe("59");
+  });
+
   it("shares one budget between missing, malformed and unknown keys", async () => {
     const headers = fromIp("203.0.113.2");
     await sendInTurn(20, "/v1/pets", { headers });
