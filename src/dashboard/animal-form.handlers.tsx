@@ -3,7 +3,7 @@ import { listCategories } from "../categories/categories.queries.ts";
 import { replyOf } from "../idempotency/idempotent-request.ts";
 import { createPet } from "../pets/pet-changes.queries.ts";
 import { editPet } from "../pets/pet-edits.ts";
-import { PetSchema } from "../pets/pets.schemas.ts";
+import { type NewPet, type Pet, PetSchema } from "../pets/pets.schemas.ts";
 import { noticeAndRedirect } from "./account.handlers.tsx";
 import {
   type AnimalField,
@@ -42,6 +42,12 @@ async function renderAnimalForm(
     <AnimalFormPage email={c.get("account").email} csrf={csrf} categories={categories} {...form} />
   );
   return c.html(page, status);
+}
+
+/** Whether the animal already is what the form asks for. */
+function sameAnimal(pet: Pet, asked: NewPet): boolean {
+  const now = parseAnimalForm(animalValuesOf(pet));
+  return now.ok && JSON.stringify(now.pet) === JSON.stringify(asked);
 }
 
 const unknownCategory = { categoryId: ["That category no longer exists: choose another."] };
@@ -126,6 +132,11 @@ export async function updateAnimal(c: DashboardContext) {
     case "preconditionFailed": {
       const current = await ownAnimal(c);
       if (!current) return animalNotFound(c);
+      // A second submit of a form that was saved: the animal is as it asks, so nothing is lost.
+      if (sameAnimal(current.pet, parsed.pet)) {
+        const text = `${current.pet.name} is saved.`;
+        return noticeAndRedirect(c, { kind: "done", text }, animalPage(id));
+      }
       const formError =
         "Someone changed this animal after you opened this form, so your changes were not saved. The form now shows its current values: make your changes again and save.";
       return renderAnimalForm(

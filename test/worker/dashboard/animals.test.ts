@@ -211,6 +211,18 @@ describe("editing an animal", () => {
     expect(await animalsNamed("Second")).toBe(0);
   });
 
+  it("a double submit of an edit saves once and leads to the animal both times", async () => {
+    const browser = await signedIn();
+    const id = await addedAnimal(browser, { name: "Twice" });
+    const fields = { etag: '"1"', name: "Twice saved", categoryId: "1", status: "pending" };
+    const first = await browser.post(`/dashboard/animals/${id}`, fields);
+    const second = await browser.post(`/dashboard/animals/${id}`, fields);
+    expect([first.status, second.status]).toEqual([303, 303]);
+    expect(second.location).toBe(`/dashboard/animals/${id}`);
+    const page = await browser.get(`/dashboard/animals/${id}`);
+    expect(page.html).toContain("(version <code>&quot;2&quot;</code>)");
+  });
+
   it("refuses a status change while an order is placed, naming the order", async () => {
     const browser = await signedIn();
     const id = await addedAnimal(browser, { name: "Spoken for" });
