@@ -1,6 +1,7 @@
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import ServersFirstSequencer from "./servers-first-sequencer.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -18,6 +19,7 @@ export default defineConfig({
   root,
   test: {
     reporters: ["default", path.join(root, "test/summary-reporter.ts")],
+    sequence: { sequencer: ServersFirstSequencer },
     // Vitest's default is one worker fewer than the cores: one test file at a time on two.
     maxWorkers: 2,
     // Two runtimes: the Worker's tests run inside workerd, the operator command's in Node.

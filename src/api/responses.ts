@@ -50,15 +50,15 @@ const rateLimitHeaders: ResponseHeaders = {
   ),
   "X-RateLimit-Remaining": integerHeader("Requests left in that window.", 59),
   "X-RateLimit-Reset": integerHeader(
-    "Unix time, in seconds, at which that window resets.",
+    "Unix time, in seconds, at which that window resets; while the key is banned, when the ban ends.",
     1767225660,
   ),
   "RateLimit-Policy": stringHeader(
-    "The windows in force (IETF RateLimit header fields): quota `q` per window of `w` seconds.",
+    'The windows in force (IETF RateLimit header fields): quota `q` per window of `w` seconds; while banned, also `"ban";q=0;w=<the ban\'s length>`.',
     '"minute";q=60;w=60, "day";q=1000;w=86400',
   ),
   RateLimit: stringHeader(
-    "The tighter window: requests left (`r`) and seconds until it resets (`t`).",
+    'The tighter window: requests left (`r`) and seconds until it resets (`t`); while banned, `"ban";r=0;t=<seconds left>`.',
     '"minute";r=59;t=41',
   ),
 };

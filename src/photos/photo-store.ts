@@ -17,8 +17,11 @@ interface PhotoObject {
  */
 export interface PhotoStore {
   put(id: string, bytes: ArrayBuffer, contentType: PhotoType): Promise<void>;
-  /** The object with its body (`withBody`) or without; undefined when there is none. */
-  get(id: string, withBody: boolean): Promise<PhotoObject | undefined>;
+  /**
+   * The object with its body (`withBody`) or without; undefined when there is none. The
+   * body is left out too when `ifNoneMatch` (a well-formed If-None-Match) names its tag.
+   */
+  get(id: string, withBody: boolean, ifNoneMatch?: string): Promise<PhotoObject | undefined>;
   /** Deletes the objects (at most 1,000); a name with no object is no error. */
   delete(ids: readonly string[]): Promise<void>;
 }
@@ -40,13 +43,15 @@ export function photoStore(bucket: R2Bucket): PhotoStore {
     async put(id, bytes, contentType) {
       await guardStorage("R2", () => bucket.put(id, bytes, { httpMetadata: { contentType } }));
     },
-    async get(id, withBody) {
+    async get(id, withBody, ifNoneMatch) {
       if (!withBody) {
         const object = await guardStorage("R2", () => bucket.head(id));
         return object ? objectOf(object, undefined) : undefined;
       }
-      const object = await guardStorage("R2", () => bucket.get(id));
-      return object ? objectOf(object, object.body) : undefined;
+      const onlyIf = ifNoneMatch ? new Headers({ "If-None-Match": ifNoneMatch }) : undefined;
+      const object = await guardStorage("R2", () => bucket.get(id, { onlyIf }));
+      if (!object) return undefined;
+      return objectOf(object, "body" in object ? object.body : undefined);
     },
     async delete(ids) {
       if (ids.length > 0) await guardStorage("R2", () => bucket.delete([...ids]));

@@ -7,7 +7,8 @@ import type { AddressInfo } from "node:net";
  *
  *   /ok/NAME          200
  *   /fail/NAME        500
- *   /slow/NAME        200, but only after SLOW_MS (longer than the tests' timeout)
+ *   /slow-N/NAME      200, but only after SLOW_MS (longer than the tests' timeout) for the
+ *                     first N requests, then at once
  *   /redirect/NAME    302 to /ok/NAME (which must not be followed)
  *   /flaky-N/NAME     500 for the first N requests, then 200
  *   /throttle-N/NAME  429 with `Retry-After: N` for the first request, then 200
@@ -77,6 +78,7 @@ export function startReceiver(): Promise<Receiver> {
     });
     received.set(name, log);
     const flaky = /^flaky-(\d+)$/.exec(scenario);
+    const slow = /^slow-(\d+)$/.exec(scenario);
     const throttle = /^throttle-(\d+)$/.exec(scenario);
     if (scenario === "ok") reply(response, 200);
     else if (scenario === "gone") reply(response, 410);
@@ -86,7 +88,8 @@ export function startReceiver(): Promise<Receiver> {
       else reply(response, 429, { "Retry-After": throttle[1] ?? "0" });
     } else if (scenario === "fail") reply(response, 500);
     else if (scenario === "redirect") reply(response, 302, { Location: `/ok/${name}` });
-    else if (scenario === "slow") setTimeout(() => reply(response, 200), SLOW_MS);
+    else if (slow && log.length <= Number(slow[1])) setTimeout(() => reply(response, 200), SLOW_MS);
+    else if (slow) reply(response, 200);
     else if (flaky) reply(response, log.length > Number(flaky[1]) ? 200 : 500);
     else reply(response, 404);
   });

@@ -1,9 +1,9 @@
-import { createScheduledController, env } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { NOTICE_TTL_MS, openNotice } from "../../../src/dashboard/notices.ts";
-import worker from "../../../src/index.ts";
 import { sha256Hex } from "../../../src/utils/sha256.ts";
 import { DashboardBrowser, keyHashOnPage, keysIn } from "../support/dashboard-browser.ts";
+import { runScheduled } from "../support/scheduled.ts";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -143,7 +143,7 @@ describe("one-time notices", () => {
     const away = await signedIn();
     await away.post("/dashboard/keys");
     vi.setSystemTime(start + 2 * NOTICE_TTL_MS);
-    await worker.scheduled(createScheduledController(), env);
+    await runScheduled();
     expect(await noticeRows()).toEqual([]);
   });
 

@@ -1,10 +1,10 @@
-import { createScheduledController, env } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SESSION_TTL_MS } from "../../../src/dashboard/session.ts";
-import worker from "../../../src/index.ts";
 import { sha256Hex } from "../../../src/utils/sha256.ts";
 import { DashboardBrowser, PASSWORD, uniqueEmail } from "../support/dashboard-browser.ts";
 import { sessionRecordingD1 } from "../support/recording-d1.ts";
+import { runScheduled } from "../support/scheduled.ts";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -159,7 +159,7 @@ describe("ended sessions", () => {
     );
     expect((await replaying(young, "").get("/dashboard/account")).status).toBe(200);
 
-    await worker.scheduled(createScheduledController(), env);
+    await runScheduled();
     const hashes = await sessionHashes();
     expect(hashes).not.toContain(await sha256Hex(old));
     expect(hashes).toContain(await sha256Hex(young));

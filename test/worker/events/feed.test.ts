@@ -1,11 +1,11 @@
-import { createScheduledController, env } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import worker from "../../../src/index.ts";
 import { createPet, expectError } from "../support/assertions.ts";
 import { seedUnlimitedKey } from "../support/keys.ts";
 import { setClock } from "../support/limiters.ts";
 import { move, type OrderBody, placeOrder } from "../support/orders.ts";
 import { api, MANY_REQUESTS, send } from "../support/request.ts";
+import { runScheduled } from "../support/scheduled.ts";
 import { type EventBody, feed, storedEvents } from "../support/webhooks.ts";
 
 let alice: string;
@@ -269,13 +269,13 @@ describe("retention", () => {
 
     setClock(new Date(Date.parse(created?.createdAt ?? "") + 29 * 86_400_000).toISOString());
     expect(idsOf(await feed(alice))).toContain(created?.id);
-    await worker.scheduled(createScheduledController(), env);
+    await runScheduled();
     expect(await stored()).toBe(1);
 
     setClock(new Date(Date.parse(created?.createdAt ?? "") + 30 * 86_400_000 + 1).toISOString());
     expect(idsOf(await feed(alice))).not.toContain(created?.id);
     expect(await stored()).toBe(1);
-    await worker.scheduled(createScheduledController(), env);
+    await runScheduled();
     expect(await stored()).toBe(0);
   });
 });

@@ -1,6 +1,5 @@
-import { createScheduledController, env } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import worker from "../../../src/index.ts";
 import { createCategory, createPet, expectError } from "../support/assertions.ts";
 import { seedKey, seedUnlimitedKey } from "../support/keys.ts";
 import {
@@ -12,6 +11,7 @@ import {
   storedPetStatus,
 } from "../support/orders.ts";
 import { api } from "../support/request.ts";
+import { runScheduled } from "../support/scheduled.ts";
 
 let key: string;
 
@@ -144,7 +144,7 @@ describe("Idempotency-Key on POST /v1/store/orders", () => {
     expect(await storedPetStatus(pet.id)).toBe("available");
 
     vi.setSystemTime(new Date("2031-05-02T10:00:01Z"));
-    await worker.scheduled(createScheduledController(), env);
+    await runScheduled();
     const records = await env.DB.prepare(
       "SELECT count(*) AS n FROM idempotency_records WHERE idempotency_key = 'expiring'",
     ).first<{ n: number }>();

@@ -1,9 +1,9 @@
-import { createScheduledController, env } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import worker from "../../../src/index.ts";
 import { createCategory, expectError } from "../support/assertions.ts";
 import { seedKey, seedUnlimitedKey } from "../support/keys.ts";
 import { api } from "../support/request.ts";
+import { runScheduled } from "../support/scheduled.ts";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -148,7 +148,7 @@ describe("Idempotency-Key on POST /v1/pets", () => {
     await (await create(key, "sweep-new", { name: "New", categoryId: category(7) })).json();
 
     vi.setSystemTime(new Date("2031-04-02T01:00:00Z"));
-    await worker.scheduled(createScheduledController(), env);
+    await runScheduled();
     const { results } = await env.DB.prepare(
       "SELECT idempotency_key FROM idempotency_records WHERE idempotency_key LIKE 'sweep-%'",
     ).all<{ idempotency_key: string }>();

@@ -91,9 +91,14 @@ describe("GET /photos/{photoId} — happy path", () => {
       expect(res.headers.get("Access-Control-Allow-Origin")).toBe("*");
       expect(res.headers.get("Content-Type")).toBeNull();
     }
-    const stale = await fetchPhoto(pathOf(photo.url), { headers: { "If-None-Match": '"other"' } });
-    expect(stale.status).toBe(200);
-    expect(new Uint8Array(await stale.arrayBuffer())).toEqual(bytes);
+    // A tag it does not name, a weak one it does not name, or one not quoted: the whole photo.
+    for (const ifNoneMatch of ['"other"', 'W/"other"', tag.slice(1, -1)]) {
+      const stale = await fetchPhoto(pathOf(photo.url), {
+        headers: { "If-None-Match": ifNoneMatch },
+      });
+      expect(stale.status, ifNoneMatch).toBe(200);
+      expect(new Uint8Array(await stale.arrayBuffer())).toEqual(bytes);
+    }
   });
 
   it("answers a CORS preflight without a key, allowing GET and HEAD", async () => {

@@ -37,8 +37,13 @@ export function failingD1(): D1Database {
   });
 }
 
-export function hangingD1(): D1Database {
-  return withSessions({ prepare: () => statement(never), batch: never, exec: never });
+/** A D1 that never answers; `onHang` hears each call it leaves hanging. */
+export function hangingD1(onHang: () => void = () => {}): D1Database {
+  const hang = () => {
+    onHang();
+    return never();
+  };
+  return withSessions({ prepare: () => statement(hang), batch: hang, exec: hang });
 }
 
 export function failingKV(): KVNamespace {
@@ -117,10 +122,20 @@ export function recordingQueue<Body>(sent: Body[]): Queue<Body> {
  * for the reads before it.
  */
 export function d1FailingStatements(pattern: RegExp): D1Database {
+  const failing = new WeakSet<D1PreparedStatement>();
   return withSessions({
-    prepare: (query: string) =>
-      pattern.test(query) ? statement(() => Promise.reject(fault())) : env.DB.prepare(query),
-    batch: <T>(statements: D1PreparedStatement[]) => env.DB.batch<T>(statements),
+    prepare: (query: string) => {
+      if (!pattern.test(query)) return env.DB.prepare(query);
+      const stmt = statement(() => Promise.reject(fault()));
+      failing.add(stmt);
+      return stmt;
+    },
+    // A batch holding a failing statement fails as a whole, as D1's transaction does; the
+    // real binding is never handed a statement it did not prepare.
+    batch: <T>(statements: D1PreparedStatement[]) =>
+      statements.some((stmt) => failing.has(stmt))
+        ? Promise.reject(fault())
+        : env.DB.batch<T>(statements),
     exec: (query: string) => env.DB.exec(query),
   });
 }

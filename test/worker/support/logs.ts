@@ -61,3 +61,25 @@ export function defectLines(error: RegExp): LogLine[] {
     requestLine(500),
   ];
 }
+
+/**
+ * Runs `work` with the Worker's log lines held rather than printed, and
+ * returns them for the test to check. Whatever held the console before (a
+ * file's `captureLogs`) holds it again afterwards.
+ */
+export async function heldLines(work: () => Promise<unknown>): Promise<LogLine[]> {
+  const lines: LogLine[] = [];
+  const before = { log: console.log, error: console.error };
+  const hold = (text: unknown) => {
+    lines.push(parse(text));
+  };
+  console.log = hold;
+  console.error = hold;
+  try {
+    await work();
+  } finally {
+    console.log = before.log;
+    console.error = before.error;
+  }
+  return lines;
+}

@@ -7,11 +7,11 @@ import { api } from "./request.ts";
 export type Scenario =
   | "ok"
   | "fail"
-  | "slow"
   | "redirect"
   | "gone"
   | "hang"
   | `flaky-${number}`
+  | `slow-${number}`
   | `throttle-${number}`;
 
 export interface EventBody {
