@@ -28,6 +28,7 @@ import { orderHandlers } from "./orders/orders.handlers.ts";
 import { petPhotoHandlers } from "./pets/pet-photos.handlers.ts";
 import { petHandlers } from "./pets/pets.handlers.ts";
 import { photoFileRoutes } from "./photos/photo-files.ts";
+import { shelterHandlers } from "./shelters/shelters.handlers.ts";
 import { rejectInvalid } from "./validation.ts";
 import { webhookHandlers } from "./webhooks/webhooks.handlers.ts";
 
@@ -82,6 +83,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
   app.route("/v1", apiRouter(v1.pets, petHandlers));
   app.route("/v1", apiRouter(v1.petPhotos, petPhotoHandlers));
   app.route("/v1", apiRouter(v1.categories, categoryHandlers));
+  app.route("/v1", apiRouter(v1.shelters, shelterHandlers));
   app.route("/v1", apiRouter(v1.orders, orderHandlers));
   app.route("/v1", apiRouter(v1.events, eventHandlers));
   app.route("/v1", apiRouter(v1.webhooks, webhookHandlers));

@@ -19,11 +19,13 @@ export const errorStatus = {
   order_open: 409,
   category_exists: 409,
   category_in_use: 409,
+  shelter_in_use: 409,
   gone: 410,
   payload_too_large: 413,
   precondition_failed: 412,
   unsupported_media_type: 415,
   unknown_category: 422,
+  unknown_shelter: 422,
   idempotency_key_reused: 422,
   rate_limited: 429,
   api_key_banned: 429,
@@ -76,6 +78,8 @@ export const messages = {
     `Category ${id} already has this name (names are compared ignoring case and accents).`,
   categoryInUse: "Animals still belong to this category: move or delete them first.",
   unknownCategory: "No category has this identifier.",
+  shelterInUse: "Animals still live in this shelter: move or delete them first.",
+  unknownShelter: "No shelter has this identifier.",
   petNotAvailable: (status: string) =>
     `This animal is ${status}; only an available animal can be ordered.`,
   invalidTransition: (status: string, moved: string) =>

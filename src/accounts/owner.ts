@@ -16,5 +16,11 @@ export const ownerValues = (owner: Owner) =>
 /** The owner's account, from whichever of the two `ownerValues` bound. */
 export const ownersAccount = sql<number>`coalesce(${sql.placeholder("accountId")}, ${accountOfKey(sql.placeholder("apiKeyHash"))})`;
 
+/** Who adds a record (an animal, a shelter), and when. */
+export interface Creator {
+  owner: Owner;
+  now: number;
+}
+
 /** The owner an API request acts as: its key. */
 export const keyOwner = (key: { hash: string }): Owner => ({ kind: "key", apiKeyHash: key.hash });

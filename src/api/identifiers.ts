@@ -16,3 +16,11 @@ export function digitsAsInteger<T extends z.ZodType>(schema: T) {
     schema,
   );
 }
+
+/** An identifier in a query string, such as a listing's repeatable `id` filter. */
+export const IdentifierParameterSchema = digitsAsInteger(z.int().min(1).max(MAX_ID)).openapi({
+  type: "integer",
+  format: "int64",
+  minimum: 1,
+  maximum: MAX_ID,
+});

@@ -52,3 +52,27 @@ export function nameSchema(max: number) {
     })
     .openapi({ minLength: 1, maxLength: max, pattern: NAME_PATTERN.source });
 }
+
+/** Control characters but tabs and line breaks: what plain text may not hold. */
+const TEXT_CONTROL = "\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f";
+/** Plain text: well-formed Unicode without control characters other than tabs and line breaks. */
+const PLAIN_TEXT_PATTERN = new RegExp(`^[^${TEXT_CONTROL}${LONE_SURROGATE}]*$`, "u");
+
+/**
+ * Plain text of at most `max` characters (a description): line breaks and
+ * tabs allowed, other control characters and lone surrogates refused;
+ * stored as sent.
+ */
+export function plainTextSchema(max: number) {
+  return z
+    .string()
+    .superRefine((text, ctx) => {
+      const refuse = (message: string) => ctx.addIssue({ code: "custom", message });
+      if (characters(text) > max) refuse(`Must be at most ${max} characters`);
+      else if (!text.isWellFormed())
+        refuse("Must be well-formed Unicode: a lone surrogate is not a character");
+      else if (!PLAIN_TEXT_PATTERN.test(text))
+        refuse("Must not contain control characters other than tabs and line breaks");
+    })
+    .openapi({ maxLength: max, pattern: PLAIN_TEXT_PATTERN.source });
+}

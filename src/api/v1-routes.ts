@@ -3,6 +3,7 @@ import { eventRoutes } from "../events/events.routes.ts";
 import { orderRoutes } from "../orders/orders.routes.ts";
 import { petPhotoRoutes } from "../pets/pet-photos.routes.ts";
 import { petRoutes } from "../pets/pets.routes.ts";
+import { shelterRoutes } from "../shelters/shelters.routes.ts";
 import type { WebhookUrlPolicy } from "../webhook-urls/webhook-url.ts";
 import { webhookRoutes } from "../webhooks/webhooks.routes.ts";
 
@@ -15,6 +16,7 @@ export function v1Routes(policy: WebhookUrlPolicy) {
     pets: petRoutes,
     petPhotos: petPhotoRoutes,
     categories: categoryRoutes,
+    shelters: shelterRoutes,
     orders: orderRoutes,
     events: eventRoutes,
     webhooks: webhookRoutes(policy),

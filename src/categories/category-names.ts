@@ -48,8 +48,8 @@ export function sameNameAsProposed(other: NamedRecords, except: SQLWrapper): SQL
   const name = sql.placeholder("name");
   return sql<boolean>`(${other.id} <> ${except} AND ${other.deletedAt} IS NULL AND (
     ${other.name} = ${name}
-    OR (${other.id} IN (SELECT ${categoryNames.rowid} FROM ${categoryNames} WHERE ${matches(categoryNames, initialPhrase(sql`${name}`))})
-      AND EXISTS (SELECT 1 FROM ${categoryNames} AS "proposed" WHERE ${proposed.rowid} = ${PROPOSED} AND ${matches(proposed, initialPhrase(sql`${other.name}`))}))))`;
+    OR (${other.id} IN (SELECT ${categoryNames.rowid} FROM ${categoryNames} WHERE ${matches(categoryNames.name, initialPhrase(sql`${name}`))})
+      AND EXISTS (SELECT 1 FROM ${categoryNames} AS "proposed" WHERE ${proposed.rowid} = ${PROPOSED} AND ${matches(proposed.name, initialPhrase(sql`${other.name}`))}))))`;
 }
 
 /** The live category already named as proposed, other than `except`: why a proposed name was refused. */

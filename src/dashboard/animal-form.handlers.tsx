@@ -73,6 +73,9 @@ export async function createAnimal(c: DashboardContext) {
   if (outcome.kind === "unknownCategory") {
     return renderAnimalForm(c, { values: parsed.values, errors: unknownCategory, target }, 422);
   }
+  if (outcome.kind === "unknownShelter" || outcome.kind === "notOwner") {
+    throw new Error("a shelter refused an animal whose form names none");
+  }
   if (outcome.kind === "reused") {
     const formError =
       "This form was already sent with other values. Nothing was added: check your animals, then add it again from a fresh form.";

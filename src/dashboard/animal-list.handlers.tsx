@@ -1,8 +1,8 @@
 import { type Direction, encodeCursor, positionIn } from "../api/cursor.ts";
+import { prefixQuery } from "../api/search-words.ts";
 import { listCategories } from "../categories/categories.queries.ts";
 import { listPets } from "../pets/pet-listing.queries.ts";
 import { ListPetsQuerySchema } from "../pets/pets.schemas.ts";
-import { prefixQuery } from "../pets/search-words.ts";
 import { formToken } from "./csrf.ts";
 import { takeNotices } from "./notices.ts";
 import { AnimalListPage, FINDER_FIELDS } from "./pages/animal-list-page.tsx";

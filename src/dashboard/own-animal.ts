@@ -22,6 +22,7 @@ export async function ownAnimal(c: DashboardContext): Promise<PetForChange | und
   const found = await readForChange(c.get("services").db, {
     id,
     categoryId: undefined,
+    shelterId: undefined,
     changer: accountChanger(c),
   });
   return found?.owned ? found : undefined;

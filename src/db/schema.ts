@@ -8,6 +8,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
 import { SCOPES, type Scope } from "../keys/scopes.ts";
+import { profileColumns } from "./pet-profile-columns.ts";
 
 export const PET_STATUSES = ["available", "pending", "sold"] as const;
 
@@ -32,15 +33,20 @@ export const pets = sqliteTable(
       .notNull()
       .$defaultFn(() => new Date()),
     deletedAt: integer("deleted_at", { mode: "timestamp_ms" }),
+    ...profileColumns,
   },
   (table) => {
     const live = sql`${table.deletedAt} IS NULL`;
     // Each listing's filter walks its index in id order from the cursor, without a sort step.
+    // None for `sex` and the yes/no columns: each would cost every write more than it saves.
     return [
       index("pets_live_id_idx").on(table.id).where(live),
       index("pets_status_id_idx").on(table.status, table.id).where(live),
       index("pets_category_id_idx").on(table.categoryId, table.id).where(live),
       index("pets_category_status_id_idx").on(table.categoryId, table.status, table.id).where(live),
+      index("pets_shelter_id_idx").on(table.shelterId, table.id).where(live),
+      index("pets_age_id_idx").on(table.age, table.id).where(live),
+      index("pets_size_id_idx").on(table.size, table.id).where(live),
     ];
   },
 );
@@ -259,6 +265,9 @@ export const EVENT_TYPES = [
   "category.created",
   "category.updated",
   "category.deleted",
+  "shelter.created",
+  "shelter.updated",
+  "shelter.deleted",
   "order.placed",
   "order.completed",
   "order.cancelled",
@@ -278,7 +287,7 @@ export const events = sqliteTable(
     seq: integer("seq").primaryKey({ autoIncrement: true }),
     id: text("id").notNull(),
     type: text("type", { enum: EVENT_TYPES }).notNull(),
-    // Who may see it: the order's account for order.*, everyone (null) for pet.* and category.*.
+    // Who may see it: the order's account for order.*, everyone (null) for the catalogue's kinds.
     accountId: integer("account_id").references(() => accounts.id),
     data: text("data").notNull(),
     previousStatus: text("previous_status", { enum: PET_STATUSES }),

@@ -1,19 +1,28 @@
-import { and, eq, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { integer, type SQLiteColumn, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { Drizzle } from "./database.ts";
 import type { categories, pets } from "./schema.ts";
+import type { shelters } from "./shelters-table.ts";
 
 /**
  * The FTS5 tables of names (`migrations/0001_search_indexes.sql`), declared
  * for the query builder only. They stay out of `schema.ts`, from which
  * drizzle-kit generates migrations, because it cannot express a virtual
  * table; their migration is written by hand. Each is contentless: it keeps
- * only the words of each name, under the rowid of the record it indexes,
- * and each change writes it in its own batch.
+ * only the words of each name (and breed), under the rowid of the record it
+ * indexes, and each change writes it in its own batch. An index's columns
+ * are named as the record's own columns whose words they hold.
  */
 
-/** The words of each live animal's name, by the animal's id: what `q` searches. */
+/** The words of each live animal's name and breed, by the animal's id: what `q` and `breed` search. */
 export const petSearch = sqliteTable("pet_search", {
+  rowid: integer("rowid").notNull(),
+  name: text("name").notNull(),
+  breed: text("breed"),
+});
+
+/** The words of each live shelter's name, by the shelter's id: what the shelters' `q` searches. */
+export const shelterSearch = sqliteTable("shelter_search", {
   rowid: integer("rowid").notNull(),
   name: text("name").notNull(),
 });
@@ -28,26 +37,32 @@ export const categoryNames = sqliteTable("category_names", {
   name: text("name").notNull(),
 });
 
-/** `table MATCH query`: the rows of an FTS5 table whose words the query matches. */
-export function matches(table: { name: SQLiteColumn }, query: SQLWrapper): SQL<boolean> {
-  // The column stands for its table: FTS5 searches every column it names, and these have one.
-  return sql<boolean>`${table.name} MATCH ${query}`;
+/** `column MATCH query`: the rows of an FTS5 table whose words in that column the query matches. */
+export function matches(column: SQLiteColumn, query: SQLWrapper): SQL<boolean> {
+  return sql<boolean>`${column} MATCH ${query}`;
 }
 
-/** An index of names, with the table whose names it holds. */
+/** An index of words, with the table whose words it holds. */
 type IndexOf =
   | { index: typeof petSearch; of: typeof pets }
-  | { index: typeof categoryNames; of: typeof categories };
+  | { index: typeof categoryNames; of: typeof categories }
+  | { index: typeof shelterSearch; of: typeof shelters };
 
 /**
- * A change's step that writes the words of the name of the row `which`
- * finds into its index, if the statement before it changed one row.
+ * A change's step that writes the words of the row `which` finds into its
+ * index, if the statement before it changed one row.
  */
 export function indexName(db: Drizzle, { index, of }: IndexOf, which: SQL) {
+  const { rowid: _rowid, ...indexed } = getTableColumns(index);
+  const ofColumns: Record<string, SQLiteColumn> = getTableColumns(of);
+  const words = Object.fromEntries(Object.keys(indexed).map((key) => [key, ofColumns[key]]));
   return db
     .insert(index)
     .select(
-      db.select({ rowid: of.id, name: of.name }).from(of).where(and(which, sql`changes() = 1`)),
+      db
+        .select({ rowid: of.id, ...(words as { name: typeof of.name }) })
+        .from(of)
+        .where(and(which, sql`changes() = 1`)),
     )
     .prepare();
 }

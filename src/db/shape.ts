@@ -160,3 +160,14 @@ export function entityTag<C extends SQLiteColumn>(column: C): Field<C, string> {
     optional: false,
   };
 }
+
+/** A yes/no column (stored 1 or 0, null when not known), sent as `true`, `false` or `null`. */
+export function yesNo<C extends SQLiteColumn>(column: C): Field<C, GetColumnData<C>> {
+  return {
+    select: column,
+    render: (read) => read,
+    // json_object writes the integer as it is; json('true') makes it JSON's true.
+    json: sql`CASE WHEN ${column} IS NULL THEN NULL WHEN ${column} THEN json('true') ELSE json('false') END`,
+    optional: false,
+  };
+}

@@ -4,22 +4,24 @@ import { CategorySchema } from "../categories/categories.schemas.ts";
 import { EVENT_TYPES } from "../db/schema.ts";
 import { OrderSchema } from "../orders/orders.schemas.ts";
 import { PetSchema, PetStatusSchema } from "../pets/pets.schemas.ts";
+import { ShelterSchema } from "../shelters/shelters.schemas.ts";
 
 const EventTypeSchema = z.enum(EVENT_TYPES).openapi("EventType", {
   description:
-    "What changed: an animal was added, changed, moved to another status or deleted (`pet.created`, `pet.updated`, `pet.status_changed`, `pet.deleted`); a category was added, renamed or deleted (`category.created`, `category.updated`, `category.deleted`); an order was placed, completed or cancelled (`order.placed`, `order.completed`, `order.cancelled`).",
+    "What changed: an animal was added, changed, moved to another status or deleted (`pet.created`, `pet.updated`, `pet.status_changed`, `pet.deleted`); a category was added, renamed or deleted (`category.created`, `category.updated`, `category.deleted`); a shelter was added, changed or deleted (`shelter.created`, `shelter.updated`, `shelter.deleted`); an order was placed, completed or cancelled (`order.placed`, `order.completed`, `order.cancelled`).",
   example: "pet.status_changed",
 });
 export type EventType = z.infer<typeof EventTypeSchema>;
 
-/** The families a client can ask for as a whole: every kind whose name starts `pet.`, `category.` or `order.`. */
-export const EVENT_FAMILIES = ["pet.*", "category.*", "order.*"] as const;
+/** The families a client can ask for as a whole: every kind whose name starts `pet.`, `category.`, `shelter.` or `order.`. */
+export const EVENT_FAMILIES = ["pet.*", "category.*", "shelter.*", "order.*"] as const;
 type EventFamily = (typeof EVENT_FAMILIES)[number];
 
 export const EventTypeSelectorSchema = z
   .enum([...EVENT_TYPES, ...EVENT_FAMILIES])
   .openapi("EventTypeSelector", {
-    description: "One kind of event, or a family of them: `pet.*`, `category.*` or `order.*`.",
+    description:
+      "One kind of event, or a family of them: `pet.*`, `category.*`, `shelter.*` or `order.*`.",
     example: "order.*",
   });
 export type EventTypeSelector = z.infer<typeof EventTypeSelectorSchema>;
@@ -59,6 +61,19 @@ const examplePet = {
   name: "Rex",
   categoryId: 1,
   status: "pending",
+  shelterId: 7,
+  breed: "Labrador Retriever",
+  age: "young",
+  sex: "male",
+  size: "large",
+  goodWithChildren: true,
+  goodWithDogs: null,
+  goodWithCats: null,
+  houseTrained: true,
+  specialNeeds: false,
+  spayedNeutered: null,
+  description: null,
+  distanceKm: null,
   etag: '"2"',
   photoUrls: [],
 };
@@ -176,6 +191,46 @@ const CategoryDeletedEventSchema = eventSchema({
   example: { data: { ...exampleCategory, etag: '"2"' } },
 });
 
+const exampleShelter = {
+  id: 7,
+  name: "Happy Tails Rescue",
+  email: "hello@happytails.example",
+  phone: null,
+  website: null,
+  address: { street: null, city: "London", region: null, postalCode: null, country: "GB" },
+  latitude: 51.5072,
+  longitude: -0.1276,
+  distanceKm: null,
+  etag: '"1"',
+};
+
+const ShelterCreatedEventSchema = eventSchema({
+  name: "ShelterCreatedEvent",
+  type: "shelter.created",
+  data: ShelterSchema,
+  what: "a shelter was added.",
+  dataIs: "The shelter as created.",
+  example: { data: exampleShelter },
+});
+
+const ShelterUpdatedEventSchema = eventSchema({
+  name: "ShelterUpdatedEvent",
+  type: "shelter.updated",
+  data: ShelterSchema,
+  what: "a shelter was changed.",
+  dataIs: "The shelter after the change.",
+  example: { data: { ...exampleShelter, phone: "+44 20 7946 0000", etag: '"2"' } },
+});
+
+const ShelterDeletedEventSchema = eventSchema({
+  name: "ShelterDeletedEvent",
+  type: "shelter.deleted",
+  data: ShelterSchema,
+  what: "a shelter was deleted.",
+  dataIs: "The shelter as it was, with the `etag` of its deletion.",
+  example: { data: { ...exampleShelter, etag: '"2"' } },
+});
+
 const OrderPlacedEventSchema = eventSchema({
   name: "OrderPlacedEvent",
   type: "order.placed",
@@ -214,6 +269,9 @@ export const eventSchemas = {
   "category.created": CategoryCreatedEventSchema,
   "category.updated": CategoryUpdatedEventSchema,
   "category.deleted": CategoryDeletedEventSchema,
+  "shelter.created": ShelterCreatedEventSchema,
+  "shelter.updated": ShelterUpdatedEventSchema,
+  "shelter.deleted": ShelterDeletedEventSchema,
   "order.placed": OrderPlacedEventSchema,
   "order.completed": OrderCompletedEventSchema,
   "order.cancelled": OrderCancelledEventSchema,
@@ -228,13 +286,16 @@ const EventSchema = z
     CategoryCreatedEventSchema,
     CategoryUpdatedEventSchema,
     CategoryDeletedEventSchema,
+    ShelterCreatedEventSchema,
+    ShelterUpdatedEventSchema,
+    ShelterDeletedEventSchema,
     OrderPlacedEventSchema,
     OrderCompletedEventSchema,
     OrderCancelledEventSchema,
   ])
   .openapi("Event", {
     description:
-      "A change, as the feed lists it and a webhook delivers it: `data` is the animal, category or order as the API returns it after the change (as it was, for a deletion); `previousStatus` only on `pet.status_changed`, `changes` only on `pet.updated`.",
+      "A change, as the feed lists it and a webhook delivers it: `data` is the animal, category, shelter or order as the API returns it after the change (as it was, for a deletion); `previousStatus` only on `pet.status_changed`, `changes` only on `pet.updated`.",
     example: {
       id: EXAMPLE_ID,
       type: "pet.status_changed",
@@ -273,7 +334,8 @@ export const ListEventsQuerySchema = z.object({
   limit: eventPages.limit,
   type: EventTypeSelectorSchema.optional().openapi({
     param: { name: "type", in: "query" },
-    description: "Only events of this kind, or of this family (`pet.*`, `category.*`, `order.*`).",
+    description:
+      "Only events of this kind, or of this family (`pet.*`, `category.*`, `shelter.*`, `order.*`).",
   }),
   cursor: eventPages.cursor,
 });

@@ -14,6 +14,7 @@ import type { Config } from "../config.ts";
 import { messages } from "../errors.ts";
 import { eventsTag } from "../events/events.routes.ts";
 import { storeTag } from "../orders/orders.routes.ts";
+import { sheltersTag } from "../shelters/shelters.routes.ts";
 import { deliveredWebhooks, webhooksTag } from "../webhooks/delivered-webhooks.ts";
 import { compactDocument } from "./compact-document.ts";
 import type { OpenApiDocument } from "./document-parts.ts";
@@ -143,6 +144,7 @@ export function buildOpenApiDocument(config: DocumentConfig): OpenApiDocument {
           "Animals available for adoption: one catalogue every key reads; only the account whose key added an animal may change or delete it.",
       },
       categoriesTag,
+      sheltersTag,
       storeTag,
       eventsTag,
       webhooksTag(config.webhooks),

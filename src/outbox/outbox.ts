@@ -27,7 +27,7 @@ export function newEventId(): string {
 
 /**
  * True when the endpoint should receive the event: it existed before the
- * event, subscribed to its kind or family, and may see it (pet and category
+ * event, subscribed to its kind or family, and may see it (the catalogue's
  * events go to every account, order events only to the order's). The one
  * rule for which endpoints want an event, used as events are written and as
  * they are claimed.
@@ -46,7 +46,7 @@ export interface EventOf {
   /** The resource after the change, rendered from its row in the shape's table. */
   data: ShapeInSql;
   where: SQL | undefined;
-  /** Who may see it: the account in this column of that row (order.*); every account when absent (pet.*, category.*). */
+  /** Who may see it: the account in this column of that row (order.*); every account when absent (the catalogue's kinds). */
   account?: SQLiteColumn;
   /** On pet.status_changed: the status before the change, or the placeholder it is bound to. */
   previousStatus?: PetStatus | Placeholder;

@@ -1,12 +1,21 @@
 import { and, eq, exists, ne, notExists, sql } from "drizzle-orm";
-import { type Owner, ownerValues } from "../accounts/owner.ts";
-import { callersAccount } from "../catalogue/ownership.ts";
+import { type Creator, ownerValues } from "../accounts/owner.ts";
+import { type Changer, callersAccount, changerValues } from "../catalogue/ownership.ts";
 import { change } from "../changes/change.ts";
 import type { Claim, Outcome } from "../changes/outcomes.ts";
 import { type Database, type Drizzle, millis } from "../db/database.ts";
 import { photos } from "../db/photos-table.ts";
-import { categories, orders, pets } from "../db/schema.ts";
+import { accounts, categories, orders, pets } from "../db/schema.ts";
 import { indexName, petSearch, unindexName } from "../db/search-tables.ts";
+import {
+  insertedProfile,
+  profileValue,
+  type ShelterStanding,
+  shelterNoneOrOwned,
+  shelterStanding,
+  updatedProfile,
+} from "./pet-profile.queries.ts";
+import { type PetProfile, profileOf } from "./pet-profile.schemas.ts";
 import { categoryKnownOrKept, knownCategory, live, petShape } from "./pets.queries.ts";
 import type { NewPet, Pet, PetStatus } from "./pets.schemas.ts";
 
@@ -34,8 +43,8 @@ const placedOrder = (db: Drizzle) =>
 const search = { index: petSearch, of: pets };
 
 /**
- * The animal's INSERT, returning it: only into a category that exists and
- * for a key whose account D1 holds. The first step of a create (exported so
+ * The animal's INSERT, returning it: only into a category that exists, in
+ * no shelter or one of the caller's, and for a key whose account D1 holds. The first step of a create (exported so
  * a bench floor can run it alone, to show what the rest of the batch costs).
  */
 export function insertPet(db: Drizzle) {
@@ -52,18 +61,19 @@ export function insertPet(db: Drizzle) {
           version: sql<number>`1`.as("version"),
           createdAt: millis("now").as("created_at"),
           deletedAt: sql<null>`NULL`.as("deleted_at"),
+          ...insertedProfile(),
         })
         .from(categories)
-        .where(and(knownCategory, sql`${callersAccount} IS NOT NULL`)),
+        .where(and(knownCategory, shelterNoneOrOwned, sql`${callersAccount} IS NOT NULL`)),
     )
     .returning(petShape.columns)
     .prepare();
 }
 
 /**
- * Adding an animal: the insert; its name's words; its event; then whether
- * the category exists, to say why nothing was added. A keyed create stores
- * the animal as its reply.
+ * Adding an animal: the insert; its name's and breed's words; its event;
+ * then whether the category exists and what the shelter is to the caller,
+ * to say why nothing was added. A keyed create stores the animal as its reply.
  */
 const creation = change()
   .step("pet", insertPet)
@@ -72,25 +82,30 @@ const creation = change()
   .read("category", (db) =>
     db.select({ id: categories.id }).from(categories).where(knownCategory).prepare(),
   )
+  .read("shelter", (db) =>
+    db
+      .select({ standing: sql<ShelterStanding | null>`${shelterStanding}` })
+      .from(accounts)
+      .where(eq(accounts.id, callersAccount))
+      .prepare(),
+  )
   .reply(201, petShape, inserted);
 
-/** Nothing was added: the category names none. */
-interface UnknownCategory {
-  kind: "unknownCategory";
-}
-
-/** Who adds an animal, and when. */
-interface Creator {
-  owner: Owner;
-  now: number;
-}
+/** Why nothing was added: the category or the shelter names none, or the shelter is another account's. */
+type CreateRefusal =
+  | { kind: "unknownCategory" }
+  | { kind: "unknownShelter" }
+  | { kind: "notOwner" };
 
 /** What a create binds: the animal as sent, `available` unless it says otherwise, and its owner. */
 export function newPetValues(newPet: NewPet, { owner, now }: Creator) {
+  const profile = profileOf(newPet);
   return {
     name: newPet.name,
     categoryId: newPet.categoryId,
     status: newPet.status ?? "available",
+    shelterId: profile.shelterId ?? null,
+    profile: profileValue(profile),
     ...ownerValues(owner),
     now,
   };
@@ -108,15 +123,17 @@ export function createPet(
   newPet: NewPet,
   creator: Creator,
   claim: Claim | undefined,
-): Promise<Outcome<Pet, UnknownCategory>> {
+): Promise<Outcome<Pet, CreateRefusal>> {
   return creation.answer(db, {
     values: newPetValues(newPet, creator),
     claim,
     made: ({ pet: [row] }) => row && petShape.render(row),
-    refused: ({ category: [category] }) => {
+    refused: ({ category: [category], shelter: [shelter] }): CreateRefusal => {
+      if (!category) return { kind: "unknownCategory" };
+      if (shelter?.standing === "unknown") return { kind: "unknownShelter" };
+      if (shelter?.standing === "another account's") return { kind: "notOwner" };
       // Every authenticated key and signed-in person has an account row; reaching this means the data is broken.
-      if (category) throw new Error("no account owns the caller, so the animal was not added");
-      return { kind: "unknownCategory" };
+      throw new Error("no account owns the caller, so the animal was not added");
     },
   });
 }
@@ -135,6 +152,7 @@ function updating({ renames, movesStatus }: { renames: boolean; movesStatus: boo
         name: sql`coalesce(${sql.placeholder("name")}, ${pets.name})`,
         categoryId: sql`coalesce(${sql.placeholder("categoryId")}, ${pets.categoryId})`,
         status: sql`coalesce(${sql.placeholder("status")}, ${pets.status})`,
+        ...updatedProfile(),
         version: nextVersion,
       })
       .where(
@@ -143,6 +161,7 @@ function updating({ renames, movesStatus }: { renames: boolean; movesStatus: boo
           atVersion,
           live,
           categoryKnownOrKept,
+          shelterNoneOrOwned,
           movesStatus ? notExists(placedOrder(db)) : undefined,
         ),
       )
@@ -185,6 +204,8 @@ export interface PetUpdate {
   name?: string | undefined;
   categoryId?: number | undefined;
   status?: PetStatus | undefined;
+  /** The profile's fields it sets, `null` for those it clears. */
+  profile: Partial<PetProfile>;
   /** The status before, when `status` moves it. */
   previousStatus?: PetStatus | undefined;
   /** The names of the fields that change, as `pet.updated` lists them. */
@@ -196,8 +217,9 @@ export interface PetUpdate {
  * category exists, and no order has been placed if its status moves): the
  * animal after it, or undefined when it changed nothing.
  */
-export async function updatePet(db: Database, update: PetUpdate) {
-  const renames = update.name !== undefined;
+export async function updatePet(db: Database, update: PetUpdate, changer: Changer) {
+  // The index holds the words of the name and the breed: either changing writes them again.
+  const renames = update.name !== undefined || update.profile.breed !== undefined;
   const movesStatus = update.status !== undefined;
   const declared = renames
     ? movesStatus
@@ -212,8 +234,11 @@ export async function updatePet(db: Database, update: PetUpdate) {
     name: update.name ?? null,
     categoryId: update.categoryId ?? null,
     status: update.status ?? null,
+    shelterId: update.profile.shelterId ?? null,
+    profile: profileValue(update.profile),
     previousStatus: update.previousStatus ?? null,
     changes: JSON.stringify(update.changes),
+    ...changerValues(changer),
   });
   const [row] = results.updated;
   return { pet: row && petShape.render(row) };

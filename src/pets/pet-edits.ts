@@ -6,6 +6,7 @@ import {
 } from "../catalogue/changes.ts";
 import type { Database } from "../db/database.ts";
 import { deletePet, type PetUpdate, updatePet } from "./pet-changes.queries.ts";
+import { profileOf } from "./pet-profile.schemas.ts";
 import { type PetForChange, readForChange } from "./pets.queries.ts";
 import type { Pet, PetPatch } from "./pets.schemas.ts";
 
@@ -15,6 +16,7 @@ import type { Pet, PetPatch } from "./pets.schemas.ts";
 export type PetRefusal =
   | CommonRefusal
   | { kind: "unknownCategory" }
+  | { kind: "unknownShelter" }
   | { kind: "orderOpen"; orderId: number };
 
 type EditOutcome =
@@ -38,16 +40,33 @@ function changeOf(current: PetForChange, patch: PetPatch): PetUpdate {
       : undefined;
   const status =
     patch.status !== undefined && patch.status !== pet.status ? patch.status : undefined;
+  const profile = Object.fromEntries(
+    Object.entries(profileOf(patch)).filter(
+      ([field, value]) => value !== pet[field as keyof typeof pet],
+    ),
+  );
   const changed = { name, categoryId, status };
   return {
     id: pet.id,
     version: current.version,
     ...changed,
+    profile,
     previousStatus: status === undefined ? undefined : pet.status,
-    changes: Object.entries(changed)
-      .filter(([, value]) => value !== undefined)
-      .map(([field]) => field),
+    changes: [
+      ...Object.entries(changed)
+        .filter(([, value]) => value !== undefined)
+        .map(([field]) => field),
+      ...Object.keys(profile),
+    ],
   };
+}
+
+/** Why the shelter the change moves the animal to refuses it, if it does. */
+function shelterRefusal(current: PetForChange, update: PetUpdate): PetRefusal | undefined {
+  if (update.profile.shelterId === undefined || update.profile.shelterId === null) return undefined;
+  if (current.shelter === "unknown") return { kind: "unknownShelter" };
+  if (current.shelter === "another account's") return { kind: "notOwner" };
+  return undefined;
 }
 
 /** Applies the patch to the animal, as the caller may and `If-Match` allows. */
@@ -58,17 +77,23 @@ export async function editPet(
 ): Promise<EditOutcome> {
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     const current = checked(
-      await readForChange(db, { ...request, categoryId: patch.categoryId }),
+      await readForChange(db, {
+        ...request,
+        categoryId: patch.categoryId,
+        shelterId: patch.shelterId,
+      }),
       request.accepted,
     );
     if ("kind" in current) return current;
     if (!current.categoryKnown) return { kind: "unknownCategory" };
     const update = changeOf(current, patch);
+    const refusal = shelterRefusal(current, update);
+    if (refusal) return refusal;
     if (update.status !== undefined && current.placedOrder !== null) {
       return { kind: "orderOpen", orderId: current.placedOrder };
     }
     if (update.changes.length === 0) return { kind: "unchanged", pet: current.pet };
-    const { pet } = await updatePet(db, update);
+    const { pet } = await updatePet(db, update, request.changer);
     if (pet) return { kind: "edited", pet };
   }
   throw new Error(`animal ${request.id} changed under ${MAX_ATTEMPTS} edits in a row`);
@@ -82,7 +107,7 @@ export async function removePet(
 ): Promise<DeleteOutcome> {
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     const current = checked(
-      await readForChange(db, { ...request, categoryId: undefined }),
+      await readForChange(db, { ...request, categoryId: undefined, shelterId: undefined }),
       request.accepted,
     );
     if ("kind" in current) return current;

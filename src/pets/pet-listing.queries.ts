@@ -3,7 +3,6 @@ import {
   asc,
   count,
   desc,
-  eq,
   gt,
   inArray,
   lt,
@@ -18,44 +17,36 @@ import type { Direction } from "../api/cursor.ts";
 import { MAX_ID } from "../api/identifiers.ts";
 import { type Database, type Drizzle, preparedQueries, runAll, runOne } from "../db/database.ts";
 import { pets } from "../db/schema.ts";
-import { matches, petSearch } from "../db/search-tables.ts";
+import { petSearch } from "../db/search-tables.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
+import { type PetFinders, type PetFinderValues, SEARCH_WINDOW, valuesOf } from "./pet-finders.ts";
 import { live, petShape } from "./pets.queries.ts";
-import type { Pet, PetStatus } from "./pets.schemas.ts";
+import type { Pet } from "./pets.schemas.ts";
 
 /**
  * The listing's finders. Each page walks an index from the cursor in id
  * order, so its cost does not grow with the catalogue:
  *
  * - no filter: the index of live animals;
- * - `status`, `categoryId`, or both: for each value (or pair of values) its
- *   index, up to a page from each, merged;
+ * - `status`, `categoryId`, or both, or `shelterId`, `age` or `size` alone:
+ *   for each value (or pair of values) its index, up to a page from each,
+ *   merged;
  * - `id`: those animals by primary key (at most 100), the other filters
  *   checked on each;
- * - `q` alone: the search index, whose rowids are the animals' ids;
- * - `q` with `status` or `categoryId`: a window of at most 10,000 entries of
+ * - `q` or `breed` (or both) alone: the search index, whose rowids are the
+ *   animals' ids;
+ * - `q` or `breed` with other filters: a window of at most 10,000 entries of
  *   the search index, the other filters checked on each. The page may then
  *   hold fewer animals than asked, even none, and the next page starts after
  *   the window;
- * - one account's animals (the dashboard's list): a window of at most 10,000
- *   entries of the index of live animals, every filter checked on each, the
- *   same way.
+ * - any other combination, and one account's animals (the dashboard's
+ *   list): a window of at most 10,000 entries of the index of live animals,
+ *   every filter checked on each, the same way.
  *
  * Lists of values are bound as JSON arrays, so one statement serves any list.
  */
 
-/** The most search index entries one page of `q` with another filter examines. */
-export const SEARCH_WINDOW = 10_000;
-
-interface PetFinders {
-  statuses?: readonly PetStatus[] | undefined;
-  categoryIds?: readonly number[] | undefined;
-  ids?: readonly number[] | undefined;
-  /** The FTS5 query made of `q`'s words; undefined when there is none. */
-  words?: string | undefined;
-  /** Only this account's animals. */
-  accountId?: number | undefined;
-}
+export { SEARCH_WINDOW };
 
 interface PetPageQuery extends PetFinders {
   direction: Direction;
@@ -72,11 +63,35 @@ interface PetPage {
 
 const position = sql.placeholder("position");
 const limit = sql.placeholder("limit");
+const search = sql.placeholder("search");
 const jsonList = (name: string) => sql`(SELECT value FROM json_each(${sql.placeholder(name)}))`;
 
 /** A list filter that binds null when it is absent: for statements whose cost the list does not drive. */
 const optionalList = (column: SQLiteColumn, name: string) =>
   sql`(${sql.placeholder(name)} IS NULL OR ${inArray(column, jsonList(name))})`;
+/** A one-value filter that binds null when it is absent. */
+const optionalValue = (column: SQLiteColumn, name: string) =>
+  sql`(${sql.placeholder(name)} IS NULL OR ${column} = ${sql.placeholder(name)})`;
+
+/** Every filter but the search's, each checked on the animal in scope when its value is bound. */
+const checked = and(
+  optionalList(pets.status, "statuses"),
+  optionalList(pets.categoryId, "categoryIds"),
+  optionalList(pets.shelterId, "shelterIds"),
+  optionalList(pets.age, "ages"),
+  optionalList(pets.size, "sizes"),
+  optionalValue(pets.sex, "sex"),
+  optionalValue(pets.goodWithChildren, "goodWithChildren"),
+  optionalValue(pets.goodWithDogs, "goodWithDogs"),
+  optionalValue(pets.goodWithCats, "goodWithCats"),
+  optionalValue(pets.houseTrained, "houseTrained"),
+  optionalValue(pets.specialNeeds, "specialNeeds"),
+  optionalValue(pets.spayedNeutered, "spayedNeutered"),
+  optionalValue(pets.accountId, "accountId"),
+);
+
+/** The search index's entries `search` matches: the words of names and breeds, by FTS5's column filters. */
+const searchMatches = sql<boolean>`${petSearch} MATCH ${search}`;
 
 /** The order of a direction, and the part of the index it walks from the cursor. */
 function ordering(direction: Direction) {
@@ -97,112 +112,113 @@ function pageOf(db: Drizzle, direction: Direction, where: SQL | undefined) {
     .prepare();
 }
 
+/** The columns whose values a listing walks an index for, with the JSON list each binds. */
+const INDEXED = {
+  status: "statuses",
+  categoryId: "categoryIds",
+  shelterId: "shelterIds",
+  age: "ages",
+  size: "sizes",
+} as const;
+type Indexed = keyof typeof INDEXED;
+
 /**
  * The first page of each wanted value (and pair of values), from its own
- * index: for each row of the JSON lists named, a page of the animals with
- * those values after the cursor; the caller merges them into one page.
+ * index: for each row of the JSON lists of the columns named, a page of the
+ * animals with those values after the cursor; the caller merges them into
+ * one page.
  */
-function firstOfEach(db: Drizzle, direction: Direction, lists: { status?: true; category?: true }) {
+function firstOfEach(db: Drizzle, direction: Direction, columns: readonly Indexed[]) {
   const { order, from } = ordering(direction);
   const candidate = alias(pets, "candidate");
   const chosen = alias(pets, "chosen");
-  const wanted = [
-    lists.status ? sql`json_each(${sql.placeholder("statuses")}) AS "wanted_status"` : undefined,
-    lists.category
-      ? sql`json_each(${sql.placeholder("categoryIds")}) AS "wanted_category"`
-      : undefined,
-  ].filter((source) => source !== undefined);
+  const wanted = (column: Indexed) => sql.identifier(`wanted_${column}`);
   const onePage = db
     .select({ id: candidate.id })
     .from(candidate)
     .where(
       and(
-        lists.status ? sql`${candidate.status} = "wanted_status"."value"` : undefined,
-        lists.category ? sql`${candidate.categoryId} = "wanted_category"."value"` : undefined,
+        ...columns.map((column) => sql`${candidate[column]} = ${wanted(column)}."value"`),
         sql`${candidate.deletedAt} IS NULL`,
         from(candidate.id),
       ),
     )
     .orderBy(order(candidate.id))
     .limit(limit);
-  return sql`(SELECT ${chosen.id} FROM ${sql.join(wanted, sql`, `)} JOIN ${pets} AS "chosen" ON ${chosen.id} IN ${onePage})`;
+  const lists = columns.map(
+    (column) => sql`json_each(${sql.placeholder(INDEXED[column])}) AS ${wanted(column)}`,
+  );
+  return sql`(SELECT ${chosen.id} FROM ${sql.join(lists, sql`, `)} JOIN ${pets} AS "chosen" ON ${chosen.id} IN ${onePage})`;
 }
 
-/** The search index's entries `q`'s words match, from the cursor in the direction's order. */
+/** The search index's entries `search` matches, from the cursor in the direction's order. */
 function searched(db: Drizzle, direction: Direction, entries: Placeholder | number) {
   const { order, from } = ordering(direction);
   return db
     .select({ id: petSearch.rowid })
     .from(petSearch)
-    .where(and(matches(petSearch, sql.placeholder("words")), from(petSearch.rowid)))
+    .where(and(searchMatches, from(petSearch.rowid)))
     .orderBy(order(petSearch.rowid))
     .limit(entries);
 }
 
-/** A window of the index of live animals from the cursor in the direction's order. */
-function liveWindow(db: Drizzle, direction: Direction) {
+/** The index of live animals' entries from the cursor in the direction's order. */
+function liveEntries(db: Drizzle, direction: Direction, entries: number) {
   const { order, from } = ordering(direction);
   return db
     .select({ id: pets.id })
     .from(pets)
     .where(and(live, from(pets.id)))
     .orderBy(order(pets.id))
-    .limit(SEARCH_WINDOW);
+    .limit(entries);
+}
+
+/**
+ * A page from a window of at most SEARCH_WINDOW entries of an index, every
+ * filter checked on each, and what the window held: how many entries, and
+ * the last, where the next page starts when this one ends short.
+ */
+function windowed(
+  db: Drizzle,
+  direction: Direction,
+  window: ReturnType<typeof searched> | ReturnType<typeof liveEntries>,
+) {
+  const entries = window.as("windowed");
+  const edge = direction === "asc" ? max : min;
+  return {
+    page: pageOf(db, direction, and(inArray(pets.id, window), checked)),
+    window: db
+      .select({ entries: count(), edge: edge(entries.id) })
+      .from(entries)
+      .prepare(),
+  };
 }
 
 /** Each finder's statements, for one direction. */
 function findersFor(db: Drizzle, direction: Direction) {
-  const otherFilters = and(
-    optionalList(pets.status, "statuses"),
-    optionalList(pets.categoryId, "categoryIds"),
-  );
-  const window = searched(db, direction, SEARCH_WINDOW);
-  const windowEntries = window.as("searched");
-  const accountEntries = liveWindow(db, direction).as("live");
-  const edge = direction === "asc" ? max : min;
+  const byFirstOfEach = (...columns: Indexed[]) =>
+    pageOf(db, direction, inArray(pets.id, firstOfEach(db, direction, columns)));
   return {
     all: pageOf(db, direction, undefined),
-    byStatus: pageOf(db, direction, inArray(pets.id, firstOfEach(db, direction, { status: true }))),
-    byCategory: pageOf(
-      db,
-      direction,
-      inArray(pets.id, firstOfEach(db, direction, { category: true })),
-    ),
-    byStatusAndCategory: pageOf(
-      db,
-      direction,
-      inArray(pets.id, firstOfEach(db, direction, { status: true, category: true })),
-    ),
-    byIds: pageOf(db, direction, and(inArray(pets.id, jsonList("ids")), otherFilters)),
-    byIdsAndWords: pageOf(
+    byStatus: byFirstOfEach("status"),
+    byCategory: byFirstOfEach("categoryId"),
+    byStatusAndCategory: byFirstOfEach("status", "categoryId"),
+    byShelter: byFirstOfEach("shelterId"),
+    byAge: byFirstOfEach("age"),
+    bySize: byFirstOfEach("size"),
+    byIds: pageOf(db, direction, and(inArray(pets.id, jsonList("ids")), checked)),
+    byIdsAndSearch: pageOf(
       db,
       direction,
       and(
         inArray(pets.id, jsonList("ids")),
-        otherFilters,
-        sql`EXISTS (SELECT 1 FROM ${petSearch} WHERE ${matches(petSearch, sql.placeholder("words"))} AND ${petSearch.rowid} = ${pets.id})`,
+        checked,
+        sql`EXISTS (SELECT 1 FROM ${petSearch} WHERE ${searchMatches} AND ${petSearch.rowid} = ${pets.id})`,
       ),
     ),
-    byWords: pageOf(db, direction, inArray(pets.id, searched(db, direction, limit))),
-    inWindow: pageOf(db, direction, and(inArray(pets.id, window), otherFilters)),
-    window: db
-      .select({ entries: count(), edge: edge(windowEntries.id) })
-      .from(windowEntries)
-      .prepare(),
-    ofAccount: pageOf(
-      db,
-      direction,
-      and(
-        inArray(pets.id, liveWindow(db, direction)),
-        eq(pets.accountId, sql.placeholder("accountId")),
-        otherFilters,
-        sql`(${sql.placeholder("words")} IS NULL OR EXISTS (SELECT 1 FROM ${petSearch} WHERE ${matches(petSearch, sql.placeholder("words"))} AND ${petSearch.rowid} = ${pets.id}))`,
-      ),
-    ),
-    accountWindow: db
-      .select({ entries: count(), edge: edge(accountEntries.id) })
-      .from(accountEntries)
-      .prepare(),
+    bySearch: pageOf(db, direction, inArray(pets.id, searched(db, direction, limit))),
+    searchWindow: windowed(db, direction, searched(db, direction, SEARCH_WINDOW)),
+    liveWindow: windowed(db, direction, liveEntries(db, direction, SEARCH_WINDOW)),
   };
 }
 
@@ -218,49 +234,56 @@ export const petFinders = preparedQueries((db: Drizzle) => ({
  */
 export async function listPets(db: Database, query: PetPageQuery): Promise<PetPage> {
   const finders = petFinders(db)[query.direction];
-  const json = (list: readonly unknown[] | undefined) =>
-    list === undefined ? null : JSON.stringify(list);
   const values = {
     position: query.after ?? (query.direction === "asc" ? 0 : MAX_ID + 1),
     limit: query.limit + 1,
-    statuses: json(query.statuses),
-    categoryIds: json(query.categoryIds),
-    ids: json(query.ids),
-    words: query.words ?? null,
-    accountId: query.accountId ?? null,
+    ...valuesOf(query),
   };
-  const windowed =
-    query.accountId !== undefined
-      ? [finders.ofAccount, finders.accountWindow]
-      : query.words !== undefined && query.ids === undefined && narrowed(query)
-        ? [finders.inWindow, finders.window]
-        : undefined;
-  if (windowed) {
-    const [rows, bounds] = await guardStorage("D1", () => runAll(db, windowed, values));
+  const chosen = statementFor(finders, values);
+  if ("window" in chosen) {
+    const [rows, bounds] = await guardStorage("D1", () =>
+      runAll(db, [chosen.page, chosen.window], values),
+    );
     const page = pageFrom(rows as PetRow[], query.limit);
     const [window] = bounds as { entries: number; edge: number | null }[];
     const full = window !== undefined && window.entries === SEARCH_WINDOW && window.edge !== null;
     return page.next === undefined && full ? { ...page, next: window.edge ?? undefined } : page;
   }
-  const rows = await guardStorage("D1", () => runOne(db, statementFor(finders, query), values));
+  const rows = await guardStorage("D1", () => runOne(db, chosen, values));
   return pageFrom(rows, query.limit);
 }
 
-/** Whether `status` or `categoryId` narrows the listing. */
-function narrowed(query: PetFinders): boolean {
-  return query.statuses !== undefined || query.categoryIds !== undefined;
-}
-
-/** The statement that finds a page for the filters the query gives, when no window is needed. */
-function statementFor(finders: ReturnType<typeof findersFor>, query: PetFinders) {
-  if (query.ids !== undefined) {
-    return query.words === undefined ? finders.byIds : finders.byIdsAndWords;
+/**
+ * The statement that finds a page for the filters bound: one an index
+ * serves whole when there is one, a window otherwise.
+ */
+function statementFor(finders: ReturnType<typeof findersFor>, values: PetFinderValues) {
+  const { ids, search, statuses, categoryIds, shelterIds, ages, sizes, ...checkedOnly } = values;
+  if (ids !== null) return search === null ? finders.byIds : finders.byIdsAndSearch;
+  const given = { statuses, categoryIds, shelterIds, ages, sizes, ...checkedOnly };
+  const narrowing = Object.entries(given)
+    .filter(([, value]) => value !== null)
+    .map(([name]) => name)
+    .join(" ");
+  if (search !== null) return narrowing === "" ? finders.bySearch : finders.searchWindow;
+  switch (narrowing) {
+    case "":
+      return finders.all;
+    case "statuses":
+      return finders.byStatus;
+    case "categoryIds":
+      return finders.byCategory;
+    case "statuses categoryIds":
+      return finders.byStatusAndCategory;
+    case "shelterIds":
+      return finders.byShelter;
+    case "ages":
+      return finders.byAge;
+    case "sizes":
+      return finders.bySize;
+    default:
+      return finders.liveWindow;
   }
-  if (query.words !== undefined) return finders.byWords;
-  if (query.statuses === undefined) {
-    return query.categoryIds === undefined ? finders.all : finders.byCategory;
-  }
-  return query.categoryIds === undefined ? finders.byStatus : finders.byStatusAndCategory;
 }
 
 type PetRow = Parameters<typeof petShape.render>[0];

@@ -2,21 +2,27 @@ import { keyOwner } from "../accounts/owner.ts";
 import { positionIn } from "../api/cursor.ts";
 import { nextPageLink, pageReply } from "../api/pagination.ts";
 import type { RouteHandlers } from "../api/route-router.ts";
+import { prefixQuery } from "../api/search-words.ts";
 import { changeRequestOf } from "../catalogue/changes.ts";
 import { ApiError, messages } from "../errors.ts";
 import { replyOf } from "../idempotency/idempotent-request.ts";
 import { removeMarkedPhotos } from "../photos/photo-removal.ts";
 import { createPet } from "./pet-changes.queries.ts";
 import { editPet, type PetRefusal, removePet } from "./pet-edits.ts";
+import { yesNoParameters } from "./pet-finders.schemas.ts";
 import { listPets } from "./pet-listing.queries.ts";
 import { findPet } from "./pets.queries.ts";
 import type { petRoutes } from "./pets.routes.ts";
 import { PET_NOT_FOUND, PetSchema } from "./pets.schemas.ts";
-import { prefixQuery } from "./search-words.ts";
 
 const unknownCategory = () =>
   new ApiError("unknown_category", messages.unknownCategory, {
     details: [{ path: "categoryId", message: "Names no category" }],
+  });
+
+const unknownShelter = () =>
+  new ApiError("unknown_shelter", messages.unknownShelter, {
+    details: [{ path: "shelterId", message: "Names no shelter" }],
   });
 
 /** The error that says why an animal was not changed. */
@@ -30,6 +36,8 @@ function refusalError(refusal: PetRefusal): ApiError {
       return new ApiError("precondition_failed", messages.preconditionFailed("animal"));
     case "unknownCategory":
       return unknownCategory();
+    case "unknownShelter":
+      return unknownShelter();
     case "orderOpen":
       return new ApiError("order_open", messages.orderOpen(refusal.orderId));
   }
@@ -38,13 +46,21 @@ function refusalError(refusal: PetRefusal): ApiError {
 /** The animals' handlers, one per route of the table. */
 export const petHandlers = {
   listPets: async (c) => {
-    const { limit, status, categoryId, id, q, direction, cursor } = c.req.valid("query");
+    const { limit, status, categoryId, id, q, direction, cursor, ...profile } =
+      c.req.valid("query");
+    const { shelterId, breed, age, size, sex, ...yesNo } = profile;
     const page = await listPets(c.get("services").db, {
       limit,
       statuses: status,
       categoryIds: categoryId,
       ids: id,
       words: q === undefined ? undefined : prefixQuery(q),
+      shelterIds: shelterId,
+      breeds: breed?.map((value) => prefixQuery(value) ?? ""),
+      ages: age,
+      sizes: size,
+      sex,
+      yesNo,
       direction,
       after: cursor === undefined ? undefined : positionIn(cursor, direction),
     });
@@ -55,6 +71,12 @@ export const petHandlers = {
       categoryId,
       id,
       q,
+      shelterId,
+      breed,
+      age,
+      size,
+      sex,
+      ...yesNoParameters(yesNo),
       direction: direction === "desc" ? direction : undefined,
     };
     const next =
@@ -67,6 +89,8 @@ export const petHandlers = {
     const newPet = c.req.valid("json");
     const outcome = await createPet(c.get("services").db, newPet, owner, c.get("claim"));
     if (outcome.kind === "unknownCategory") throw unknownCategory();
+    if (outcome.kind === "unknownShelter") throw unknownShelter();
+    if (outcome.kind === "notOwner") throw new ApiError("not_owner", messages.notOwner("shelter"));
     const pet = replyOf(outcome, 201, PetSchema);
     c.header("Location", `/v1/pets/${pet.id}`);
     c.header("ETag", pet.etag);

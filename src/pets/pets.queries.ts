@@ -2,9 +2,11 @@ import { and, eq, isNull, type SQL, sql } from "drizzle-orm";
 import { type Changer, changerValues, ownedByCaller } from "../catalogue/ownership.ts";
 import { type Database, type Drizzle, preparedQueries, runOne } from "../db/database.ts";
 import { categories, orders, pets } from "../db/schema.ts";
-import { entityTag, type Field, shape } from "../db/shape.ts";
+import { entityTag, type Field, shape, yesNo } from "../db/shape.ts";
 import { photoUrlsOf } from "../photos/photos.queries.ts";
+import { unmeasuredDistance } from "../shelters/distance.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
+import { type ShelterStanding, shelterStanding } from "./pet-profile.queries.ts";
 import type { Pet } from "./pets.schemas.ts";
 
 /** The addresses of the animal's photos, oldest first. */
@@ -22,6 +24,19 @@ export const petShape = shape(pets, {
   name: pets.name,
   categoryId: pets.categoryId,
   status: pets.status,
+  shelterId: pets.shelterId,
+  breed: pets.breed,
+  age: pets.age,
+  sex: pets.sex,
+  size: pets.size,
+  goodWithChildren: yesNo(pets.goodWithChildren),
+  goodWithDogs: yesNo(pets.goodWithDogs),
+  goodWithCats: yesNo(pets.goodWithCats),
+  houseTrained: yesNo(pets.houseTrained),
+  specialNeeds: yesNo(pets.specialNeeds),
+  spayedNeutered: yesNo(pets.spayedNeutered),
+  description: pets.description,
+  distanceKm: unmeasuredDistance,
   etag: entityTag(pets.version),
   photoUrls,
 });
@@ -61,6 +76,8 @@ function prepareQueries(db: Drizzle) {
         placedOrder: sql<number | null>`${placedOrderOf}`.as("placed_order"),
         // The category a change would move it to, when it names one.
         categoryKnown: sql<boolean>`${categoryKnownOrKept}`.mapWith(Boolean).as("category_known"),
+        // What the shelter a change would move it to (if it names one) is to the caller.
+        shelter: sql<ShelterStanding | null>`${shelterStanding}`.as("shelter_standing"),
       })
       .from(pets)
       .where(and(eq(pets.id, petId), live))
@@ -87,21 +104,35 @@ export interface PetForChange {
   placedOrder: number | null;
   /** Whether the category the change names (if any) exists. */
   categoryKnown: boolean;
+  /** What the shelter the change names is to the caller; null when it names none. */
+  shelter: ShelterStanding | null;
+}
+
+/** What a change names that its read checks: a category and a shelter to move the animal to. */
+interface Named {
+  categoryId: number | undefined;
+  shelterId: number | null | undefined;
 }
 
 /**
  * The live animal a change is about, read where changes are made, with its
- * owner, its placed order and whether `categoryId` names a category;
- * undefined when there is no such animal.
+ * owner, its placed order, whether `categoryId` names a category and what
+ * the shelter `shelterId` names is to the caller; undefined when there is no
+ * such animal.
  */
 export async function readForChange(
   db: Database,
-  { id, categoryId, changer }: { id: number; categoryId: number | undefined; changer: Changer },
+  { id, categoryId, shelterId, changer }: { id: number; changer: Changer } & Named,
 ): Promise<PetForChange | undefined> {
-  const values = { id, categoryId: categoryId ?? null, ...changerValues(changer) };
+  const values = {
+    id,
+    categoryId: categoryId ?? null,
+    shelterId: shelterId ?? null,
+    ...changerValues(changer),
+  };
   const [row] = await guardStorage("D1", () => runOne(db, petQueries(db).forChange, values));
   if (!row) return undefined;
-  const { owned, placedOrder, categoryKnown, ...columns } = row;
+  const { owned, placedOrder, categoryKnown, shelter, ...columns } = row;
   // Read, the etag field is the version number it renders.
   return {
     pet: petShape.render(columns),
@@ -109,5 +140,6 @@ export async function readForChange(
     owned,
     placedOrder,
     categoryKnown,
+    shelter,
   };
 }

@@ -34,14 +34,28 @@ export const notOwner: DocumentedError = {
 };
 const unknownCategory: DocumentedError = {
   status: 422,
-  codes: ["unknown_category"],
-  description: "`categoryId` names no category; `details` names the field.",
+  codes: ["unknown_category", "unknown_shelter"],
+  description:
+    "`categoryId` names no category, or `shelterId` no shelter; `details` names the field.",
 };
 const orderOpen: DocumentedError = {
   status: 409,
   codes: ["order_open"],
   description:
     "A placed order owns the animal's status: it cannot move or be deleted until the order is completed or cancelled. The message names the order.",
+};
+
+/** An animal's body may carry a description of 4,000 characters, each up to 12 bytes escaped. */
+const PET_BODY_BYTES = 64 * 1024;
+const payloadTooLarge: DocumentedError = {
+  status: 413,
+  description: "The body is larger than 64 KiB.",
+  message: messages.payloadTooLarge(PET_BODY_BYTES),
+};
+const notOwnerOfEither: DocumentedError = {
+  status: 403,
+  description:
+    "The key lacks this operation's scope or is used from outside its address ranges, or the animal or the shelter `shelterId` names belongs to another account: only that account's keys may change them.",
 };
 
 const CONDITIONAL =
@@ -56,7 +70,7 @@ export const petRoutes = apiRoutes({
     path: "/pets",
     summary: "List animals",
     description:
-      'Animals in ascending id order (creation order), stable across pages, or newest first with `direction=desc`. Finders (beta) narrow the listing and combine with each other and with paging: `status` and `categoryId` (repeatable: any of them), `id` (repeatable, at most 100: how to fetch known animals) and `q` (words that begin words of the name). The body is the bare array; when more animals may follow, `Link: <…>; rel="next"` points at the next page, keeping every filter. Follow it until it is absent rather than building the cursor: with `q` and another filter, a page may hold fewer animals than `limit`, even none, and still have a next page.',
+      'Animals in ascending id order (creation order), stable across pages, or newest first with `direction=desc`. Finders (beta) narrow the listing and combine with each other and with paging: `status` and `categoryId` (repeatable: any of them), `id` (repeatable, at most 100: how to fetch known animals), `q` (words that begin words of the name), and the profile: `shelterId`, `age` and `size` (repeatable), `breed` (repeatable, words as for `q`), `sex` and the six yes/no fields. The body is the bare array; when more animals may follow, `Link: <…>; rel="next"` points at the next page, keeping every filter. Follow it until it is absent rather than building the cursor: with `q` or `breed` and another filter, or with `sex` or a yes/no field, a page may hold fewer animals than `limit`, even none, and still have a next page.',
     ...pagedListing({
       query: ListPetsQuerySchema,
       page: PetsSchema,
@@ -69,10 +83,11 @@ export const petRoutes = apiRoutes({
     scope: "pets:write",
     method: "post",
     path: "/pets",
+    maxBodyBytes: PET_BODY_BYTES,
     idempotent: true,
     summary: "Add an animal",
     description:
-      "Adds an animal, owned by the account of the key that sends it; `status` defaults to `available`, and `categoryId` must name a category (422 `unknown_category` otherwise). A replay is the first response even if the animal changed since: never 409.",
+      "Adds an animal, owned by the account of the key that sends it; `status` defaults to `available`, and `categoryId` must name a category (422 `unknown_category` otherwise). Its profile (beta) is optional: `shelterId` must name a shelter of the caller's account (422 `unknown_shelter`, 403 `not_owner`). A replay is the first response even if the animal changed since: never 409.",
     request: {
       body: { required: true, content: { "application/json": { schema: NewPetSchema } } },
     },
@@ -84,13 +99,18 @@ export const petRoutes = apiRoutes({
       ...errorResponses([
         400,
         401,
-        413,
+        {
+          status: 403,
+          description:
+            "The key lacks this operation's scope or is used from outside its address ranges, or the shelter `shelterId` names belongs to another account.",
+        },
+        payloadTooLarge,
         415,
         {
           status: 422,
-          codes: ["unknown_category", "idempotency_key_reused"],
+          codes: ["unknown_category", "unknown_shelter", "idempotency_key_reused"],
           description:
-            "`categoryId` names no category, or the Idempotency-Key was used with a different body or on another operation.",
+            "`categoryId` names no category or `shelterId` no shelter, or the Idempotency-Key was used with a different body or on another operation.",
         },
         429,
         500,
@@ -120,8 +140,9 @@ export const petRoutes = apiRoutes({
     scope: "pets:write",
     method: "patch",
     path: "/pets/{petId}",
+    maxBodyBytes: PET_BODY_BYTES,
     summary: "Change an animal (beta)",
-    description: `Changes the fields sent (\`name\`, \`categoryId\`, \`status\`; at least one, each with a value), as \`application/json\` or \`application/merge-patch+json\` (a \`null\` gives 400). A change that sets what the animal already has answers 200 with the same \`etag\` and writes nothing. While a placed order owns the animal's status, changing it gives 409 \`order_open\`; setting the status it has is never refused. \`categoryId\` must name a category (422). ${CONDITIONAL}`,
+    description: `Changes the fields sent (at least one), as \`application/json\` or \`application/merge-patch+json\`: \`null\` clears a profile field and gives 400 for \`name\`, \`categoryId\` and \`status\`. \`pet.updated\` names the fields that changed. A change that sets what the animal already has answers 200 with the same \`etag\` and writes nothing. While a placed order owns the animal's status, changing it gives 409 \`order_open\`; setting the status it has is never refused. \`categoryId\` must name a category and \`shelterId\` a shelter of the caller's (422). ${CONDITIONAL}`,
     request: {
       params: PetIdParamsSchema,
       headers: IfMatchHeaderSchema,
@@ -138,11 +159,11 @@ export const petRoutes = apiRoutes({
       ...errorResponses([
         400,
         401,
-        notOwner,
+        notOwnerOfEither,
         notFound,
         orderOpen,
         { status: 412, message: messages.preconditionFailed("animal") },
-        413,
+        payloadTooLarge,
         {
           status: 415,
           message: messages.unsupportedBodyType([

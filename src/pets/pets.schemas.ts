@@ -1,10 +1,18 @@
 import { z } from "@hono/zod-openapi";
 import { EntityTagSchema } from "../api/entity-tags.ts";
-import { digitsAsInteger, IdentifierSchema, MAX_ID } from "../api/identifiers.ts";
+import {
+  digitsAsInteger,
+  IdentifierParameterSchema,
+  IdentifierSchema,
+  MAX_ID,
+} from "../api/identifiers.ts";
 import { pageParameters, repeatedParameter } from "../api/pagination.ts";
-import { characters, nameSchema } from "../api/text.ts";
+import { wordsParameter } from "../api/search-words.ts";
+import { nameSchema } from "../api/text.ts";
 import { PET_STATUSES } from "../db/schema.ts";
-import { hasWord } from "./search-words.ts";
+import { distanceKmSchema } from "../shelters/distance.ts";
+import { atMostProfileValues, profileFinders } from "./pet-finders.schemas.ts";
+import { profileInput, profileOutput } from "./pet-profile.schemas.ts";
 
 /** What a request for an animal that is not there is told, whether the id is unknown, deleted or malformed. */
 export const PET_NOT_FOUND = "No animal has this identifier.";
@@ -34,8 +42,19 @@ export const NewPetSchema = z
     name: petName,
     categoryId,
     status: PetStatusSchema.optional().openapi({ description: "Defaults to `available`." }),
+    ...profileInput,
   })
-  .openapi("NewPet", { example: { name: "Rex", categoryId: 1, status: "available" } });
+  .openapi("NewPet", {
+    description:
+      "The animal to add: `name` and `categoryId`, and any of its profile (each optional, `null` when not known).",
+    example: {
+      name: "Rex",
+      categoryId: 1,
+      status: "available",
+      age: "young",
+      goodWithChildren: true,
+    },
+  });
 export type NewPet = z.infer<typeof NewPetSchema>;
 
 export const PetPatchSchema = z
@@ -45,14 +64,12 @@ export const PetPatchSchema = z
     status: PetStatusSchema.optional().openapi({
       description: "While a placed order owns the animal's status, changing it gives 409.",
     }),
+    ...profileInput,
   })
-  .refine(
-    (patch) => Object.keys(patch).length > 0,
-    "Must name at least one of name, categoryId, status",
-  )
+  .refine((patch) => Object.keys(patch).length > 0, "Must name at least one field")
   .openapi("PetPatch", {
     description:
-      "The fields to change, each with a value (a merge patch's `null` gives 400); at least one. `id`, `etag` and `photoUrls` cannot be sent.",
+      "The fields to change; at least one. `null` clears a profile field and gives 400 for `name`, `categoryId` and `status`. `id`, `etag`, `photoUrls` and `distanceKm` cannot be sent.",
     minProperties: 1,
     example: { name: "Rex the Brave" },
   });
@@ -63,6 +80,19 @@ const examplePet = {
   name: "Rex",
   categoryId: 1,
   status: "available",
+  shelterId: 7,
+  breed: "Labrador Retriever",
+  age: "young",
+  sex: "male",
+  size: "large",
+  goodWithChildren: true,
+  goodWithDogs: true,
+  goodWithCats: null,
+  houseTrained: true,
+  specialNeeds: false,
+  spayedNeutered: true,
+  description: null,
+  distanceKm: null,
   etag: '"1"',
   photoUrls: [],
 };
@@ -76,6 +106,8 @@ export const PetSchema = z
     name: z.string().openapi({ example: "Rex" }),
     categoryId: IdentifierSchema.openapi({ example: 1 }),
     status: PetStatusSchema,
+    ...profileOutput,
+    distanceKm: distanceKmSchema,
     etag: EntityTagSchema,
     photoUrls: z.array(z.url()).openapi({
       description:
@@ -97,67 +129,48 @@ export const PetsSchema = z
     ],
   });
 
-const identifierParameter = digitsAsInteger(z.int().min(1).max(MAX_ID)).openapi({
-  type: "integer",
-  format: "int64",
-  minimum: 1,
-  maximum: MAX_ID,
-});
-
 const { limit, cursor } = pageParameters("animals");
 
-export const ListPetsQuerySchema = z.object({
-  limit,
-  status: repeatedParameter(
-    "status",
-    PetStatusSchema,
-    PET_STATUSES.length,
-    "Only animals with one of these statuses (repeat the parameter for more than one; beta when repeated).",
-  ).openapi({ example: ["available"] }),
-  categoryId: repeatedParameter(
-    "categoryId",
-    identifierParameter,
-    MAX_LISTED_IDS,
-    `Only animals in one of these categories (beta; repeatable, at most ${MAX_LISTED_IDS}).`,
-  ).openapi({ example: [1] }),
-  id: repeatedParameter(
-    "id",
-    identifierParameter,
-    MAX_LISTED_IDS,
-    `Only these animals (beta; repeatable, at most ${MAX_LISTED_IDS}): those that exist, in the listing's order; ids that name no animal are left out. How to fetch known animals.`,
-  ).openapi({ example: [42] }),
-  q: z
-    .string()
-    .refine((text) => characters(text) >= 1 && characters(text) <= 100, "Must be 1–100 characters")
-    .refine(
-      hasWord,
-      "Must hold at least one word: letters or digits, not only punctuation, symbols or spaces",
-    )
-    .optional()
-    .openapi({
-      param: {
-        name: "q",
-        in: "query",
-        description:
-          "Words (beta): an animal matches when every word of `q` begins a word of its name, ignoring case and accents (`bel` finds Bella and Bélla). A word is a run of letters and digits; everything else, quotes and operators included, only separates words, so no text makes the search fail (no word: 400). `æ`, `ø` and `ß` are not folded. Combined with another filter, a page may hold fewer animals than `limit`, even none, with a `Link` to go on.",
-      },
-      minLength: 1,
-      maxLength: 100,
-      example: "bel",
-    }),
-  direction: z
-    .enum(["asc", "desc"])
-    .default("asc")
-    .openapi({
-      param: {
-        name: "direction",
-        in: "query",
-        description: "`asc` lists oldest first (ascending id), `desc` newest first (beta).",
-      },
-      example: "desc",
-    }),
-  cursor,
-});
+export const ListPetsQuerySchema = z
+  .object({
+    limit,
+    status: repeatedParameter(
+      "status",
+      PetStatusSchema,
+      PET_STATUSES.length,
+      "Only animals with one of these statuses (repeat the parameter for more than one; beta when repeated).",
+    ).openapi({ example: ["available"] }),
+    categoryId: repeatedParameter(
+      "categoryId",
+      IdentifierParameterSchema,
+      MAX_LISTED_IDS,
+      `Only animals in one of these categories (beta; repeatable, at most ${MAX_LISTED_IDS}).`,
+    ).openapi({ example: [1] }),
+    id: repeatedParameter(
+      "id",
+      IdentifierParameterSchema,
+      MAX_LISTED_IDS,
+      `Only these animals (beta; repeatable, at most ${MAX_LISTED_IDS}): those that exist, in the listing's order; ids that name no animal are left out. How to fetch known animals.`,
+    ).openapi({ example: [42] }),
+    q: wordsParameter(
+      "Words (beta): an animal matches when every word of `q` begins a word of its name, ignoring case and accents (`bel` finds Bella and Bélla). A word is a run of letters and digits; everything else, quotes and operators included, only separates words, so no text makes the search fail (no word: 400). `æ`, `ø` and `ß` are not folded. Combined with another filter, a page may hold fewer animals than `limit`, even none, with a `Link` to go on.",
+      "bel",
+    ),
+    direction: z
+      .enum(["asc", "desc"])
+      .default("asc")
+      .openapi({
+        param: {
+          name: "direction",
+          in: "query",
+          description: "`asc` lists oldest first (ascending id), `desc` newest first (beta).",
+        },
+        example: "desc",
+      }),
+    ...profileFinders,
+    cursor,
+  })
+  .superRefine(atMostProfileValues);
 
 export const PetIdParamsSchema = z.object({
   petId: digitsAsInteger(z.int().min(1).max(MAX_ID)).openapi({

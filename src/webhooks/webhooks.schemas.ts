@@ -34,7 +34,7 @@ const types = z
   .refine((selectors) => new Set(selectors).size === selectors.length, "Must not repeat a type")
   .openapi("WebhookTypes", {
     description:
-      "The events to deliver: kinds (`pet.created`) or families (`pet.*`, `category.*`, `order.*`), each at most once. Order events are only ever those of this account's orders, and need a key with the `orders:read` scope as well.",
+      "The events to deliver: kinds (`pet.created`) or families (`pet.*`, `category.*`, `shelter.*`, `order.*`), each at most once. Order events are only ever those of this account's orders, and need a key with the `orders:read` scope as well.",
     uniqueItems: true,
     example: ["pet.*", "order.completed"],
   });

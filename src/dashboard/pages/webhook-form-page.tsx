@@ -12,6 +12,7 @@ import { Layout } from "./layout.tsx";
 const FAMILY_NAMES: Record<(typeof EVENT_GROUPS)[number]["family"], string> = {
   "pet.*": "Every animal event",
   "category.*": "Every category event",
+  "shelter.*": "Every shelter event",
   "order.*": "Every event of your orders",
 };
 

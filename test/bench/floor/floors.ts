@@ -4,6 +4,7 @@ import { EXAMPLE_TOKEN } from "../../../src/api/consistency-token.ts";
 import { type Direction, decodeCursor, positionIn } from "../../../src/api/cursor.ts";
 import { deprecationLink, deprecationsIn, sunsetDate } from "../../../src/api/deprecation.ts";
 import { nextPageLink } from "../../../src/api/pagination.ts";
+import { prefixQuery } from "../../../src/api/search-words.ts";
 import type { ChangeRequest } from "../../../src/catalogue/changes.ts";
 import { changerOf } from "../../../src/catalogue/ownership.ts";
 import {
@@ -32,7 +33,6 @@ import { listPhotos } from "../../../src/pets/pet-photos.queries.ts";
 import { findPet, petShape } from "../../../src/pets/pets.queries.ts";
 import { petRoutes } from "../../../src/pets/pets.routes.ts";
 import type { NewPet, PetPatch, PetStatus } from "../../../src/pets/pets.schemas.ts";
-import { prefixQuery } from "../../../src/pets/search-words.ts";
 import { photoTypeOf } from "../../../src/photos/photo-formats.ts";
 import { rateLimitHeaders } from "../../../src/rate-limit/rate-limit-headers.ts";
 import type { Services } from "../../../src/services.ts";

@@ -148,6 +148,7 @@ describe("the document", () => {
     expect(marked).toEqual([
       "addPetPhoto",
       "createPet",
+      "createShelter",
       "createWebhook",
       "placeOrder",
       "rotateWebhookSecret",

@@ -112,7 +112,7 @@ describe("the one error envelope", () => {
         {
           method: "POST",
           key,
-          body: "x".repeat(20_000),
+          body: "x".repeat(70_000),
           headers: { "Content-Type": "application/json" },
         },
       ],

@@ -246,7 +246,7 @@ const REPLIES: Case[] = [
     () => [`/v1/pets/${petId}`, patch({ name: "Headers" }, { "If-Match": '"999999"' })],
     d1,
   ),
-  kind("413", 413, () => ["/v1/pets", post("x".repeat(20_000))]),
+  kind("413", 413, () => ["/v1/pets", post("x".repeat(70_000))]),
   kind("415", 415, () => ["/v1/pets", post("{}", { "Content-Type": "text/plain" })]),
   kind("Idempotency-Key reused", 422, reusedIdempotencyKey, d1),
   kind("unknown category", 422, () => [`/v1/pets/${petId}`, patch({ categoryId: 999_999 })], d1),

@@ -7,6 +7,7 @@ import { type Drizzle, database, onSession } from "../../../src/db/database.ts";
 import { pets } from "../../../src/db/schema.ts";
 import { createPet } from "../../../src/pets/pet-changes.queries.ts";
 import { findPet, petShape } from "../../../src/pets/pets.queries.ts";
+import { UNKNOWN_PROFILE } from "../support/assertions.ts";
 import { seedKey } from "../support/keys.ts";
 import { recordingD1 } from "../support/recording-d1.ts";
 import { api } from "../support/request.ts";
@@ -18,7 +19,7 @@ import { api } from "../support/request.ts";
  */
 
 describe("a keyed create's batch", () => {
-  it("is the claim, the insert and its words, the give-back and the reply, its event, settlement, read, probe and stored reply, in that order", async () => {
+  it("is the claim, the insert and its words, the give-back and the reply, its event, settlement, reads, probe and stored reply, in that order", async () => {
     const { key } = await seedKey();
     const batches: string[][] = [];
     const res = await api("/v1/pets", {
@@ -43,6 +44,7 @@ describe("a keyed create's batch", () => {
       ["pet.created", /^insert into "events" .*changes\(\) = 1/],
       ["settled", /^update "events" set "dispatched_at"/],
       ["category", /^select "id" from "categories" where/],
+      ["shelter", /^select \(CASE WHEN .* from "accounts" where/],
       ["eventsWaiting", /^select 1 from "events" where "events"."dispatched_at" is null/],
       ["stored", /^select "response_status", "response_body" from "idempotency_records"/],
     ];
@@ -160,6 +162,7 @@ describe("a change and a read on a D1 session", () => {
       name: "Session 2",
       categoryId: 5,
       status: "available",
+      ...UNKNOWN_PROFILE,
       etag: '"1"',
       photoUrls: [],
     };

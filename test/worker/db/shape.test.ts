@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_ID } from "../../../src/api/identifiers.ts";
 import { categoryShape } from "../../../src/categories/categories.queries.ts";
 import { database, runOne } from "../../../src/db/database.ts";
+import { PET_AGES, PET_SEXES, PET_SIZES } from "../../../src/db/pet-profile-columns.ts";
 import { categories, EVENT_TYPES, events, orders, pets, webhooks } from "../../../src/db/schema.ts";
 import type { Definition, Shape } from "../../../src/db/shape.ts";
 import { eventShape } from "../../../src/events/event-records.ts";
@@ -86,6 +87,22 @@ const id = fc.integer({ min: 1, max: MAX_ID });
 /** Milliseconds from 1970 to the end of year 9999, the span RFC 3339 writes. */
 const instant = fc.integer({ min: 0, max: 253_402_300_799_999 });
 const petStatus = fc.constantFrom("available", "pending", "sold");
+const unknownOr = <T>(known: fc.Arbitrary<T>) => fc.option(known, { nil: null });
+/** An animal's profile, each field known or not. */
+const profile = fc.record({
+  shelterId: unknownOr(id),
+  breed: unknownOr(text),
+  age: unknownOr(fc.constantFrom(...PET_AGES)),
+  sex: unknownOr(fc.constantFrom(...PET_SEXES)),
+  size: unknownOr(fc.constantFrom(...PET_SIZES)),
+  goodWithChildren: unknownOr(fc.boolean()),
+  goodWithDogs: unknownOr(fc.boolean()),
+  goodWithCats: unknownOr(fc.boolean()),
+  houseTrained: unknownOr(fc.boolean()),
+  specialNeeds: unknownOr(fc.boolean()),
+  spayedNeutered: unknownOr(fc.boolean()),
+  description: unknownOr(text),
+});
 
 describe(`SQL renders each shape as the API does (seed ${seed}, ${numRuns} runs each)`, () => {
   it(
@@ -98,18 +115,29 @@ describe(`SQL renders each shape as the API does (seed ${seed}, ${numRuns} runs 
           id,
           petStatus,
           id,
-          async (petId, name, categoryId, status, version) => {
+          profile,
+          async (petId, name, categoryId, status, version, known) => {
             await db.drizzle.delete(pets).where(eq(pets.id, petId));
-            await db.drizzle
-              .insert(pets)
-              .values({ id: petId, name, categoryId, status, version, createdAt: new Date(0) });
+            await db.drizzle.insert(pets).values({
+              id: petId,
+              name,
+              categoryId,
+              status,
+              version,
+              createdAt: new Date(0),
+              ...known,
+            });
             const { typescript, sql } = await bothRenderings(petShape, eq(pets.id, petId));
             expect(sql).toEqual(typescript);
+            // Every key, in the API's order.
+            expect(Object.keys(sql as object)).toEqual(Object.keys(typescript as object));
             expect(typescript).toEqual({
               id: petId,
               name,
               categoryId,
               status,
+              ...known,
+              distanceKm: null,
               etag: `"${version}"`,
               photoUrls: [],
             });

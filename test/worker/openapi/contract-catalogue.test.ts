@@ -1,3 +1,4 @@
+import { env } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { failingD1, failingLimiter } from "../support/faulty-bindings.ts";
 import { seedKey } from "../support/keys.ts";
@@ -5,10 +6,11 @@ import { captureLogs, storageFailure } from "../support/logs.ts";
 import { CATALOGUE_OPERATIONS, Contract, sweepKeyRefusals } from "../support/openapi-contract.ts";
 import { placeOrder } from "../support/orders.ts";
 import { type ApiRequestInit, api, MANY_REQUESTS } from "../support/request.ts";
+import { madeShelter } from "../support/shelters.ts";
 
 /**
  * The contract sweep of the operations that manage the catalogue (animals'
- * changes, categories): each driven into every status it can reach here,
+ * changes, categories, shelters): each driven into every status it can reach here,
  * each reply checked against the document the Worker serves.
  */
 
@@ -21,11 +23,17 @@ const NOT_PRODUCIBLE = Object.fromEntries(
 
 let contract: Contract;
 let key: string;
+let keyHash: string;
 let otherKey: string;
 
 beforeAll(async () => {
   contract = await Contract.load();
-  ({ key } = await seedKey());
+  const seeded = await seedKey();
+  ({ key, hash: keyHash } = seeded);
+  // Room for every shelter the sweep makes.
+  await env.DB.prepare("UPDATE accounts SET plan = 'enterprise' WHERE id = ?")
+    .bind(seeded.row.accountId)
+    .run();
   ({ key: otherKey } = await seedKey());
 });
 
@@ -117,7 +125,7 @@ describe("updatePet and deletePet", () => {
     await expectReplies("deletePet", 404, [["/v1/pets/abc", { method: "DELETE", key }]]);
     await expectReplies("updatePet", 412, [[path, json("PATCH", { name: "X" }, stale)]]);
     await expectReplies("deletePet", 412, [[path, { method: "DELETE", key, ...stale }]]);
-    await expectReplies("updatePet", 413, [[path, json("PATCH", { name: "x".repeat(17_000) })]]);
+    await expectReplies("updatePet", 413, [[path, json("PATCH", { name: "x".repeat(66_000) })]]);
     await expectReplies("updatePet", 415, [[path, raw("PATCH", '{"name":"X"}', "text/plain")]]);
     await expectReplies("updatePet", 422, [[path, json("PATCH", { categoryId: 999_999 })]]);
     await placeOrder(key, pet.id);
@@ -205,6 +213,129 @@ describe("categories", () => {
   });
 });
 
+describe("shelters", () => {
+  it(
+    "200 and 304, paged, with the ETag of each shelter; 400, 401 and 404",
+    MANY_REQUESTS,
+    async () => {
+      const made = await madeShelter(keyHash);
+      let path: string | undefined = "/v1/shelters?limit=1";
+      for (let pages = 0; path && pages < 3; pages++) {
+        const reply = await api(path, { key });
+        const link = reply.headers.get("Link");
+        await contract.check("listShelters", reply);
+        const next = link ? /<([^>]+)>; rel="next"/.exec(link)?.[1] : undefined;
+        path = next ? new URL(next).pathname + new URL(next).search : undefined;
+      }
+      const one = `/v1/shelters/${made.id}`;
+      await expectReplies("getShelter", 200, [[one, { key }]]);
+      for (const [operationId, read] of [
+        ["listShelters", "/v1/shelters?country=GB"],
+        ["getShelter", one],
+      ] as const) {
+        const first = await api(read, { key });
+        const tag = first.headers.get("ETag") ?? "";
+        await contract.check(operationId, first);
+        await expectReplies(operationId, 304, [[read, { key, headers: { "If-None-Match": tag } }]]);
+      }
+      await expectReplies("listShelters", 400, [
+        ["/v1/shelters?limit=0", { key }],
+        ["/v1/shelters?country=gb", { key }],
+      ]);
+      await expectReplies("listShelters", 401, [["/v1/shelters", {}]]);
+      await expectReplies("getShelter", 401, [[one, {}]]);
+      await expectReplies("getShelter", 404, [
+        ["/v1/shelters/0", { key }],
+        ["/v1/shelters/9007199254740991", { key }],
+      ]);
+    },
+  );
+});
+
+describe("the shelters' writes", () => {
+  const shelterBody = (name: string) => ({
+    name,
+    email: "contract@shelter.example",
+    address: { city: "Lisbon", country: "PT" },
+    latitude: 38.7223,
+    longitude: -9.1393,
+  });
+
+  it(
+    "201, 200 and 204, with the ETag of the shelter; 400, 401, 403, 404, 409, 412, 413, 415 and 422",
+    MANY_REQUESTS,
+    async () => {
+      const made = (await contract.check(
+        "createShelter",
+        await api("/v1/shelters", json("POST", shelterBody("Contracted"))),
+      )) as { id: number };
+      const one = `/v1/shelters/${made.id}`;
+      const stale = { headers: { "If-Match": '"9"' } };
+      await expectReplies("updateShelter", 200, [
+        [one, json("PATCH", { phone: "+351 21 000 0000" })],
+        [one, raw("PATCH", '{"address":{"street":null}}', "application/merge-patch+json")],
+      ]);
+      await expectReplies("createShelter", 400, [["/v1/shelters", json("POST", { name: "X" })]]);
+      await expectReplies("updateShelter", 400, [[one, json("PATCH", { address: null })]]);
+      await expectReplies("deleteShelter", 400, [
+        [one, { method: "DELETE", key, headers: { "If-Match": "x" } }],
+      ]);
+      await expectReplies("createShelter", 401, [
+        ["/v1/shelters", { ...json("POST", shelterBody("X")), key: undefined }],
+      ]);
+      await expectReplies("updateShelter", 401, [
+        [one, { ...json("PATCH", { name: "X" }), key: undefined }],
+      ]);
+      await expectReplies("deleteShelter", 401, [[one, { method: "DELETE" }]]);
+      await expectReplies("updateShelter", 403, [
+        [one, json("PATCH", { name: "X" }, { key: otherKey })],
+      ]);
+      await expectReplies("deleteShelter", 403, [[one, { method: "DELETE", key: otherKey }]]);
+      await expectReplies("updateShelter", 404, [["/v1/shelters/0", json("PATCH", { name: "X" })]]);
+      await expectReplies("deleteShelter", 404, [["/v1/shelters/abc", { method: "DELETE", key }]]);
+      await expectReplies("updateShelter", 412, [[one, json("PATCH", { name: "X" }, stale)]]);
+      await expectReplies("deleteShelter", 412, [[one, { method: "DELETE", key, ...stale }]]);
+      await expectReplies("createShelter", 413, [
+        ["/v1/shelters", json("POST", shelterBody("x".repeat(17_000)))],
+      ]);
+      await expectReplies("updateShelter", 413, [
+        [one, json("PATCH", { name: "x".repeat(17_000) })],
+      ]);
+      await expectReplies("createShelter", 415, [
+        ["/v1/shelters", raw("POST", JSON.stringify(shelterBody("X")), "text/plain")],
+      ]);
+      await expectReplies("updateShelter", 415, [
+        [one, raw("PATCH", '{"name":"X"}', "text/plain")],
+      ]);
+      const keyed = { headers: { "Idempotency-Key": `contract-${crypto.randomUUID()}` } };
+      await contract.check(
+        "createShelter",
+        await api("/v1/shelters", json("POST", shelterBody("Keyed"), keyed)),
+      );
+      await expectReplies("createShelter", 422, [
+        ["/v1/shelters", json("POST", shelterBody("Other"), keyed)],
+      ]);
+      const pet = await api(
+        "/v1/pets",
+        json("POST", { name: "Lodger", categoryId: 1, shelterId: made.id }),
+      );
+      const lodger = (await contract.check("createPet", pet)) as { id: number };
+      await expectReplies("deleteShelter", 409, [[one, { method: "DELETE", key }]]);
+      await expectReplies("deletePet", 204, [[`/v1/pets/${lodger.id}`, { method: "DELETE", key }]]);
+      await expectReplies("deleteShelter", 204, [[one, { method: "DELETE", key }]]);
+      const full = await seedKey();
+      for (let i = 0; i < 2; i++) {
+        const reply = await api(
+          "/v1/shelters",
+          json("POST", shelterBody(`Full ${i}`), { key: full.key }),
+        );
+        expect(reply.status).toBe(i === 0 ? 201 : 409);
+        await contract.check("createShelter", reply);
+      }
+    },
+  );
+});
+
 describe("429 and 503 for every catalogue operation", () => {
   const cases: [string, string, ApiRequestInit][] = [
     ["updatePet", "/v1/pets/1", { method: "PATCH", json: { name: "X" } }],
@@ -214,6 +345,24 @@ describe("429 and 503 for every catalogue operation", () => {
     ["createCategory", "/v1/categories", { method: "POST", json: { name: "Limited" } }],
     ["updateCategory", "/v1/categories/1", { method: "PATCH", json: { name: "X" } }],
     ["deleteCategory", "/v1/categories/1", { method: "DELETE" }],
+    ["listShelters", "/v1/shelters", {}],
+    ["getShelter", "/v1/shelters/1", {}],
+    [
+      "createShelter",
+      "/v1/shelters",
+      {
+        method: "POST",
+        json: {
+          name: "Limited",
+          email: "limited@shelter.example",
+          address: { city: "Porto", country: "PT" },
+          latitude: 41.1579,
+          longitude: -8.6291,
+        },
+      },
+    ],
+    ["updateShelter", "/v1/shelters/1", { method: "PATCH", json: { name: "X" } }],
+    ["deleteShelter", "/v1/shelters/1", { method: "DELETE" }],
   ];
 
   it("answers 429 once a tiny Enterprise budget is spent", MANY_REQUESTS, async () => {

@@ -90,6 +90,7 @@ describe("GET /v1/openapi.json", () => {
       "DELETE /categories/{categoryId}",
       "DELETE /pets/{petId}",
       "DELETE /pets/{petId}/photos/{photoId}",
+      "DELETE /shelters/{shelterId}",
       "DELETE /webhooks/{webhookId}",
       "GET /categories",
       "GET /categories/{categoryId}",
@@ -97,6 +98,8 @@ describe("GET /v1/openapi.json", () => {
       "GET /pets",
       "GET /pets/{petId}",
       "GET /pets/{petId}/photos",
+      "GET /shelters",
+      "GET /shelters/{shelterId}",
       "GET /store/orders",
       "GET /store/orders/{orderId}",
       "GET /webhooks",
@@ -104,10 +107,12 @@ describe("GET /v1/openapi.json", () => {
       "GET /webhooks/{webhookId}/deliveries",
       "PATCH /categories/{categoryId}",
       "PATCH /pets/{petId}",
+      "PATCH /shelters/{shelterId}",
       "PATCH /webhooks/{webhookId}",
       "POST /categories",
       "POST /pets",
       "POST /pets/{petId}/photos",
+      "POST /shelters",
       "POST /store/orders",
       "POST /store/orders/{orderId}/cancel",
       "POST /store/orders/{orderId}/complete",
@@ -119,7 +124,7 @@ describe("GET /v1/openapi.json", () => {
     ]);
   });
 
-  it("marks managing animals and their photos, categories, events and webhooks beta, each under its tag", async () => {
+  it("marks managing animals and their photos, categories, shelters, events and webhooks beta, each under its tag", async () => {
     const document = (await served()) as OpenApiDocument & { tags: { name: string }[] };
     const beta = operations(document).filter(
       ([, operation]) => operation["x-stability"] === "beta",
@@ -137,6 +142,11 @@ describe("GET /v1/openapi.json", () => {
       ["getCategory", ["categories"]],
       ["updateCategory", ["categories"]],
       ["deleteCategory", ["categories"]],
+      ["listShelters", ["shelters"]],
+      ["createShelter", ["shelters"]],
+      ["getShelter", ["shelters"]],
+      ["updateShelter", ["shelters"]],
+      ["deleteShelter", ["shelters"]],
       ["listEvents", ["events"]],
       ["createWebhook", ["webhooks"]],
       ["listWebhooks", ["webhooks"]],
@@ -152,6 +162,7 @@ describe("GET /v1/openapi.json", () => {
     expect(document.tags.map((tag) => tag.name)).toEqual([
       "pets",
       "categories",
+      "shelters",
       "store",
       "events",
       "webhooks",
@@ -184,6 +195,9 @@ describe("GET /v1/openapi.json", () => {
       "category.created",
       "category.updated",
       "category.deleted",
+      "shelter.created",
+      "shelter.updated",
+      "shelter.deleted",
       "order.placed",
       "order.completed",
       "order.cancelled",
@@ -198,6 +212,9 @@ describe("GET /v1/openapi.json", () => {
       "CategoryCreatedEvent",
       "CategoryUpdatedEvent",
       "CategoryDeletedEvent",
+      "ShelterCreatedEvent",
+      "ShelterUpdatedEvent",
+      "ShelterDeletedEvent",
       "OrderPlacedEvent",
       "OrderCompletedEvent",
       "OrderCancelledEvent",

@@ -15,6 +15,7 @@ import { ORIGIN } from "../support/request.ts";
 type Pet = components["schemas"]["Pet"];
 type Order = components["schemas"]["Order"];
 type Photo = components["schemas"]["Photo"];
+type Shelter = components["schemas"]["Shelter"];
 
 const client = createClient<paths>({
   baseUrl: `${ORIGIN}/v1`,
@@ -36,6 +37,77 @@ function nextQuery(link: string | null): { limit: number; cursor: string } | und
 }
 
 describe("typed client", () => {
+  it("finds a shelter, puts animals with profiles in it, and finds the young ones good with children", async () => {
+    const created = await client.POST("/shelters", {
+      headers,
+      body: {
+        name: "Typed Tails",
+        email: "typed@tails.example",
+        address: { city: "Reykjavík", country: "IS" },
+        latitude: 64.1466,
+        longitude: -21.9426,
+      },
+    });
+    expect(created.error).toBeUndefined();
+    expect(created.response.status).toBe(201);
+    if (!created.data) throw new Error("no shelter was made");
+    const made: Shelter = created.data;
+    const shelters = await client.GET("/shelters", {
+      headers,
+      params: { query: { country: ["IS"], q: "typed" } },
+    });
+    expect(shelters.error).toBeUndefined();
+    const listed: Shelter[] = shelters.data ?? [];
+    expect(listed).toEqual([made]);
+    const one = await client.GET("/shelters/{shelterId}", {
+      headers,
+      params: { path: { shelterId: made.id } },
+    });
+    expect(one.data).toEqual(made);
+
+    const animals: Pet[] = [];
+    for (const [name, age, goodWithChildren] of [
+      ["Kid-friendly", "young", true],
+      ["Grumpy", "young", false],
+      ["Elder", "senior", true],
+    ] as const) {
+      const { data, error } = await client.POST("/pets", {
+        headers,
+        body: {
+          name,
+          categoryId: 1,
+          shelterId: made.id,
+          age,
+          goodWithChildren,
+          breed: "Icelandic Sheepdog",
+        },
+      });
+      expect(error).toBeUndefined();
+      if (data) animals.push(data);
+    }
+    const found = await client.GET("/pets", {
+      headers,
+      params: {
+        query: { shelterId: [made.id], age: ["young"], goodWithChildren: "true", breed: ["sheep"] },
+      },
+    });
+    expect(found.error).toBeUndefined();
+    expect(found.data).toEqual([animals[0]]);
+    expect(found.data?.[0]?.distanceKm).toBeNull();
+
+    const moved = await client.PATCH("/shelters/{shelterId}", {
+      headers: { ...headers, "If-Match": made.etag },
+      params: { path: { shelterId: made.id } },
+      body: { address: { street: "Laugavegur 1" } },
+    });
+    expect(moved.data?.address.street).toBe("Laugavegur 1");
+    const inUse = await client.DELETE("/shelters/{shelterId}", {
+      headers,
+      params: { path: { shelterId: made.id } },
+    });
+    expect(inUse.error?.code).toBe("shelter_in_use");
+  });
+
   it("creates animals, lists them page by page following Link, and fetches one", async () => {
     const created: Pet[] = [];
     for (const name of ["Ada", "Bix", "Cy"]) {

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { categoryQueries } from "../../../src/categories/categories.queries.ts";
 import { orderQueries } from "../../../src/orders/orders.queries.ts";
 import { petFinders } from "../../../src/pets/pet-listing.queries.ts";
+import { shelterQueries } from "../../../src/shelters/shelters.queries.ts";
 import { testServices } from "../support/keys.ts";
 
 /**
@@ -46,6 +47,9 @@ describe("the listings' query plans", () => {
       "byStatusAndCategory",
       "pets_category_status_id_idx \\(category_id=\\? AND status=\\? AND id[<>]\\?\\)",
     ],
+    ["shelter", "byShelter", "pets_shelter_id_idx \\(shelter_id=\\? AND id[<>]\\?\\)"],
+    ["age", "byAge", "pets_age_id_idx \\(age=\\? AND id[<>]\\?\\)"],
+    ["size", "bySize", "pets_size_id_idx \\(size=\\? AND id[<>]\\?\\)"],
   ] as const)(
     "walk the %s index from the cursor for each value, then fetch only those by primary key",
     async (_, finder, index) => {
@@ -59,21 +63,58 @@ describe("the listings' query plans", () => {
   );
 
   it("fetch the ids asked for by primary key, whatever else narrows them", async () => {
-    for (const finder of ["byIds", "byIdsAndWords"] as const) {
+    for (const finder of ["byIds", "byIdsAndSearch"] as const) {
       const plan = await planOf(finders.asc[finder]);
       expect(plan).toMatch(/SEARCH pets USING INTEGER PRIMARY KEY \(rowid=\?\)/);
       expect(plan).not.toMatch(SCANS_ANIMALS);
     }
   });
 
-  it("walk the search index from the cursor for q, alone or in a window", async () => {
+  it("walk the search index from the cursor for q and breed, alone or in a window", async () => {
     for (const direction of ["asc", "desc"] as const) {
-      for (const finder of ["byWords", "inWindow"] as const) {
-        const plan = await planOf(finders[direction][finder]);
+      const { bySearch, searchWindow } = finders[direction];
+      for (const statement of [bySearch, searchWindow.page, searchWindow.window]) {
+        const plan = await planOf(statement);
         expect(plan).toMatch(/SCAN pet_search VIRTUAL TABLE INDEX/);
-        expect(plan).toMatch(/SEARCH pets USING INTEGER PRIMARY KEY \(rowid=\?\)/);
         expect(plan).not.toMatch(SCANS_ANIMALS);
       }
+      for (const statement of [bySearch, searchWindow.page]) {
+        expect(await planOf(statement)).toMatch(
+          /SEARCH pets USING INTEGER PRIMARY KEY \(rowid=\?\)/,
+        );
+      }
+    }
+  });
+
+  it("walk a window of the index of live animals from the cursor for other combinations", async () => {
+    for (const direction of ["asc", "desc"] as const) {
+      const { liveWindow } = finders[direction];
+      for (const statement of [liveWindow.page, liveWindow.window]) {
+        const plan = await planOf(statement);
+        expect(plan).toMatch(/SEARCH pets USING (COVERING )?INDEX pets_live_id_idx \(id[<>]\?\)/);
+        expect(plan).not.toMatch(/SCAN pets\b/);
+      }
+    }
+  });
+
+  it("walk the shelters' indexes from the cursor: live, by country, by name, by id", async () => {
+    const shelters = shelterQueries(db);
+    expect(await planOf(shelters.all)).toMatch(
+      /SEARCH shelters USING (COVERING )?INDEX shelters_live_id_idx \(id>\?\)/,
+    );
+    expect(await planOf(shelters.byCountry)).toMatch(
+      /SEARCH candidate USING (COVERING )?INDEX shelters_country_id_idx \(country=\? AND id>\?\)/,
+    );
+    for (const statement of [shelters.byWords, shelters.inWindow]) {
+      const plan = await planOf(statement);
+      expect(plan).toMatch(/SCAN shelter_search VIRTUAL TABLE INDEX/);
+      expect(plan).toMatch(/SEARCH shelters USING INTEGER PRIMARY KEY \(rowid=\?\)/);
+    }
+    expect(await planOf(shelters.byIds)).toMatch(
+      /SEARCH shelters USING INTEGER PRIMARY KEY \(rowid=\?\)/,
+    );
+    for (const statement of [shelters.all, shelters.byCountry, shelters.byIds, shelters.byWords]) {
+      expect(await planOf(statement)).not.toMatch(/SCAN (shelters|candidate|chosen)\b|TEMP B-TREE/);
     }
   });
 

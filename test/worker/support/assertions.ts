@@ -92,19 +92,57 @@ export async function expectError(
   return body;
 }
 
-export const PET_KEYS = ["categoryId", "etag", "id", "name", "photoUrls", "status"];
+export const PET_KEYS = [
+  "id",
+  "name",
+  "categoryId",
+  "status",
+  "shelterId",
+  "breed",
+  "age",
+  "sex",
+  "size",
+  "goodWithChildren",
+  "goodWithDogs",
+  "goodWithCats",
+  "houseTrained",
+  "specialNeeds",
+  "spayedNeutered",
+  "description",
+  "distanceKm",
+  "etag",
+  "photoUrls",
+];
 
-/** A Pet as the contract promises it: all six keys, nothing else, well-typed. */
+/** The profile of an animal of which nothing is known, and its distance outside a `near` listing. */
+export const UNKNOWN_PROFILE = {
+  shelterId: null,
+  breed: null,
+  age: null,
+  sex: null,
+  size: null,
+  goodWithChildren: null,
+  goodWithDogs: null,
+  goodWithCats: null,
+  houseTrained: null,
+  specialNeeds: null,
+  spayedNeutered: null,
+  description: null,
+  distanceKm: null,
+};
+
+/** A Pet as the contract promises it: every key in the contract's order, nothing else, well-typed. */
 export function expectPet(value: unknown): void {
   expect(value).toBeTypeOf("object");
   const pet = value as Record<string, unknown>;
-  expect(Object.keys(pet).sort()).toEqual(PET_KEYS);
+  expect(Object.keys(pet)).toEqual(PET_KEYS);
   expect(Number.isSafeInteger(pet.id) && (pet.id as number) >= 1).toBe(true);
   expect(typeof pet.name).toBe("string");
   expect(Number.isSafeInteger(pet.categoryId) && (pet.categoryId as number) >= 1).toBe(true);
   expect(["available", "pending", "sold"]).toContain(pet.status);
   expect(pet.etag).toMatch(/^"[1-9][0-9]*"$/);
   expect(pet.photoUrls).toEqual([]);
+  expect(pet.distanceKm).toBeNull();
 }
 
 export interface CreatedPet {

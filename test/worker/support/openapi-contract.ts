@@ -56,6 +56,11 @@ export const OPERATION_SCOPES: Record<string, Scope> = {
   createCategory: "pets:write",
   updateCategory: "pets:write",
   deleteCategory: "pets:write",
+  listShelters: "pets:read",
+  createShelter: "pets:write",
+  getShelter: "pets:read",
+  updateShelter: "pets:write",
+  deleteShelter: "pets:write",
   listOrders: "orders:read",
   getOrder: "orders:read",
   placeOrder: "orders:write",
@@ -86,6 +91,11 @@ export const CATALOGUE_OPERATIONS = [
   "createCategory",
   "updateCategory",
   "deleteCategory",
+  "listShelters",
+  "createShelter",
+  "getShelter",
+  "updateShelter",
+  "deleteShelter",
 ];
 
 const SHARED_PART = /^#\/components\/(responses|headers|parameters|examples)\/([^/]+)$/;

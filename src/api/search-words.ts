@@ -1,3 +1,6 @@
+import { z } from "@hono/zod-openapi";
+import { characters } from "./text.ts";
+
 /**
  * `q` as the search reads it: words, never a query language. A word is a
  * run of letters, digits and private-use characters (with the marks that
@@ -9,7 +12,7 @@
 const WORD = /[\p{L}\p{N}\p{Co}][\p{L}\p{N}\p{Co}\p{M}]*/gu;
 
 /** Whether `q` holds a word: a `q` of only punctuation, symbols or spaces names no animal to look for. */
-export function hasWord(q: string): boolean {
+function hasWord(q: string): boolean {
   return q.match(WORD) !== null;
 }
 
@@ -25,4 +28,25 @@ export function prefixQuery(q: string): string | undefined {
   const words = q.match(WORD);
   if (!words) return undefined;
   return words.map((word) => `"${word.replaceAll('"', '""')}"*`).join(" ");
+}
+
+/**
+ * The `q` query parameter of a listing searched by name: 1–100 characters
+ * holding at least one word. `description` says what it matches.
+ */
+export function wordsParameter(description: string, example: string) {
+  return z
+    .string()
+    .refine((text) => characters(text) >= 1 && characters(text) <= 100, "Must be 1–100 characters")
+    .refine(
+      hasWord,
+      "Must hold at least one word: letters or digits, not only punctuation, symbols or spaces",
+    )
+    .optional()
+    .openapi({
+      param: { name: "q", in: "query", description },
+      minLength: 1,
+      maxLength: 100,
+      example,
+    });
 }

@@ -1,0 +1,23 @@
+import { z } from "@hono/zod-openapi";
+import { type SQL, sql } from "drizzle-orm";
+import type { Field } from "../db/shape.ts";
+
+/**
+ * How far a listed animal or shelter lies from the place a listing was
+ * asked about. Listings do not take a place yet, so every item says `null`;
+ * the key is there from the start so that clients never meet a new one.
+ */
+
+export const distanceKmSchema = z.number().min(0).nullable().openapi({
+  description:
+    "Great-circle distance in kilometres from the place a listing asked about, rounded to 0.1 km; `null` outside such a listing (and in events and replays).",
+  example: null,
+});
+
+/** The `distanceKm` of a shape: null wherever the record is read or rendered. */
+export const unmeasuredDistance: Field<SQL.Aliased<number | null>, number | null> = {
+  select: sql<number | null>`NULL`.as("distance_km"),
+  render: (read) => read,
+  json: sql`NULL`,
+  optional: false,
+};

@@ -1,0 +1,88 @@
+import { keyOwner } from "../accounts/owner.ts";
+import { decodeCursor } from "../api/cursor.ts";
+import { nextPageLink, pageReply } from "../api/pagination.ts";
+import type { RouteHandlers } from "../api/route-router.ts";
+import { prefixQuery } from "../api/search-words.ts";
+import { changeRequestOf } from "../catalogue/changes.ts";
+import { ApiError, messages } from "../errors.ts";
+import { replyOf } from "../idempotency/idempotent-request.ts";
+import { createShelter } from "./shelter-changes.queries.ts";
+import { editShelter, removeShelter, type ShelterRefusal } from "./shelter-edits.ts";
+import { findShelter, listShelters } from "./shelters.queries.ts";
+import type { shelterRoutes } from "./shelters.routes.ts";
+import { SHELTER_NOT_FOUND, ShelterSchema } from "./shelters.schemas.ts";
+
+/** The error that says why a shelter was not changed. */
+function refusalError(refusal: ShelterRefusal): ApiError {
+  switch (refusal.kind) {
+    case "notFound":
+      return new ApiError("not_found", SHELTER_NOT_FOUND);
+    case "notOwner":
+      return new ApiError("not_owner", messages.notOwner("shelter"));
+    case "preconditionFailed":
+      return new ApiError("precondition_failed", messages.preconditionFailed("shelter"));
+    case "inUse":
+      return new ApiError("shelter_in_use", messages.shelterInUse);
+  }
+}
+
+/** The shelters' handlers, one per route of the table. */
+export const shelterHandlers = {
+  listShelters: async (c) => {
+    const { limit, id, q, country, cursor } = c.req.valid("query");
+    const page = await listShelters(c.get("services").db, {
+      limit,
+      ids: id,
+      words: q === undefined ? undefined : prefixQuery(q),
+      countries: country,
+      after: cursor === undefined ? undefined : decodeCursor(cursor),
+    });
+    const next =
+      page.next === undefined
+        ? undefined
+        : nextPageLink(c.req.url, { limit, id, q, country }, page.next);
+    return pageReply(c, page.shelters, next);
+  },
+
+  createShelter: async (c) => {
+    const owner = { owner: keyOwner(c.get("apiKey")), now: Date.now() };
+    const outcome = await createShelter(
+      c.get("services").db,
+      c.req.valid("json"),
+      owner,
+      c.get("claim"),
+    );
+    if (outcome.kind === "limitReached") {
+      throw new ApiError(
+        "limit_reached",
+        messages.limitReached(outcome.cap, "shelters", "delete one or move to a larger plan"),
+      );
+    }
+    const shelter = replyOf(outcome, 201, ShelterSchema);
+    c.header("Location", `/v1/shelters/${shelter.id}`);
+    c.header("ETag", shelter.etag);
+    return c.json(shelter, 201);
+  },
+
+  getShelter: async (c) => {
+    const shelter = await findShelter(c.get("services").db, c.req.valid("param").shelterId);
+    if (!shelter) throw new ApiError("not_found", SHELTER_NOT_FOUND);
+    c.header("ETag", shelter.etag);
+    return c.json(shelter, 200);
+  },
+
+  updateShelter: async (c) => {
+    const request = changeRequestOf(c, c.req.valid("param").shelterId);
+    const outcome = await editShelter(c.get("services").db, request, c.req.valid("json"));
+    if (outcome.kind !== "edited" && outcome.kind !== "unchanged") throw refusalError(outcome);
+    c.header("ETag", outcome.shelter.etag);
+    return c.json(outcome.shelter, 200);
+  },
+
+  deleteShelter: async (c) => {
+    const request = changeRequestOf(c, c.req.valid("param").shelterId);
+    const outcome = await removeShelter(c.get("services").db, request, Date.now());
+    if (outcome.kind !== "deleted") throw refusalError(outcome);
+    return c.body(null, 204);
+  },
+} satisfies RouteHandlers<typeof shelterRoutes>;

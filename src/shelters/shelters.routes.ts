@@ -1,0 +1,172 @@
+import { entityTagHeader, IfMatchHeaderSchema } from "../api/entity-tags.ts";
+import { pagedListing } from "../api/pagination.ts";
+import {
+  createdHeaders,
+  type DocumentedError,
+  deletedReply,
+  errorResponses,
+  jsonReply,
+} from "../api/responses.ts";
+import { type ApiRoute, apiRoutes } from "../api/route-table.ts";
+import { messages } from "../errors.ts";
+import {
+  ListSheltersQuerySchema,
+  NewShelterSchema,
+  SHELTER_NOT_FOUND,
+  ShelterIdParamsSchema,
+  ShelterPatchSchema,
+  ShelterSchema,
+  SheltersSchema,
+} from "./shelters.schemas.ts";
+
+/** The `shelters` tag of the document. */
+export const sheltersTag = {
+  name: "shelters",
+  description:
+    "Where animals live (beta): each shelter's contact, address and place in decimal degrees, which clients send (the service does not geocode addresses). An animal names its shelter with `shelterId`; only the account whose key made a shelter may change it or put animals in it.",
+};
+
+const tagged = { tags: [sheltersTag.name], stability: "beta" } satisfies Partial<ApiRoute>;
+const managing = { ...tagged, invalidIdMessage: SHELTER_NOT_FOUND } satisfies Partial<ApiRoute>;
+
+const notFound: DocumentedError = [404, SHELTER_NOT_FOUND];
+const notOwner: DocumentedError = {
+  status: 403,
+  description:
+    "The key lacks this operation's scope or is used from outside its address ranges, or the shelter belongs to another account: only that account's keys may change it.",
+  message: messages.notOwner("shelter"),
+};
+const stale: DocumentedError = { status: 412, message: messages.preconditionFailed("shelter") };
+
+const CONDITIONAL =
+  "Send its `etag` as `If-Match` to change it only if nobody changed it since it was read: otherwise 412, and nothing changes. Only the account whose key made the shelter may change it: another gets 403 `not_owner`.";
+
+/** The shelters' operations, keyed by operation id: the one declaration of each. */
+export const shelterRoutes = apiRoutes({
+  listShelters: {
+    ...tagged,
+    scope: "pets:read",
+    method: "get",
+    path: "/shelters",
+    summary: "List shelters (beta)",
+    description:
+      'Shelters in ascending id order, stable across pages, found by `id` (repeatable, at most 100), `q` (words that begin words of the name) and `country` (repeatable), each combining with the others. The body is the bare array; when more may follow, `Link: <…>; rel="next"` points at the next page, keeping every filter. Follow it until it is absent: with `q` and `country`, a page may hold fewer shelters than `limit`, even none, and still have a next page.',
+    ...pagedListing({
+      query: ListSheltersQuerySchema,
+      page: SheltersSchema,
+      description: "A page of shelters (possibly empty).",
+      next: '<https://api.petstore.example.com/v1/shelters?limit=20&country=GB&cursor=cDE6Nw>; rel="next"',
+    }),
+  },
+  createShelter: {
+    ...tagged,
+    scope: "pets:write",
+    method: "post",
+    path: "/shelters",
+    idempotent: true,
+    summary: "Add a shelter (beta)",
+    description:
+      "Adds a shelter, owned by the account of the key that sends it. An account holds at most Free 1, Pro 5, Business 50, Enterprise 500 shelters: the next gives 409 `limit_reached` (a lowered plan keeps the shelters it has). `latitude` and `longitude` are required: the service does not geocode addresses.",
+    request: {
+      body: { required: true, content: { "application/json": { schema: NewShelterSchema } } },
+    },
+    responses: {
+      201: jsonReply("The shelter was added.", ShelterSchema, {
+        ...createdHeaders("Address of the new shelter.", "/v1/shelters/7"),
+        ETag: entityTagHeader,
+      }),
+      ...errorResponses([
+        400,
+        401,
+        {
+          status: 409,
+          codes: ["limit_reached"],
+          message: messages.limitReached(1, "shelters", "delete one or move to a larger plan"),
+        },
+        413,
+        415,
+        422,
+        429,
+        500,
+        503,
+      ]),
+    },
+  },
+  getShelter: {
+    ...managing,
+    scope: "pets:read",
+    method: "get",
+    path: "/shelters/{shelterId}",
+    summary: "Fetch one shelter (beta)",
+    description:
+      "One shelter; its `ETag` is its `etag`. A `shelterId` that is not a valid identifier gives 404, like one that does not exist or was deleted.",
+    request: { params: ShelterIdParamsSchema },
+    responses: {
+      200: jsonReply("The shelter.", ShelterSchema),
+      ...errorResponses([401, notFound, 429, 500, 503]),
+    },
+  },
+  updateShelter: {
+    ...managing,
+    scope: "pets:write",
+    method: "patch",
+    path: "/shelters/{shelterId}",
+    summary: "Change a shelter (beta)",
+    description: `Changes the fields sent, as a merge patch (\`application/json\` or \`application/merge-patch+json\`): \`null\` clears \`phone\`, \`website\` or an address's \`street\`, \`region\` or \`postalCode\`, and gives 400 for the others; \`address\` merges member by member, so \`{"address":{"street":null}}\` clears only the street. A change that sets what the shelter already has answers 200 with the same \`etag\` and writes nothing. ${CONDITIONAL}`,
+    request: {
+      params: ShelterIdParamsSchema,
+      headers: IfMatchHeaderSchema,
+      body: {
+        required: true,
+        content: {
+          "application/json": { schema: ShelterPatchSchema },
+          "application/merge-patch+json": { schema: ShelterPatchSchema },
+        },
+      },
+    },
+    responses: {
+      200: jsonReply("The shelter after the change.", ShelterSchema, { ETag: entityTagHeader }),
+      ...errorResponses([
+        400,
+        401,
+        notOwner,
+        notFound,
+        stale,
+        413,
+        {
+          status: 415,
+          message: messages.unsupportedBodyType([
+            "application/json",
+            "application/merge-patch+json",
+          ]),
+        },
+        429,
+        500,
+        503,
+      ]),
+    },
+  },
+  deleteShelter: {
+    ...managing,
+    scope: "pets:write",
+    method: "delete",
+    path: "/shelters/{shelterId}",
+    summary: "Delete a shelter (beta)",
+    description: `Deletes the shelter: from then on it is 404, never listed, and no animal can be put in it; its id is never given to another. While an animal that is not deleted lives there, 409 \`shelter_in_use\`. ${CONDITIONAL}`,
+    request: { params: ShelterIdParamsSchema, headers: IfMatchHeaderSchema },
+    responses: {
+      204: deletedReply,
+      ...errorResponses([
+        400,
+        401,
+        notOwner,
+        notFound,
+        { status: 409, codes: ["shelter_in_use"], message: messages.shelterInUse },
+        stale,
+        429,
+        500,
+        503,
+      ]),
+    },
+  },
+});
