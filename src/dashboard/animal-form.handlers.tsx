@@ -4,6 +4,7 @@ import { replyOf } from "../idempotency/idempotent-request.ts";
 import { createPet } from "../pets/pet-changes.queries.ts";
 import { editPet } from "../pets/pet-edits.ts";
 import { type NewPet, type Pet, PetSchema } from "../pets/pets.schemas.ts";
+import { listAccountShelters } from "../shelters/account-shelters.queries.ts";
 import { noticeAndRedirect } from "./account.handlers.tsx";
 import {
   type AnimalField,
@@ -37,9 +38,19 @@ async function renderAnimalForm(
   },
   status: 200 | 400 | 409 | 422 = 200,
 ) {
-  const [csrf, categories] = await Promise.all([formToken(c, "session"), categoryChoices(c)]);
+  const [csrf, categories, shelters] = await Promise.all([
+    formToken(c, "session"),
+    categoryChoices(c),
+    listAccountShelters(c.get("services").db, c.get("account").id),
+  ]);
   const page = (
-    <AnimalFormPage email={c.get("account").email} csrf={csrf} categories={categories} {...form} />
+    <AnimalFormPage
+      email={c.get("account").email}
+      csrf={csrf}
+      categories={categories}
+      shelters={shelters}
+      {...form}
+    />
   );
   return c.html(page, status);
 }
@@ -49,6 +60,11 @@ function sameAnimal(pet: Pet, asked: NewPet): boolean {
   const now = parseAnimalForm(animalValuesOf(pet));
   return now.ok && JSON.stringify(now.pet) === JSON.stringify(asked);
 }
+
+/** The shelter is gone, or is not the account's (the animal was already found to be its own). */
+const unknownShelter = {
+  shelterId: ["That shelter is not one of yours: choose another, or none."],
+};
 
 const unknownCategory = { categoryId: ["That category no longer exists: choose another."] };
 
@@ -74,7 +90,7 @@ export async function createAnimal(c: DashboardContext) {
     return renderAnimalForm(c, { values: parsed.values, errors: unknownCategory, target }, 422);
   }
   if (outcome.kind === "unknownShelter" || outcome.kind === "notOwner") {
-    throw new Error("a shelter refused an animal whose form names none");
+    return renderAnimalForm(c, { values: parsed.values, errors: unknownShelter, target }, 422);
   }
   if (outcome.kind === "reused") {
     const formError =
@@ -156,6 +172,14 @@ export async function updateAnimal(c: DashboardContext) {
       };
       return renderAnimalForm(c, { values: parsed.values, errors, target: { id, etag } }, 409);
     }
+    // The animal is the account's (an animal never changes hands), so the shelter is another's.
+    case "notOwner":
+    case "unknownShelter":
+      return renderAnimalForm(
+        c,
+        { values: parsed.values, errors: unknownShelter, target: { id, etag } },
+        422,
+      );
     case "unknownCategory":
       return renderAnimalForm(
         c,
@@ -163,7 +187,6 @@ export async function updateAnimal(c: DashboardContext) {
         422,
       );
     case "notFound":
-    case "notOwner":
       return animalNotFound(c);
   }
 }

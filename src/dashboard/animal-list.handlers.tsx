@@ -1,12 +1,18 @@
 import { type Direction, encodeCursor, positionIn } from "../api/cursor.ts";
-import { prefixQuery } from "../api/search-words.ts";
 import { listCategories } from "../categories/categories.queries.ts";
+import { findersOf } from "../pets/pet-finders.ts";
 import { listPets } from "../pets/pet-listing.queries.ts";
+import { YES_NO_FIELDS } from "../pets/pet-profile.schemas.ts";
 import { ListPetsQuerySchema } from "../pets/pets.schemas.ts";
+import { listAccountShelters } from "../shelters/account-shelters.queries.ts";
 import { formToken } from "./csrf.ts";
 import { takeNotices } from "./notices.ts";
-import { AnimalListPage, FINDER_FIELDS } from "./pages/animal-list-page.tsx";
+import { FINDER_FIELDS } from "./pages/animal-finders.tsx";
+import { AnimalListPage } from "./pages/animal-list-page.tsx";
 import type { DashboardContext } from "./session.ts";
+
+/** The finders the API takes once; the others may repeat. */
+const SINGLE_VALUED = new Set<string>(["q", "sex", ...YES_NO_FIELDS]);
 
 /** Animals on one page of the list. */
 const ANIMALS_PER_PAGE = 20;
@@ -46,29 +52,37 @@ export async function listAnimals(c: DashboardContext) {
   const cursor = c.req.query("cursor");
   const query = ListPetsQuerySchema.safeParse({
     ...Object.fromEntries(
-      Object.entries(finders).map(([name, values]) => [name, name === "q" ? values[0] : values]),
+      Object.entries(finders).map(([name, values]) => [
+        name,
+        SINGLE_VALUED.has(name) ? values[0] : values,
+      ]),
     ),
     limit: String(ANIMALS_PER_PAGE),
     direction: "desc",
     ...(cursor ? { cursor } : {}),
   });
-  const [csrf, categories] = await Promise.all([
+  const [csrf, categories, shelters] = await Promise.all([
     formToken(c, "session"),
     listCategories(services.db, { limit: 100, afterId: 0 }),
+    listAccountShelters(services.db, c.get("account").id),
   ]);
-  const shown = { email: c.get("account").email, csrf, finders, categories: categories.categories };
+  const shown = {
+    email: c.get("account").email,
+    csrf,
+    finders,
+    categories: categories.categories,
+    shelters,
+  };
   const after = query.success ? afterCursor(query.data.cursor, query.data.direction) : undefined;
   if (!query.success || after === null) {
     const error = "These filters cannot be used: change them and search again.";
     return c.html(<AnimalListPage {...shown} page={undefined} error={error} notices={[]} />, 400);
   }
-  const { status, categoryId, q, direction } = query.data;
+  const { direction } = query.data;
   const page = await listPets(services.db, {
+    ...findersOf(query.data),
     accountId: c.get("account").id,
     limit: ANIMALS_PER_PAGE,
-    statuses: status,
-    categoryIds: categoryId,
-    words: q === undefined ? undefined : prefixQuery(q),
     direction,
     after,
   });

@@ -4,6 +4,7 @@ import { removePet } from "../pets/pet-edits.ts";
 import { listPhotos } from "../pets/pet-photos.queries.ts";
 import type { PetForChange } from "../pets/pets.queries.ts";
 import { removeMarkedPhotos } from "../photos/photo-removal.ts";
+import { findShelter } from "../shelters/shelters.queries.ts";
 import { noticeAndRedirect } from "./account.handlers.tsx";
 import { etagOf } from "./animal-form.ts";
 import { formToken } from "./csrf.ts";
@@ -15,8 +16,18 @@ import type { DashboardContext } from "./session.ts";
 
 /** What the animal's pages show of it, its category named. */
 async function viewOf(c: DashboardContext, animal: PetForChange): Promise<AnimalView> {
-  const category = await findCategory(c.get("services").db, animal.pet.categoryId);
-  return { pet: animal.pet, categoryName: category?.name, placedOrder: animal.placedOrder };
+  const { db } = c.get("services");
+  const { pet } = animal;
+  const [category, shelter] = await Promise.all([
+    findCategory(db, pet.categoryId),
+    pet.shelterId === null ? undefined : findShelter(db, pet.shelterId),
+  ]);
+  return {
+    pet,
+    categoryName: category?.name,
+    shelterName: shelter?.name,
+    placedOrder: animal.placedOrder,
+  };
 }
 
 /**

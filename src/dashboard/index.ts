@@ -30,6 +30,7 @@ import {
   messageResponse,
 } from "./pages/layout.tsx";
 import { type DashboardContext, type DashboardEnv, dashboardReads } from "./session.ts";
+import { shelterPages } from "./shelter-pages.ts";
 import { webhookPages } from "./webhook-pages.ts";
 
 /**
@@ -114,6 +115,7 @@ export function dashboardRoutes(): Hono<DashboardEnv> {
   dashboard.post("/keys/:hash/roll", ...signedIn, rollKey);
   dashboard.route("/webhooks", webhookPages(signedIn));
   dashboard.route("/animals", animalPages(signedIn));
+  dashboard.route("/shelters", shelterPages(signedIn));
 
   dashboard.all("*", (c) =>
     messageResponse(c, 404, "Page not found", "There is no dashboard page at this address."),

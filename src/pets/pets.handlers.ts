@@ -2,7 +2,6 @@ import { keyOwner } from "../accounts/owner.ts";
 import { positionIn } from "../api/cursor.ts";
 import { nextPageLink, pageReply } from "../api/pagination.ts";
 import type { RouteHandlers } from "../api/route-router.ts";
-import { prefixQuery } from "../api/search-words.ts";
 import { changeRequestOf } from "../catalogue/changes.ts";
 import { ApiError, messages } from "../errors.ts";
 import { replyOf } from "../idempotency/idempotent-request.ts";
@@ -10,6 +9,7 @@ import { removeMarkedPhotos } from "../photos/photo-removal.ts";
 import { createPet } from "./pet-changes.queries.ts";
 import { editPet, type PetRefusal, removePet } from "./pet-edits.ts";
 import { yesNoParameters } from "./pet-finders.schemas.ts";
+import { findersOf } from "./pet-finders.ts";
 import { listPets } from "./pet-listing.queries.ts";
 import { findPet } from "./pets.queries.ts";
 import type { petRoutes } from "./pets.routes.ts";
@@ -46,21 +46,12 @@ function refusalError(refusal: PetRefusal): ApiError {
 /** The animals' handlers, one per route of the table. */
 export const petHandlers = {
   listPets: async (c) => {
-    const { limit, status, categoryId, id, q, direction, cursor, ...profile } =
-      c.req.valid("query");
+    const query = c.req.valid("query");
+    const { limit, status, categoryId, id, q, direction, cursor, ...profile } = query;
     const { shelterId, breed, age, size, sex, ...yesNo } = profile;
     const page = await listPets(c.get("services").db, {
+      ...findersOf(query),
       limit,
-      statuses: status,
-      categoryIds: categoryId,
-      ids: id,
-      words: q === undefined ? undefined : prefixQuery(q),
-      shelterIds: shelterId,
-      breeds: breed?.map((value) => prefixQuery(value) ?? ""),
-      ages: age,
-      sizes: size,
-      sex,
-      yesNo,
       direction,
       after: cursor === undefined ? undefined : positionIn(cursor, direction),
     });

@@ -54,6 +54,9 @@ export function AccountPage(props: AccountPageProps) {
         <a class="button" href="/dashboard/animals">
           Your animals
         </a>
+        <a class="button secondary" href="/dashboard/shelters">
+          Your shelters
+        </a>
       </p>
 
       <h2>Plan</h2>

@@ -1,9 +1,11 @@
 import type { Category } from "../../categories/categories.schemas.ts";
 import { PET_STATUSES } from "../../db/schema.ts";
+import type { Shelter } from "../../shelters/shelters.schemas.ts";
 import { ANIMAL_FIELDS, type AnimalField, type AnimalFormValues } from "../animal-form.ts";
 import { CSRF_FIELD } from "../csrf.ts";
 import { FORM_KEY_FIELD } from "../form-keys.ts";
 import { type FieldErrors, firstInError } from "../form-values.ts";
+import { ProfileFields } from "./animal-profile.tsx";
 import { SelectField, TextField } from "./labelled-fields.tsx";
 import { Layout } from "./layout.tsx";
 
@@ -22,6 +24,8 @@ export interface AnimalFormPageProps {
   /** Why the whole form was refused (a newer version, a placed order), shown above it. */
   formError?: string;
   categories: Category[];
+  /** The account's shelters, for the shelter select. */
+  shelters: Shelter[];
   /** A new animal: the form's one-time token. An edit: the animal and the version the form was drawn from. */
   target: { formKey: string } | { id: number; etag: string };
 }
@@ -32,7 +36,7 @@ export interface AnimalFormPageProps {
  * and the focus on the first field in error.
  */
 export function AnimalFormPage(props: AnimalFormPageProps) {
-  const { email, csrf, values, errors = {}, formError, categories, target } = props;
+  const { email, csrf, values, errors = {}, formError, categories, shelters, target } = props;
   const focus = firstInError(ANIMAL_FIELDS, errors);
   const editing = "id" in target;
   const categoryOptions = [
@@ -86,6 +90,7 @@ export function AnimalFormPage(props: AnimalFormPageProps) {
           errors={errors.status}
           autofocus={focus === "status"}
         />
+        <ProfileFields values={values} errors={errors} focus={focus} shelters={shelters} />
         <div class="actions">
           <button type="submit">{editing ? "Save changes" : "Add the animal"}</button>
           <a

@@ -1,14 +1,11 @@
 import type { Category } from "../../categories/categories.schemas.ts";
-import { PET_STATUSES } from "../../db/schema.ts";
 import type { Pet } from "../../pets/pets.schemas.ts";
+import type { Shelter } from "../../shelters/shelters.schemas.ts";
 import type { Notice } from "../notices.ts";
+import { AnimalFinders } from "./animal-finders.tsx";
 import { STATUS_NAMES } from "./animal-form-page.tsx";
-import { SelectField, TextField } from "./labelled-fields.tsx";
 import { Layout } from "./layout.tsx";
 import { Notices } from "./notice-view.tsx";
-
-/** The finders the list's search form sends, by the API's names. */
-export const FINDER_FIELDS = ["q", "status", "categoryId"] as const;
 
 interface AnimalListPageProps {
   email: string;
@@ -16,6 +13,7 @@ interface AnimalListPageProps {
   /** The finders as the address gave them (empty ones left out). */
   finders: Record<string, string[]>;
   categories: Category[];
+  shelters: Shelter[];
   /** The page found; undefined when the finders were refused. */
   page: { animals: Pet[]; next: string | undefined; first: boolean } | undefined;
   error?: string;
@@ -64,8 +62,7 @@ function AnimalTable({ animals, categories }: { animals: Pet[]; categories: Cate
 
 /** The account's animals, newest first, found by the API's finders and paged by its cursor. */
 export function AnimalListPage(props: AnimalListPageProps) {
-  const { email, csrf, finders, categories, page, error, notices } = props;
-  const one = (name: string) => finders[name]?.[0] ?? "";
+  const { email, csrf, finders, categories, shelters, page, error, notices } = props;
   const filtered = Object.keys(finders).length > 0;
   return (
     <Layout title="Your animals" signedIn={{ email, csrf }}>
@@ -78,51 +75,7 @@ export function AnimalListPage(props: AnimalListPageProps) {
           Add an animal
         </a>
       </p>
-      <search>
-        <form method="get" action="/dashboard/animals" class="stacked">
-          <div class="finders">
-            <TextField
-              name="q"
-              type="search"
-              label="Name"
-              hint="Words that begin words of the name."
-              value={one("q")}
-              errors={undefined}
-              autofocus={false}
-              maxlength={100}
-            />
-            <SelectField
-              name="status"
-              label="Status"
-              value={one("status")}
-              options={[
-                { value: "", label: "Any status" },
-                ...PET_STATUSES.map((status) => ({ value: status, label: STATUS_NAMES[status] })),
-              ]}
-              errors={undefined}
-              autofocus={false}
-            />
-            <SelectField
-              name="categoryId"
-              label="Category"
-              value={one("categoryId")}
-              options={[
-                { value: "", label: "Any category" },
-                ...categories.map((category) => ({
-                  value: String(category.id),
-                  label: category.name,
-                })),
-              ]}
-              errors={undefined}
-              autofocus={false}
-            />
-          </div>
-          <div class="actions">
-            <button type="submit">Find</button>
-            {filtered && <a href="/dashboard/animals">Show all</a>}
-          </div>
-        </form>
-      </search>
+      <AnimalFinders finders={finders} categories={categories} shelters={shelters} />
       {error && (
         <p class="error" role="alert">
           {error}

@@ -5,6 +5,7 @@ import { CSRF_FIELD } from "../csrf.ts";
 import { FORM_KEY_FIELD } from "../form-keys.ts";
 import type { Notice } from "../notices.ts";
 import { STATUS_NAMES } from "./animal-form-page.tsx";
+import { ProfileFacts } from "./animal-profile.tsx";
 import { describedBy, FieldError } from "./form-fields.tsx";
 import { formatUtc } from "./format.ts";
 import { Layout } from "./layout.tsx";
@@ -15,13 +16,15 @@ export interface AnimalView {
   pet: Pet;
   /** Its category's name, when it is one of those listed. */
   categoryName: string | undefined;
+  /** Its shelter's name, when it has one. */
+  shelterName: string | undefined;
   /** Its placed order, which owns its status while it stands. */
   placedOrder: number | null;
 }
 
 /** The animal's fields as a person reads them. */
 function AnimalFacts({ animal }: { animal: AnimalView }) {
-  const { pet, categoryName, placedOrder } = animal;
+  const { pet, categoryName, shelterName, placedOrder } = animal;
   return (
     <dl class="facts">
       <dt>Name</dt>
@@ -30,6 +33,7 @@ function AnimalFacts({ animal }: { animal: AnimalView }) {
       <dd>{categoryName ?? `Category ${pet.categoryId}`}</dd>
       <dt>Status</dt>
       <dd data-testid="animal-status">{STATUS_NAMES[pet.status]}</dd>
+      <ProfileFacts pet={pet} shelterName={shelterName} />
       <dt>Open order</dt>
       <dd data-testid="open-order">
         {placedOrder === null

@@ -108,6 +108,8 @@ summary{cursor:pointer}
 .thumbs img{display:block;width:100%;aspect-ratio:1;object-fit:cover;border:1px solid var(--line);border-radius:4px;background:#f3f3f3}
 .thumbs figcaption{margin-top:.35rem}
 .preview{display:block;max-width:100%;height:auto;border:1px solid var(--line);border-radius:4px}
+.description{white-space:pre-line}
+textarea#description{font-family:inherit}
 .finders{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(14rem,100%),1fr));gap:0 1rem;max-width:60rem}
 .refused{background:#fdf0ef;border:1px solid var(--danger);border-radius:4px;padding:.6rem .8rem}
 @media (max-width:56rem){
