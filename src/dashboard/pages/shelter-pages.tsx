@@ -6,7 +6,7 @@ import { Layout } from "./layout.tsx";
 import { Notices } from "./notice-view.tsx";
 
 /** The shelter's fields as a person reads them, with a link that opens its point on OpenStreetMap. */
-export function ShelterFacts({ shelter }: { shelter: Shelter }) {
+function ShelterFacts({ shelter }: { shelter: Shelter }) {
   const { address } = shelter;
   const lines = [address.street, address.city, address.region, address.postalCode, address.country];
   return (
