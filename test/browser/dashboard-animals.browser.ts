@@ -1,6 +1,6 @@
 /**
- * The shelter's back office in a real browser (headless Chromium): add an
- * animal, upload a photo from a file input and see its thumbnail, edit it
+ * The shelter's back office in a real browser (headless Chromium): make a
+ * shelter, add an animal with its whole profile, upload a photo from a file input and see its thumbnail, edit it
  * from a stale page and see the refusal with its current values, find it
  * in the list, remove its photo and delete it, each after asking. Every new
  * page passes axe and fits 390 px without sideways scrolling, at 390 and
@@ -42,7 +42,7 @@ async function checked(page: Page, name: string): Promise<void> {
 
 const notice = (page: Page) => page.locator(".notice").first().textContent();
 
-test("add an animal, photograph it, edit it from a stale page, find it, delete it", async () => {
+test("make a shelter, add an animal with its whole profile, photograph it, edit it from a stale page, find it, delete it", async () => {
   // axe is injected into pages whose CSP lets no other script run.
   const context = await browser.newContext({
     viewport: { width: 1280, height: 900 },
@@ -51,12 +51,51 @@ test("add an animal, photograph it, edit it from a stale page, find it, delete i
   const page = await context.newPage();
   await signUp(page, server.origin, `animals-${Date.now()}@example.com`);
 
+  // A shelter: its address by its members, its place, a link that opens the point on OpenStreetMap.
+  await page.getByRole("link", { name: "Your shelters" }).click();
+  await page.waitForURL(`${server.origin}/dashboard/shelters`);
+  await checked(page, "shelters-empty");
+  await page.getByRole("link", { name: "Add a shelter" }).click();
+  await page.waitForURL(/\/shelters\/new$/);
+  await checked(page, "shelter-new");
+  await page.getByLabel("Name").fill("Happy Tails Rescue");
+  await page.getByLabel("Email").fill("hello@happytails.example");
+  await page.getByLabel("Street and number (optional)").fill("1 Park Lane");
+  await page.getByLabel("Town or city").fill("London");
+  await page.getByLabel("Postal code (optional)").fill("W1K 1AA");
+  await page.getByLabel("Country").selectOption("GB");
+  await page.getByLabel("Latitude").fill("91");
+  await page.getByLabel("Longitude").fill("-0.1276");
+  await submit(page, page.getByRole("button", { name: "Add the shelter" }));
+  assert.equal(await focused(page), "latitude");
+  await checked(page, "shelter-new-refused");
+  await page.getByLabel("Latitude").fill("51.5072");
+  await submit(page, page.getByRole("button", { name: "Add the shelter" }));
+  await page.waitForURL(/\/dashboard\/shelters\/\d+$/);
+  const shelterPage = page.url();
+  assert.match((await notice(page)) ?? "", /Happy Tails Rescue is added/);
+  const map = page.getByRole("link", { name: "open on OpenStreetMap" });
+  assert.equal(
+    await map.getAttribute("href"),
+    "https://www.openstreetmap.org/?mlat=51.5072&mlon=-0.1276#map=16/51.5072/-0.1276",
+  );
+  await checked(page, "shelter");
+  await page.getByRole("link", { name: "Edit" }).click();
+  await page.waitForURL(/\/shelters\/\d+\/edit$/);
+  await checked(page, "shelter-edit");
+  await page.goto(`${shelterPage}/delete`);
+  await checked(page, "shelter-delete-confirm");
+  await page.goto(`${server.origin}/dashboard/shelters`);
+  await checked(page, "shelters");
+
+  await page.goto(`${server.origin}/dashboard/account`);
   await page.getByRole("link", { name: "Your animals" }).click();
   await page.waitForURL(`${server.origin}/dashboard/animals`);
   await checked(page, "animals-empty");
 
   // A refused form comes back with the focus on its first field in error.
   await page.getByRole("link", { name: "Add an animal" }).click();
+  await page.waitForURL(/\/animals\/new$/);
   await checked(page, "animal-new");
   await page.getByLabel("Name").fill("   ");
   await page.getByLabel("Category").selectOption({ label: "Dogs" });
@@ -67,6 +106,22 @@ test("add an animal, photograph it, edit it from a stale page, find it, delete i
   await page.getByLabel("Name").fill("Biscuit");
   await page.getByLabel("Category").selectOption({ label: "Dogs" });
   await page.getByLabel("Status").selectOption("pending");
+  await page.getByLabel("Shelter").selectOption({ label: "Happy Tails Rescue" });
+  await page.getByLabel("Breed (optional)").fill("Labrador Retriever");
+  await page.getByLabel("Age").selectOption("young");
+  await page.getByLabel("Sex").selectOption("female");
+  await page.getByLabel("Size when grown").selectOption("large");
+  for (const [legend, answer] of [
+    ["Good with children", "Yes"],
+    ["Good with dogs", "Yes"],
+    ["Good with cats", "No"],
+    ["House-trained", "Yes"],
+    ["Has special needs", "No"],
+    ["Spayed or neutered", "Not known"],
+  ] as const) {
+    await page.getByRole("group", { name: legend }).getByLabel(answer, { exact: true }).check();
+  }
+  await page.getByLabel("Description (optional)").fill("Loves long walks.\nSleeps all afternoon.");
   await submit(page, page.getByRole("button", { name: "Add the animal" }));
   await page.waitForURL(/\/dashboard\/animals\/\d+$/);
   const animalPage = page.url();
@@ -75,6 +130,12 @@ test("add an animal, photograph it, edit it from a stale page, find it, delete i
     await page.getByTestId("animal-status").textContent(),
     "Pending (an adoption is under way)",
   );
+  const facts = (await page.locator(".facts").textContent()) ?? "";
+  for (const shown of ["Happy Tails Rescue", "Labrador Retriever", "Young", "Female", "Large"]) {
+    assert.ok(facts.includes(shown), `the animal's page shows ${shown}`);
+  }
+  assert.match(facts, /Good with cats\s*No/);
+  assert.match(facts, /Spayed or neutered\s*Not known/);
 
   // A photo from the file input, shown as a thumbnail from its public address.
   for (const [i, name] of ["first.png", "second.png"].entries()) {
@@ -99,6 +160,7 @@ test("add an animal, photograph it, edit it from a stale page, find it, delete i
   const stale = await context.newPage();
   await stale.goto(`${animalPage}/edit`);
   await page.getByRole("link", { name: "Edit" }).click();
+  await page.waitForURL(/\/animals\/\d+\/edit$/);
   await checked(page, "animal-edit");
   await page.getByLabel("Name").fill("Biscuit the Brave");
   await submit(page, page.getByRole("button", { name: "Save changes" }));
@@ -117,10 +179,13 @@ test("add an animal, photograph it, edit it from a stale page, find it, delete i
   await checked(stale, "animal-edit-refused");
   await stale.close();
 
-  // The list finds it by a word of its name, and by its status.
+  // The list finds it by a word of its name, its status, and its profile.
   await page.goto(`${server.origin}/dashboard/animals`);
   await page.getByLabel("Name").fill("brave");
   await page.getByLabel("Status").selectOption("pending");
+  await page.getByText("More filters").click();
+  await page.getByLabel("Age").selectOption("young");
+  await page.getByLabel("Good with children").selectOption("true");
   await submit(page, page.getByRole("button", { name: "Find" }));
   assert.equal(await page.getByRole("link", { name: "Biscuit the Brave" }).count(), 1);
   await checked(page, "animals-found");

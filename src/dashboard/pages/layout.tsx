@@ -110,6 +110,7 @@ summary{cursor:pointer}
 .preview{display:block;max-width:100%;height:auto;border:1px solid var(--line);border-radius:4px}
 .description{white-space:pre-line}
 textarea#description{font-family:inherit}
+details{margin:.75rem 0}
 .finders{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(14rem,100%),1fr));gap:0 1rem;max-width:60rem}
 .refused{background:#fdf0ef;border:1px solid var(--danger);border-radius:4px;padding:.6rem .8rem}
 @media (max-width:56rem){
