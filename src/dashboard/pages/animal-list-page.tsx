@@ -70,10 +70,11 @@ export function AnimalListPage(props: AnimalListPageProps) {
         <a href="/dashboard/account">Back to your account</a>
       </p>
       <Notices notices={notices} />
-      <p>
+      <p class="actions">
         <a class="button" href="/dashboard/animals/new">
           Add an animal
         </a>
+        <a href="/dashboard/shelters">Your shelters</a>
       </p>
       <AnimalFinders finders={finders} categories={categories} shelters={shelters} />
       {error && (
