@@ -2,10 +2,16 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { adminHandlers } from "./admin/admin.handlers.ts";
 import { adminRoutes } from "./admin/admin.routes.ts";
 import { requireAdminToken } from "./admin/admin-token.ts";
-import { SectionRouter } from "./api/app-router.ts";
 import { deprecationsIn } from "./api/deprecation.ts";
-import { apiRouter, operatorRouter } from "./api/route-router.ts";
-import { v1Routes } from "./api/v1-routes.ts";
+import {
+  API_PATH,
+  DASHBOARD_PATH,
+  DOCS_PATH,
+  DOCUMENT_PATH,
+  HEALTH_PATH,
+  OPERATOR_PATH,
+  PHOTOS_PATH,
+} from "./api/public-paths.ts";
 import { categoryHandlers } from "./categories/categories.handlers.ts";
 import type { AppEnv } from "./context.ts";
 import { dashboardRoutes } from "./dashboard/index.ts";
@@ -25,9 +31,12 @@ import {
 import { services } from "./middleware/services.ts";
 import { OPENAPI_PATH, openapiRoutes } from "./openapi/openapi-routes.tsx";
 import { orderHandlers } from "./orders/orders.handlers.ts";
-import { petPhotoHandlers } from "./pets/pet-photos.handlers.ts";
 import { petHandlers } from "./pets/pets.handlers.ts";
 import { photoFileRoutes } from "./photos/photo-files.ts";
+import { petPhotoHandlers } from "./photos/photos.handlers.ts";
+import { SectionRouter } from "./routes/app-router.ts";
+import { apiRouter, operatorRouter } from "./routes/route-router.ts";
+import { v1Routes } from "./routes/v1-routes.ts";
 import { shelterHandlers } from "./shelters/shelters.handlers.ts";
 import { rejectInvalid } from "./validation.ts";
 import { webhookHandlers } from "./webhooks/webhooks.handlers.ts";
@@ -38,9 +47,6 @@ import { webhookHandlers } from "./webhooks/webhooks.handlers.ts";
  * and the schema's pattern is documentation only.
  */
 const v1 = v1Routes({ allowLoopbackHttp: false });
-
-/** Where the dashboard's pages live: the one section the app's router matches apart. */
-const DASHBOARD_PATH = "/dashboard";
 
 /**
  * The whole Worker. Order matters: the response chain every reply leaves
@@ -60,11 +66,20 @@ export function createApp(): OpenAPIHono<AppEnv> {
   });
   app.use(responseChain(), requestIdentity(), noSniffing(), services(), corsPreflight(app));
   const allowedMethods = methodNotAllowed(app);
-  for (const path of ["/v1/*", "/admin/*", "/health", "/", "/docs", "/openapi.json", "/photos/*"]) {
+  const everyPath = [
+    `${API_PATH}/*`,
+    `${OPERATOR_PATH}/*`,
+    HEALTH_PATH,
+    "/",
+    DOCS_PATH,
+    DOCUMENT_PATH,
+    `${PHOTOS_PATH}/*`,
+  ];
+  for (const path of everyPath) {
     app.use(path, allowedMethods);
   }
 
-  app.get("/health", (c) => c.json({ status: "ok" }));
+  app.get(HEALTH_PATH, (c) => c.json({ status: "ok" }));
   app.route("/", openapiRoutes());
   app.route("/", photoFileRoutes());
 
@@ -73,23 +88,23 @@ export function createApp(): OpenAPIHono<AppEnv> {
   // registered first is cheaper than a condition every /v1 request would evaluate.
   app.all(OPENAPI_PATH, (c) => c.notFound());
   app.use(
-    "/v1/*",
+    `${API_PATH}/*`,
     deprecationMarks(deprecationsIn(Object.values(v1))),
     authenticate(),
     rateLimit(),
     requireKey(),
     readConsistency(),
   );
-  app.route("/v1", apiRouter(v1.pets, petHandlers));
-  app.route("/v1", apiRouter(v1.petPhotos, petPhotoHandlers));
-  app.route("/v1", apiRouter(v1.categories, categoryHandlers));
-  app.route("/v1", apiRouter(v1.shelters, shelterHandlers));
-  app.route("/v1", apiRouter(v1.orders, orderHandlers));
-  app.route("/v1", apiRouter(v1.events, eventHandlers));
-  app.route("/v1", apiRouter(v1.webhooks, webhookHandlers));
+  app.route(API_PATH, apiRouter(v1.pets, petHandlers));
+  app.route(API_PATH, apiRouter(v1.petPhotos, petPhotoHandlers));
+  app.route(API_PATH, apiRouter(v1.categories, categoryHandlers));
+  app.route(API_PATH, apiRouter(v1.shelters, shelterHandlers));
+  app.route(API_PATH, apiRouter(v1.orders, orderHandlers));
+  app.route(API_PATH, apiRouter(v1.events, eventHandlers));
+  app.route(API_PATH, apiRouter(v1.webhooks, webhookHandlers));
 
-  app.use("/admin/*", requireAdminToken());
-  app.route("/admin", operatorRouter(adminRoutes, adminHandlers));
+  app.use(`${OPERATOR_PATH}/*`, requireAdminToken());
+  app.route(OPERATOR_PATH, operatorRouter(adminRoutes, adminHandlers));
   app.route(DASHBOARD_PATH, dashboardRoutes());
 
   app.notFound(handleNotFound);

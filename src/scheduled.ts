@@ -1,8 +1,8 @@
 import { deleteExpiredInvites } from "./accounts/invites.queries.ts";
+import { deleteExpiredIdempotencyRecords } from "./changes/idempotency.queries.ts";
 import { deleteExpiredNotices } from "./dashboard/notices.queries.ts";
 import { deleteExpiredSessions } from "./dashboard/sessions.queries.ts";
 import { deleteExpiredEvents } from "./events/events.queries.ts";
-import { deleteExpiredIdempotencyRecords } from "./idempotency/idempotency.queries.ts";
 import { publishLaggingKeys } from "./keys/key-changes.ts";
 import { log } from "./logging.ts";
 import { dispatchEvents, SWEEP_ROUNDS } from "./outbox/outbox-relay.ts";

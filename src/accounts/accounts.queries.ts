@@ -1,8 +1,8 @@
 import { eq, sql } from "drizzle-orm";
-import { type Database, type Drizzle, millis, preparedQueries, runOne } from "../db/database.ts";
+import { type Database, type Drizzle, millis, preparedQueries } from "../db/database.ts";
 import { accounts } from "../db/schema.ts";
 import { planLimits } from "../rate-limit/plans.ts";
-import { guardStorage } from "../storage/storage-guard.ts";
+import { firstRow } from "../storage/storage-guard.ts";
 
 export type Account = typeof accounts.$inferSelect;
 
@@ -38,7 +38,7 @@ export async function findAccountByEmail(
   email: string,
 ): Promise<Account | undefined> {
   const values = { email: normaliseEmail(email) };
-  const [account] = await guardStorage("D1", () => runOne(db, accountQueries(db).byEmail, values));
+  const account = await firstRow(db, accountQueries(db).byEmail, values);
   return account;
 }
 
@@ -74,7 +74,7 @@ export async function insertAccount(
     ...startingPlan(email, operatorEmail),
     now: Date.now(),
   };
-  const [row] = await guardStorage("D1", () => runOne(db, accountQueries(db).insert, values));
+  const row = await firstRow(db, accountQueries(db).insert, values);
   return row ?? null;
 }
 

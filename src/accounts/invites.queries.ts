@@ -2,7 +2,7 @@ import { and, eq, gt, lte, sql } from "drizzle-orm";
 import { change } from "../changes/change.ts";
 import { type Database, type Drizzle, millis, preparedQueries, runOne } from "../db/database.ts";
 import { accountInvites, accounts, dashboardSessions } from "../db/schema.ts";
-import { guardStorage } from "../storage/storage-guard.ts";
+import { firstRow, guardStorage } from "../storage/storage-guard.ts";
 import type { Account } from "./accounts.queries.ts";
 
 const tokenHash = sql.placeholder("tokenHash");
@@ -78,9 +78,7 @@ export async function findInvitedAccount(
   tokenHash: string,
   now: number,
 ): Promise<Account | undefined> {
-  const [row] = await guardStorage("D1", () =>
-    runOne(db, inviteQueries(db).invited, { tokenHash, now }),
-  );
+  const row = await firstRow(db, inviteQueries(db).invited, { tokenHash, now });
   return row?.account;
 }
 

@@ -1,3 +1,4 @@
+import { DASHBOARD_PATH } from "../api/public-paths.ts";
 import type { Database } from "../db/database.ts";
 import { isSecretToken, newSecretToken } from "../utils/base64url.ts";
 import { sha256Hex } from "../utils/sha256.ts";
@@ -8,7 +9,7 @@ import { findInvitedAccount, redeemInvite, saveInvite } from "./invites.queries.
 const INVITE_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** Where an invite link points, below the dashboard; the token is the rest of the path. */
-export const INVITE_PATH = "/dashboard/invite/";
+export const INVITE_PATH = `${DASHBOARD_PATH}/invite/`;
 
 interface Invite {
   account: Account;

@@ -1,6 +1,6 @@
 import { findAccountByEmail, findOrCreateAccount } from "../accounts/accounts.queries.ts";
 import { INVITE_PATH, inviteAccount } from "../accounts/invites.ts";
-import type { RouteHandlers } from "../api/route-router.ts";
+import type { RouteHandlers } from "../api/route-handlers.ts";
 import { ApiError, messages } from "../errors.ts";
 import * as changes from "../keys/key-changes.ts";
 import { listAccountKeys } from "../keys/keys.queries.ts";

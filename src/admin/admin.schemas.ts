@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { AccountEmailSchema } from "../accounts/account-email.ts";
 import { KeyRestrictionsSchema } from "../keys/key-restrictions.ts";
-import { SCOPES } from "../keys/scopes.ts";
 import { PlanSchema } from "../rate-limit/plans.ts";
+import { SCOPES } from "../scopes.ts";
 
 export const KeyHashParamsSchema = z.object({
   hash: z.string().regex(/^[0-9a-f]{64}$/, "Expected the hex SHA-256 of a key"),

@@ -105,3 +105,21 @@ function joined(head: string, body: ArrayBuffer): ArrayBuffer {
   bytes.set(new Uint8Array(body), headBytes.length);
   return bytes.buffer;
 }
+
+/**
+ * What a conditional change's description says of `If-Match` and of who may
+ * change the record: the account whose key `madeIt` (its own words), and
+ * any `aside` on who that is.
+ */
+export function conditionalChange(madeIt: string, aside = ""): string {
+  return `Send its \`etag\` as \`If-Match\` to change it only if nobody changed it since it was read: otherwise 412, and nothing changes. Only the account whose key ${madeIt} may change it${aside}: another gets 403 \`not_owner\`.`;
+}
+
+/** `*` or a list of entity tags (RFC 9110 §13.1.2): an `If-None-Match` a store may judge too. */
+const ENTITY_TAGS =
+  /^\s*(?:\*|(?:W\/)?"[\x21\x23-\x7e\x80-\xff]*"(?:\s*,\s*(?:W\/)?"[\x21\x23-\x7e\x80-\xff]*")*)\s*$/;
+
+/** Whether `If-None-Match` is well formed, so a store judges it as the conditional read does. */
+export function isEntityTagList(ifNoneMatch: string): boolean {
+  return ENTITY_TAGS.test(ifNoneMatch);
+}

@@ -17,6 +17,23 @@ export function digitsAsInteger<T extends z.ZodType>(schema: T) {
   );
 }
 
+/**
+ * The path parameters of a route that names one record: `name`, an
+ * identifier the service assigned, written in digits (with what it is,
+ * where the document says so).
+ */
+export function idParams<N extends string>(name: N, example: number, description?: string) {
+  const param =
+    description === undefined
+      ? { name, in: "path" as const }
+      : { name, in: "path" as const, description };
+  const id = digitsAsInteger(z.int().min(1).max(MAX_ID)).openapi({
+    param,
+    format: "int64",
+    example,
+  });
+  return z.object({ [name]: id } as Record<N, typeof id>);
+}
 /** An identifier in a query string, such as a listing's repeatable `id` filter. */
 export const IdentifierParameterSchema = digitsAsInteger(z.int().min(1).max(MAX_ID)).openapi({
   type: "integer",

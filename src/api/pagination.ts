@@ -13,6 +13,22 @@ import {
   type ResponseHeader,
 } from "./responses.ts";
 
+/** The most items a page holds. */
+const MAX_PAGE_SIZE = 100;
+
+/**
+ * A listing's reply, named `name` in the document: its items as a bare
+ * array, at most a page of them, or `max` where the listing holds fewer.
+ */
+export function listOf<T extends z.ZodType>(
+  name: string,
+  item: T,
+  described: { description: string; example: unknown[] },
+  max = MAX_PAGE_SIZE,
+) {
+  return z.array(item).max(max).openapi(name, described);
+}
+
 /**
  * The query parameters every listing shares: `limit` (1–100, default 20,
  * never clamped) and the opaque `cursor` of a previous page's next link.
@@ -20,7 +36,7 @@ import {
  */
 export function pageParameters(things: string) {
   return {
-    limit: digitsAsInteger(z.int().min(1).max(100))
+    limit: digitsAsInteger(z.int().min(1).max(MAX_PAGE_SIZE))
       .default(20)
       .openapi({
         param: { name: "limit", in: "query", description: `Most ${things} to return.` },

@@ -1,6 +1,6 @@
 import type { RouteConfig } from "@hono/zod-openapi";
 import type { Config } from "../config.ts";
-import type { Scope } from "../keys/scopes.ts";
+import type { Scope } from "../scopes.ts";
 import { idempotentOperation } from "./idempotency-key.ts";
 
 /** How settled an operation is, stated as `x-stability` on it. */

@@ -50,4 +50,21 @@ export function checked<R extends { owned: boolean; version: number }>(
  * same record won the race: each loss means another change committed, so
  * this is reached only under a flood of changes to one record.
  */
-export const MAX_ATTEMPTS = 20;
+const MAX_ATTEMPTS = 20;
+
+/**
+ * Reads, decides and writes until the write holds: `attempt` answers the
+ * outcome, or undefined when another change of the record came between its
+ * read and its write, and is then run afresh. `what` names the change and
+ * its record in the error of a record that never stays still.
+ */
+export async function retryOnRace<T>(
+  what: string,
+  attempt: () => Promise<T | undefined>,
+): Promise<T> {
+  for (let round = 1; round <= MAX_ATTEMPTS; round++) {
+    const outcome = await attempt();
+    if (outcome !== undefined) return outcome;
+  }
+  throw new Error(`${what} lost to another change ${MAX_ATTEMPTS} times in a row`);
+}

@@ -1,28 +1,16 @@
 import { decodeCursor } from "../api/cursor.ts";
 import { nextPageLink, pageReply } from "../api/pagination.ts";
-import type { RouteHandlers } from "../api/route-router.ts";
+import type { RouteHandlers } from "../api/route-handlers.ts";
 import { changeRequestOf } from "../catalogue/changes.ts";
-import { ApiError, messages } from "../errors.ts";
+import { refusalError } from "../catalogue/refusals.ts";
+import { ApiError } from "../errors.ts";
 import { createCategory, findCategory, listCategories } from "./categories.queries.ts";
 import type { categoryRoutes } from "./categories.routes.ts";
 import { CATEGORY_NOT_FOUND } from "./categories.schemas.ts";
-import { type CategoryRefusal, editCategory, removeCategory } from "./category-edits.ts";
+import { editCategory, removeCategory } from "./category-edits.ts";
 
-/** The error that says why a category was not changed. */
-function refusalError(refusal: CategoryRefusal): ApiError {
-  switch (refusal.kind) {
-    case "notFound":
-      return new ApiError("not_found", CATEGORY_NOT_FOUND);
-    case "notOwner":
-      return new ApiError("not_owner", messages.notOwner("category"));
-    case "preconditionFailed":
-      return new ApiError("precondition_failed", messages.preconditionFailed("category"));
-    case "nameTaken":
-      return new ApiError("category_exists", messages.categoryExists(refusal.takenBy));
-    case "inUse":
-      return new ApiError("category_in_use", messages.categoryInUse);
-  }
-}
+/** How a refusal's error names a category. */
+const category = { noun: "category", notFound: CATEGORY_NOT_FOUND } as const;
 
 /** The categories' handlers, one per route of the table. */
 export const categoryHandlers = {
@@ -49,7 +37,7 @@ export const categoryHandlers = {
       apiKeyHash: c.get("apiKey").hash,
       now: Date.now(),
     });
-    if (made.kind !== "made") throw refusalError(made);
+    if (made.kind !== "made") throw refusalError(made, category);
     c.header("Location", `/v1/categories/${made.category.id}`);
     c.header("ETag", made.category.etag);
     return c.json(made.category, 201);
@@ -58,7 +46,8 @@ export const categoryHandlers = {
   updateCategory: async (c) => {
     const request = changeRequestOf(c, c.req.valid("param").categoryId);
     const outcome = await editCategory(c.get("services").db, request, c.req.valid("json").name);
-    if (outcome.kind !== "renamed" && outcome.kind !== "unchanged") throw refusalError(outcome);
+    if (outcome.kind !== "renamed" && outcome.kind !== "unchanged")
+      throw refusalError(outcome, category);
     c.header("ETag", outcome.category.etag);
     return c.json(outcome.category, 200);
   },
@@ -66,7 +55,7 @@ export const categoryHandlers = {
   deleteCategory: async (c) => {
     const request = changeRequestOf(c, c.req.valid("param").categoryId);
     const outcome = await removeCategory(c.get("services").db, request, Date.now());
-    if (outcome.kind !== "deleted") throw refusalError(outcome);
+    if (outcome.kind !== "deleted") throw refusalError(outcome, category);
     return c.body(null, 204);
   },
 } satisfies RouteHandlers<typeof categoryRoutes>;

@@ -12,7 +12,7 @@ import { type Database, type Drizzle, millis, preparedQueries, runOne } from "..
 import { categories, pets } from "../db/schema.ts";
 import { categoryNames, indexName, unindexName } from "../db/search-tables.ts";
 import { entityTag, shape } from "../db/shape.ts";
-import { guardStorage } from "../storage/storage-guard.ts";
+import { firstRow, guardStorage } from "../storage/storage-guard.ts";
 import type { Category } from "./categories.schemas.ts";
 import { proposal, sameNameAsProposed, takenBy } from "./category-names.ts";
 
@@ -71,7 +71,7 @@ export async function listCategories(
 }
 
 export async function findCategory(db: Database, id: number): Promise<Category | undefined> {
-  const [row] = await guardStorage("D1", () => runOne(db, categoryQueries(db).find, { id }));
+  const row = await firstRow(db, categoryQueries(db).find, { id });
   return row && categoryShape.render(row);
 }
 
@@ -91,7 +91,7 @@ export async function readForChange(
   changer: Changer,
 ): Promise<CategoryForChange | undefined> {
   const values = { id, ...changerValues(changer) };
-  const [row] = await guardStorage("D1", () => runOne(db, categoryQueries(db).forChange, values));
+  const row = await firstRow(db, categoryQueries(db).forChange, values);
   if (!row) return undefined;
   const { owned, inUse, ...columns } = row;
   // Read, the etag field is the version number it renders.

@@ -1,5 +1,6 @@
-import { entityTagHeader, IfMatchHeaderSchema } from "../api/entity-tags.ts";
+import { conditionalChange, entityTagHeader, IfMatchHeaderSchema } from "../api/entity-tags.ts";
 import { pagedListing } from "../api/pagination.ts";
+import { jsonBody, patchBody, patchTypeRefused } from "../api/request-bodies.ts";
 import {
   type DocumentedError,
   deletedReply,
@@ -43,8 +44,10 @@ const nameTaken: DocumentedError = {
   description: "Another category has this name, ignoring case and accents; the message names it.",
 };
 
-const CONDITIONAL =
-  "Send its `etag` as `If-Match` to change it only if nobody changed it since it was read: otherwise 412, and nothing changes. Only the account whose key made the category may change it (the seven it starts with: the operator's): another gets 403 `not_owner`.";
+const CONDITIONAL = conditionalChange(
+  "made the category",
+  " (the seven it starts with: the operator's)",
+);
 
 /** The categories' operations, keyed by operation id: the one declaration of each. */
 export const categoryRoutes = apiRoutes({
@@ -86,7 +89,7 @@ export const categoryRoutes = apiRoutes({
     description:
       "Adds a category, owned by the account of the key that sends it. A name another category has, ignoring case and accents, gives 409 `category_exists`.",
     request: {
-      body: { required: true, content: { "application/json": { schema: NewCategorySchema } } },
+      body: jsonBody(NewCategorySchema),
     },
     responses: {
       201: jsonReply("The category was added.", CategorySchema, {
@@ -106,13 +109,7 @@ export const categoryRoutes = apiRoutes({
     request: {
       params: CategoryIdParamsSchema,
       headers: IfMatchHeaderSchema,
-      body: {
-        required: true,
-        content: {
-          "application/json": { schema: CategoryPatchSchema },
-          "application/merge-patch+json": { schema: CategoryPatchSchema },
-        },
-      },
+      body: patchBody(CategoryPatchSchema),
     },
     responses: {
       200: jsonReply("The category after the change.", CategorySchema, { ETag: entityTagHeader }),
@@ -124,13 +121,7 @@ export const categoryRoutes = apiRoutes({
         nameTaken,
         stale,
         413,
-        {
-          status: 415,
-          message: messages.unsupportedBodyType([
-            "application/json",
-            "application/merge-patch+json",
-          ]),
-        },
+        patchTypeRefused,
         429,
         500,
         503,

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { EntityTagSchema } from "../api/entity-tags.ts";
-import { digitsAsInteger, IdentifierSchema, MAX_ID } from "../api/identifiers.ts";
-import { pageParameters } from "../api/pagination.ts";
+import { IdentifierSchema, idParams } from "../api/identifiers.ts";
+import { listOf, pageParameters } from "../api/pagination.ts";
 import { nameSchema } from "../api/text.ts";
 
 /** What a request for a category that is not there is told, whether the id is unknown, deleted or malformed. */
@@ -34,28 +34,19 @@ export const CategorySchema = z
   .openapi("Category", { example: { id: 2, name: "Cats", etag: '"1"' } });
 export type Category = z.infer<typeof CategorySchema>;
 
-export const CategoriesSchema = z
-  .array(CategorySchema)
-  .max(100)
-  .openapi("Categories", {
-    description: "A page of categories, as a bare array.",
-    example: [
-      { id: 1, name: "Dogs", etag: '"1"' },
-      { id: 2, name: "Cats", etag: '"1"' },
-    ],
-  });
+export const CategoriesSchema = listOf("Categories", CategorySchema, {
+  description: "A page of categories, as a bare array.",
+  example: [
+    { id: 1, name: "Dogs", etag: '"1"' },
+    { id: 2, name: "Cats", etag: '"1"' },
+  ],
+});
 
 const { limit, cursor } = pageParameters("categories");
 export const ListCategoriesQuerySchema = z.object({ limit, cursor });
 
-export const CategoryIdParamsSchema = z.object({
-  categoryId: digitsAsInteger(z.int().min(1).max(MAX_ID)).openapi({
-    param: {
-      name: "categoryId",
-      in: "path",
-      description: "Identifier of the category, as assigned on creation.",
-    },
-    format: "int64",
-    example: 2,
-  }),
-});
+export const CategoryIdParamsSchema = idParams(
+  "categoryId",
+  2,
+  "Identifier of the category, as assigned on creation.",
+);

@@ -2,7 +2,7 @@ import {
   type ChangeRequest,
   type CommonRefusal,
   checked,
-  MAX_ATTEMPTS,
+  retryOnRace,
 } from "../catalogue/changes.ts";
 import type { Database } from "../db/database.ts";
 import { deleteCategory, readForChange, renameCategory } from "./categories.queries.ts";
@@ -10,10 +10,7 @@ import type { Category } from "./categories.schemas.ts";
 
 /** Renaming and deleting a category, as every change of the catalogue is made (`catalogue/changes.ts`). */
 
-export type CategoryRefusal =
-  | CommonRefusal
-  | { kind: "nameTaken"; takenBy: number }
-  | { kind: "inUse" };
+type CategoryRefusal = CommonRefusal | { kind: "nameTaken"; takenBy: number } | { kind: "inUse" };
 
 /** Gives the category the name; the same name as it has already writes nothing. */
 export async function editCategory(
@@ -25,14 +22,13 @@ export async function editCategory(
   | { kind: "renamed"; category: Category }
   | { kind: "unchanged"; category: Category }
 > {
-  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+  return retryOnRace(`rename of category ${request.id}`, async () => {
     const current = checked(await readForChange(db, request.id, request.changer), request.accepted);
     if ("kind" in current) return current;
     if (current.category.name === name) return { kind: "unchanged", category: current.category };
     const renamed = await renameCategory(db, { id: request.id, version: current.version, name });
-    if (renamed.kind !== "moved") return renamed;
-  }
-  throw new Error(`category ${request.id} changed under ${MAX_ATTEMPTS} renames in a row`);
+    return renamed.kind === "moved" ? undefined : renamed;
+  });
 }
 
 /** Deletes the category, as the caller may, `If-Match` allows and no live animal forbids. */
@@ -41,16 +37,11 @@ export async function removeCategory(
   request: ChangeRequest,
   now: number,
 ): Promise<CategoryRefusal | { kind: "deleted" }> {
-  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+  return retryOnRace(`deletion of category ${request.id}`, async () => {
     const current = checked(await readForChange(db, request.id, request.changer), request.accepted);
     if ("kind" in current) return current;
-    if (current.inUse) return { kind: "inUse" };
-    const { deleted } = await deleteCategory(db, {
-      id: request.id,
-      version: current.version,
-      now,
-    });
-    if (deleted) return { kind: "deleted" };
-  }
-  throw new Error(`category ${request.id} changed under ${MAX_ATTEMPTS} deletions in a row`);
+    if (current.inUse) return { kind: "inUse" as const };
+    const { deleted } = await deleteCategory(db, { id: request.id, version: current.version, now });
+    return deleted ? { kind: "deleted" as const } : undefined;
+  });
 }

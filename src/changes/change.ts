@@ -7,22 +7,22 @@ import {
   type Statement,
 } from "../db/database.ts";
 import type { Definition, Shape } from "../db/shape.ts";
+import { guardStorage } from "../storage/storage-guard.ts";
+import { oncePer } from "../utils/once-per.ts";
 import {
   claimValues,
   earlierOutcome,
   isClaimConflict,
   keyStatements,
   responseOf,
-} from "../idempotency/idempotency.queries.ts";
+} from "./idempotency.queries.ts";
 import {
   type EventOf,
   eventStatement,
   eventsWaitingStatement,
   newEventId,
   settleUnwantedStatement,
-} from "../outbox/outbox.ts";
-import { guardStorage } from "../storage/storage-guard.ts";
-import { oncePer } from "../utils/once-per.ts";
+} from "./outbox-statements.ts";
 import type { Claim, Made, Outcome, Replayed, Reused, Stored, StoredResponse } from "./outcomes.ts";
 
 /**

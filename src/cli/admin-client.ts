@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parseEnv } from "node:util";
 import type { z } from "@hono/zod-openapi";
+import { OPERATOR_PATH } from "../api/public-paths.ts";
 import {
   envOf,
   findLocalServer,
@@ -19,9 +20,6 @@ import {
  * admin endpoint, so the command, the dashboard and the endpoint share one
  * code path. Every failure becomes one line saying what to do about it.
  */
-
-/** Where app.ts mounts the admin routes. */
-const ADMIN_BASE = "/admin";
 
 /** Long enough for a deployed Worker to write D1, KV and a Durable Object on a slow day. */
 const TIMEOUT_MS = 30_000;
@@ -208,7 +206,7 @@ function workerOf(values: { url?: string; env?: string; "persist-to"?: string })
       origin ||= await target.find();
       let response: Response;
       try {
-        response = await fetch(new URL(`${ADMIN_BASE}${path}`, origin), {
+        response = await fetch(new URL(`${OPERATOR_PATH}${path}`, origin), {
           method,
           headers: { Authorization: `Bearer ${adminToken()}`, "Content-Type": "application/json" },
           body: body === undefined ? null : JSON.stringify(body),

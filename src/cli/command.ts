@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { type ParseArgsConfig, parseArgs } from "node:util";
+import { HEALTH_PATH } from "../api/public-paths.ts";
 
 /**
  * What every command here shares: its arguments and exit code, and the
@@ -117,7 +118,7 @@ function isRunning(pid: number): boolean {
 /** Whether a Worker answers /health at `origin` within `timeoutMs`. */
 export async function answersHealth(origin: string, timeoutMs = 3_000): Promise<boolean> {
   try {
-    const response = await fetch(new URL("/health", origin), {
+    const response = await fetch(new URL(HEALTH_PATH, origin), {
       signal: AbortSignal.timeout(timeoutMs),
     });
     await response.body?.cancel();

@@ -9,8 +9,8 @@ import {
   type ListedKey,
 } from "../admin/admin.schemas.ts";
 import { hashApiKey, isWellFormedKey } from "../keys/key-format.ts";
-import { SCOPES } from "../keys/scopes.ts";
 import { PlanSchema } from "../rate-limit/plans.ts";
+import { SCOPES } from "../scopes.ts";
 import {
   checkArguments,
   limitOptions,

@@ -1,15 +1,13 @@
-import { accountUsage } from "../accounts/account-usage.ts";
 import * as changes from "../keys/key-changes.ts";
 import { findAccountKey, listAccountKeys } from "../keys/keys.queries.ts";
 import { listWebhooksWithLatestDelivery } from "../webhooks/webhook-overview.ts";
+import { accountUsage } from "./account-usage.ts";
 import { formToken } from "./csrf.ts";
 import { leaveNotice, type Notice, takeNotices } from "./notices.ts";
 import { AccountPage } from "./pages/account-page.tsx";
 import { RevokePage } from "./pages/keys.tsx";
-import { messageResponse } from "./pages/layout.tsx";
+import { ACCOUNT_PAGE, messageResponse } from "./pages/layout.tsx";
 import type { DashboardContext } from "./session.ts";
-
-const ACCOUNT_PAGE = "/dashboard/account";
 
 /**
  * The account page: with notices (taken, so a reload shows none), or with
@@ -78,14 +76,14 @@ export async function confirmRevoke(c: DashboardContext) {
   return c.html(<RevokePage email={email} keyRow={key} csrf={csrf} now={new Date()} />);
 }
 
-export async function revokeKey(c: DashboardContext) {
+export async function submitRevokeForm(c: DashboardContext) {
   const key = await ownKey(c);
   if (!key) return keyNotFound(c);
   await changes.revokeKey(c.get("services"), key.hash);
   return noticeAndRedirect(c, { kind: "key-revoked", lastFour: key.lastFour });
 }
 
-export async function rollKey(c: DashboardContext) {
+export async function submitRollForm(c: DashboardContext) {
   const hash = c.req.param("hash") ?? "";
   const rolled = await changes.rollKey(c.get("services"), c.get("account").id, hash);
   if (!rolled.ok && rolled.reason === "not_found") return keyNotFound(c);

@@ -1,9 +1,8 @@
 import { acceptedVersions } from "../api/entity-tags.ts";
 import { findCategory } from "../categories/categories.queries.ts";
 import { removePet } from "../pets/pet-edits.ts";
-import { listPhotos } from "../pets/pet-photos.queries.ts";
 import type { PetForChange } from "../pets/pets.queries.ts";
-import { removeMarkedPhotos } from "../photos/photo-removal.ts";
+import { listPhotos } from "../photos/pet-photos.queries.ts";
 import { findShelter } from "../shelters/shelters.queries.ts";
 import { noticeAndRedirect } from "./account.handlers.tsx";
 import { etagOf } from "./animal-form.ts";
@@ -83,7 +82,7 @@ export async function confirmDeleteAnimal(c: DashboardContext) {
 /**
  * Deletes the animal through the API's own change, if it is still the
  * version the confirmation showed and no order is placed for it; its
- * photos' objects go after.
+ * photos go with it, as after the API's deletion.
  */
 export async function deleteAnimal(c: DashboardContext) {
   const animal = await ownAnimal(c);
@@ -98,7 +97,6 @@ export async function deleteAnimal(c: DashboardContext) {
   const outcome = await removePet(services.db, request, Date.now());
   switch (outcome.kind) {
     case "deleted": {
-      await removeMarkedPhotos(services, outcome.photoIds);
       const text = `${animal.pet.name} is deleted, with its photos.`;
       return noticeAndRedirect(c, { kind: "done", text }, "/dashboard/animals");
     }

@@ -1,10 +1,9 @@
 import type { MiddlewareHandler } from "hono";
 import { PHOTO_TYPES } from "../db/photos-table.ts";
 import { replyOf } from "../idempotency/idempotent-request.ts";
-import { addPhoto } from "../pets/pet-photo-uploads.ts";
-import { listPhotos, releasePhoto } from "../pets/pet-photos.queries.ts";
+import { listPhotos, releasePhoto } from "../photos/pet-photos.queries.ts";
 import { hasSignature } from "../photos/photo-formats.ts";
-import { removeMarkedPhotos } from "../photos/photo-removal.ts";
+import { addPhoto } from "../photos/photo-uploads.ts";
 import { MAX_PHOTO_BYTES, MAX_PHOTOS, PhotoSchema } from "../photos/photos.schemas.ts";
 import { toBase64 } from "../utils/base64url.ts";
 import { sha256 } from "../utils/sha256.ts";
@@ -130,7 +129,7 @@ export async function confirmRemovePhoto(c: DashboardContext) {
   return c.html(page);
 }
 
-/** Takes the photo from its animal through the API's own change, then deletes its object. */
+/** Takes the photo from its animal through the API's own change; its object goes as after the API's. */
 export async function removePhoto(c: DashboardContext) {
   const found = await ownPhoto(c);
   if (!found) return photoNotFound(c);
@@ -139,7 +138,6 @@ export async function removePhoto(c: DashboardContext) {
   const photoRef = { id: photo.id, petId: animal.pet.id };
   const outcome = await releasePhoto(services.db, photoRef, accountChanger(c));
   if (outcome.kind === "refused") return photoNotFound(c);
-  await removeMarkedPhotos(services, [photo.id]);
   const text = `The photo is removed from ${animal.pet.name}.`;
   return noticeAndRedirect(c, { kind: "done", text }, animalPage(animal.pet.id));
 }

@@ -18,7 +18,7 @@ import {
   CredentialsPage,
   InvitePage,
 } from "./pages/credential-pages.tsx";
-import { messageResponse } from "./pages/layout.tsx";
+import { ACCOUNT_PAGE, messageResponse } from "./pages/layout.tsx";
 import {
   type DashboardContext,
   type DashboardEnv,
@@ -27,7 +27,6 @@ import {
   startSession,
 } from "./session.ts";
 
-const ACCOUNT_PAGE = "/dashboard/account";
 const EXPIRED_FORM = "This form had expired. Please try again.";
 
 /**
@@ -116,7 +115,7 @@ export function showCredentialsForm(mode: CredentialsMode, notice?: string) {
 }
 
 /** Validation → throttle → create (on Free, but the operator's account) → session. */
-export async function signUp(c: DashboardContext) {
+export async function submitSignUpForm(c: DashboardContext) {
   const email = postedEmail(c);
   const parsed = parseCredentials("sign-up", c.get("form"));
   if (!parsed.ok) return renderForm(c, "sign-up", { email, errors: parsed.errors }, 422);
@@ -142,7 +141,7 @@ export async function signUp(c: DashboardContext) {
 }
 
 /** Throttle → check the password (in the same time whether or not the account exists) → session. */
-export async function signIn(c: DashboardContext) {
+export async function submitSignInForm(c: DashboardContext) {
   const email = postedEmail(c);
   const parsed = parseCredentials("sign-in", c.get("form"));
   if (!parsed.ok) return renderForm(c, "sign-in", { email, errors: parsed.errors }, 422);
@@ -167,7 +166,7 @@ export async function signIn(c: DashboardContext) {
 }
 
 /** Runs behind the session guard and its CSRF check: the session ends in D1, not only in the browser. */
-export async function signOut(c: DashboardContext) {
+export async function submitSignOutForm(c: DashboardContext) {
   await endSession(c, c.get("services").db, c.get("session").id);
   return c.redirect("/dashboard/signed-out", 303);
 }

@@ -5,7 +5,12 @@ import { HTTPException } from "hono/http-exception";
 import { secureHeaders } from "hono/secure-headers";
 import { ApiError } from "../errors.ts";
 import { describeError, log } from "../logging.ts";
-import { confirmRevoke, revokeKey, rollKey, showAccount } from "./account.handlers.tsx";
+import {
+  confirmRevoke,
+  showAccount,
+  submitRevokeForm,
+  submitRollForm,
+} from "./account.handlers.tsx";
 import { animalPages } from "./animal-pages.ts";
 import { announcesOversizedUpload, UPLOAD_LIMIT, UPLOAD_PATH } from "./animal-photos.handlers.tsx";
 import {
@@ -14,15 +19,16 @@ import {
   requireInvite,
   requireSession,
   showCredentialsForm,
-  signIn,
-  signOut,
-  signUp,
   staleCredentialsForm,
   staleInviteForm,
+  submitSignInForm,
+  submitSignOutForm,
+  submitSignUpForm,
 } from "./auth.handlers.tsx";
 import { requireFormToken } from "./csrf.ts";
-import { createKey, showKeyForm } from "./key-form.handlers.tsx";
+import { showKeyForm, submitKeyForm } from "./key-form.handlers.tsx";
 import {
+  ACCOUNT_PAGE,
   COPY_KEY_SCRIPT,
   COPY_KEY_SCRIPT_ROUTE,
   contentSecurityPolicy,
@@ -80,7 +86,7 @@ export function dashboardRoutes(): Hono<DashboardEnv> {
   );
   dashboard.post("*", formBody);
 
-  dashboard.get("/", (c) => c.redirect("/dashboard/account", 303));
+  dashboard.get("/", (c) => c.redirect(ACCOUNT_PAGE, 303));
   dashboard.get(COPY_KEY_SCRIPT_ROUTE, (c) =>
     c.body(COPY_KEY_SCRIPT, 200, { "Content-Type": "text/javascript; charset=utf-8" }),
   );
@@ -88,13 +94,13 @@ export function dashboardRoutes(): Hono<DashboardEnv> {
   dashboard.post(
     "/sign-up",
     requireFormToken("pre-session", staleCredentialsForm("sign-up")),
-    signUp,
+    submitSignUpForm,
   );
   dashboard.get("/sign-in", showCredentialsForm("sign-in"));
   dashboard.post(
     "/sign-in",
     requireFormToken("pre-session", staleCredentialsForm("sign-in")),
-    signIn,
+    submitSignInForm,
   );
   dashboard.get("/signed-out", showCredentialsForm("sign-in", "You have signed out."));
   dashboard.get("/invite/:token", requireInvite(), (c) => renderInvite(c));
@@ -107,12 +113,12 @@ export function dashboardRoutes(): Hono<DashboardEnv> {
 
   const signedIn = [requireSession(), requireFormToken("session", forbiddenFormPage)] as const;
   dashboard.get("/account", requireSession(), showAccount);
-  dashboard.post("/sign-out", ...signedIn, signOut);
+  dashboard.post("/sign-out", ...signedIn, submitSignOutForm);
   dashboard.get("/keys/new", requireSession(), showKeyForm);
-  dashboard.post("/keys", ...signedIn, createKey);
+  dashboard.post("/keys", ...signedIn, submitKeyForm);
   dashboard.get("/keys/:hash/revoke", requireSession(), confirmRevoke);
-  dashboard.post("/keys/:hash/revoke", ...signedIn, revokeKey);
-  dashboard.post("/keys/:hash/roll", ...signedIn, rollKey);
+  dashboard.post("/keys/:hash/revoke", ...signedIn, submitRevokeForm);
+  dashboard.post("/keys/:hash/roll", ...signedIn, submitRollForm);
   dashboard.route("/webhooks", webhookPages(signedIn));
   dashboard.route("/animals", animalPages(signedIn));
   dashboard.route("/shelters", shelterPages(signedIn));

@@ -26,7 +26,7 @@ export function showKeyForm(c: DashboardContext) {
  * Makes the key through the one writer of keys, with what the form asked
  * for; the key itself reaches the account page once, as a notice.
  */
-export async function createKey(c: DashboardContext) {
+export async function submitKeyForm(c: DashboardContext) {
   const parsed = parseKeyForm(c.get("form"));
   if (!parsed.ok) return renderKeyForm(c, parsed, 400);
   const created = await changes.createKey(c.get("services"), c.get("account"), parsed.restrictions);

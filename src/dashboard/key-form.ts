@@ -1,5 +1,5 @@
 import { type KeyRestrictions, KeyRestrictionsSchema } from "../keys/key-restrictions.ts";
-import { SCOPES, type Scope } from "../keys/scopes.ts";
+import { SCOPES, type Scope } from "../scopes.ts";
 import { type FieldErrors, type PostedForm, textOf, textsOf } from "./form-values.ts";
 
 /** "Read only": every scope that reads and none that changes anything. */

@@ -1,7 +1,8 @@
 import type { Owner } from "../accounts/owner.ts";
+import { DASHBOARD_PATH } from "../api/public-paths.ts";
 import { findWebhook } from "../webhooks/webhooks.queries.ts";
 import type { Webhook } from "../webhooks/webhooks.schemas.ts";
-import { messageResponse } from "./pages/layout.tsx";
+import { ACCOUNT_PAGE, messageResponse } from "./pages/layout.tsx";
 import type { DashboardContext } from "./session.ts";
 
 /** The signed-in account, as the owner of its endpoints. */
@@ -25,9 +26,9 @@ export async function ownWebhook(c: DashboardContext): Promise<Webhook | undefin
 
 export const webhookNotFound = (c: DashboardContext) =>
   messageResponse(c, 404, "Endpoint not found", "Your account has no such webhook endpoint.", {
-    href: "/dashboard/account",
+    href: ACCOUNT_PAGE,
     text: "Back to your account",
   });
 
 /** Where every action on an endpoint ends: its page. */
-export const webhookPage = (id: number) => `/dashboard/webhooks/${id}`;
+export const webhookPage = (id: number) => `${DASHBOARD_PATH}/webhooks/${id}`;

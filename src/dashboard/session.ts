@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { Account } from "../accounts/accounts.queries.ts";
+import { DASHBOARD_PATH } from "../api/public-paths.ts";
 import type { AppEnv } from "../context.ts";
 import { atPrimary, type Database } from "../db/database.ts";
 import { RequestSession } from "../db/request-session.ts";
@@ -18,7 +19,7 @@ import {
 const SESSION_COOKIE = "ps_session";
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 export const cookieOptions = {
-  path: "/dashboard",
+  path: DASHBOARD_PATH,
   httpOnly: true,
   secure: true,
   sameSite: "Lax",

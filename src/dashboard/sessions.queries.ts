@@ -3,7 +3,7 @@ import type { Account } from "../accounts/accounts.queries.ts";
 import { change } from "../changes/change.ts";
 import { type Database, type Drizzle, millis, preparedQueries, runOne } from "../db/database.ts";
 import { accounts, dashboardSessions } from "../db/schema.ts";
-import { guardStorage } from "../storage/storage-guard.ts";
+import { firstRow, guardStorage } from "../storage/storage-guard.ts";
 
 type SessionRow = typeof dashboardSessions.$inferSelect;
 
@@ -79,9 +79,7 @@ export async function findSession(
   db: Database,
   tokenHash: string,
 ): Promise<{ session: Pick<SessionRow, "expiresAt" | "bookmark">; account: Account } | undefined> {
-  const [found] = await guardStorage("D1", () =>
-    runOne(db, sessionQueries(db).find, { tokenHash }),
-  );
+  const found = await firstRow(db, sessionQueries(db).find, { tokenHash });
   return found;
 }
 

@@ -39,7 +39,7 @@ export function showNewWebhook(c: DashboardContext) {
 const capReached = `You already have ${MAX_WEBHOOKS} endpoints, the most an account may have. Delete one first, then register another.`;
 
 /** Registers the endpoint through the one writer of endpoint state; its secret is shown once, on its page. */
-export async function createWebhook(c: DashboardContext) {
+export async function submitNewWebhookForm(c: DashboardContext) {
   const parsed = parseWebhookForm(c.get("form"), c.get("services").config.webhooks.urlPolicy);
   if (!parsed.ok) return renderWebhookForm(c, parsed, undefined, 400);
   const outcome = await registerWebhook(c.get("services"), {
@@ -68,7 +68,7 @@ export async function showEditWebhook(c: DashboardContext) {
 }
 
 /** Changes the endpoint's URL and kinds, for events committed after the change. */
-export async function updateWebhook(c: DashboardContext) {
+export async function submitWebhookEditForm(c: DashboardContext) {
   const webhook = await ownWebhook(c);
   if (!webhook) return webhookNotFound(c);
   const parsed = parseWebhookForm(c.get("form"), c.get("services").config.webhooks.urlPolicy);

@@ -66,7 +66,7 @@ function sinceOf(text: string, now: number): { at: number } | { error: string } 
 }
 
 /** Queues again the endpoint's own deliveries since then that failed or were skipped. */
-export async function recoverEvents(c: DashboardContext) {
+export async function submitRecoverForm(c: DashboardContext) {
   const webhook = await ownWebhook(c);
   if (!webhook) return webhookNotFound(c);
   const text = textOf(c.get("form"), "since").trim();

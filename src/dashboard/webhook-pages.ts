@@ -2,19 +2,19 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { requireSession } from "./auth.handlers.tsx";
 import type { DashboardEnv } from "./session.ts";
 import {
-  removeWebhook,
-  retryDelivery,
-  rotateSecret,
-  sendWebhookTest,
-  setWebhookEnabled,
+  submitDeleteWebhookForm,
+  submitPauseOrResumeForm,
+  submitRetryForm,
+  submitRotateSecretForm,
+  submitTestSendForm,
 } from "./webhook.handlers.ts";
 import {
-  createWebhook,
   showEditWebhook,
   showNewWebhook,
-  updateWebhook,
+  submitNewWebhookForm,
+  submitWebhookEditForm,
 } from "./webhook-form.handlers.tsx";
-import { confirmDeleteWebhook, recoverEvents, showWebhook } from "./webhook-page.handlers.tsx";
+import { confirmDeleteWebhook, showWebhook, submitRecoverForm } from "./webhook-page.handlers.tsx";
 
 /**
  * The webhook endpoints' pages, below /dashboard/webhooks: every page needs a
@@ -26,17 +26,17 @@ export function webhookPages(
   const webhooks = new Hono<DashboardEnv>();
   const session = requireSession();
   webhooks.get("/new", session, showNewWebhook);
-  webhooks.post("/", ...signedIn, createWebhook);
+  webhooks.post("/", ...signedIn, submitNewWebhookForm);
   webhooks.get("/:id", session, showWebhook);
-  webhooks.post("/:id", ...signedIn, updateWebhook);
+  webhooks.post("/:id", ...signedIn, submitWebhookEditForm);
   webhooks.get("/:id/edit", session, showEditWebhook);
   webhooks.get("/:id/delete", session, confirmDeleteWebhook);
-  webhooks.post("/:id/delete", ...signedIn, removeWebhook);
-  webhooks.post("/:id/pause", ...signedIn, setWebhookEnabled(false));
-  webhooks.post("/:id/resume", ...signedIn, setWebhookEnabled(true));
-  webhooks.post("/:id/test", ...signedIn, sendWebhookTest);
-  webhooks.post("/:id/rotate-secret", ...signedIn, rotateSecret);
-  webhooks.post("/:id/recover", ...signedIn, recoverEvents);
-  webhooks.post("/:id/deliveries/:deliveryId/retry", ...signedIn, retryDelivery);
+  webhooks.post("/:id/delete", ...signedIn, submitDeleteWebhookForm);
+  webhooks.post("/:id/pause", ...signedIn, submitPauseOrResumeForm(false));
+  webhooks.post("/:id/resume", ...signedIn, submitPauseOrResumeForm(true));
+  webhooks.post("/:id/test", ...signedIn, submitTestSendForm);
+  webhooks.post("/:id/rotate-secret", ...signedIn, submitRotateSecretForm);
+  webhooks.post("/:id/recover", ...signedIn, submitRecoverForm);
+  webhooks.post("/:id/deliveries/:deliveryId/retry", ...signedIn, submitRetryForm);
   return webhooks;
 }

@@ -32,8 +32,8 @@ export async function throttleSends(c: DashboardContext): Promise<Response | und
 }
 
 /** Pause (`enabled: false`) or resume an endpoint. */
-export function setWebhookEnabled(enabled: boolean) {
-  return async function setWebhookEnabled(c: DashboardContext) {
+export function submitPauseOrResumeForm(enabled: boolean) {
+  return async function submitPauseOrResumeForm(c: DashboardContext) {
     const id = idParam(c, "id");
     const changed =
       id === undefined
@@ -48,7 +48,7 @@ export function setWebhookEnabled(enabled: boolean) {
 }
 
 /** A signed `webhook.test` event to the endpoint, now. */
-export async function sendWebhookTest(c: DashboardContext) {
+export async function submitTestSendForm(c: DashboardContext) {
   const webhook = await ownWebhook(c);
   if (!webhook) return webhookNotFound(c);
   const refused = await throttleSends(c);
@@ -59,7 +59,7 @@ export async function sendWebhookTest(c: DashboardContext) {
 }
 
 /** That delivery's event again, now, with the same `webhook-id`. */
-export async function retryDelivery(c: DashboardContext) {
+export async function submitRetryForm(c: DashboardContext) {
   const webhook = await ownWebhook(c);
   const deliveryId = idParam(c, "deliveryId");
   if (!webhook) return webhookNotFound(c);
@@ -80,7 +80,7 @@ export async function retryDelivery(c: DashboardContext) {
 }
 
 /** A new signing secret, shown once; the old one signs too for 24 hours. */
-export async function rotateSecret(c: DashboardContext) {
+export async function submitRotateSecretForm(c: DashboardContext) {
   const id = idParam(c, "id");
   const outcome =
     id === undefined
@@ -102,7 +102,7 @@ export async function rotateSecret(c: DashboardContext) {
 }
 
 /** Deletes the endpoint (after the confirmation page), then back to the account page. */
-export async function removeWebhook(c: DashboardContext) {
+export async function submitDeleteWebhookForm(c: DashboardContext) {
   const webhook = await ownWebhook(c);
   if (!webhook || !(await deleteWebhook(c.get("services"), accountOwner(c), webhook.id))) {
     return webhookNotFound(c);

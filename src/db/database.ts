@@ -44,6 +44,17 @@ export interface ChangeRecord {
   eventsWaiting: boolean;
   /** A keyed change was answered by an earlier request's reply, stored with its key. */
   replayed: boolean;
+  /** Photos a change marked `deleting`: their objects and rows go once the handler is done, before the reply. */
+  photosMarked?: string[];
+}
+
+/**
+ * Records photos a change marked `deleting` where `db` keeps its changes;
+ * elsewhere (the binding) the scheduled job deletes them.
+ */
+export function markedForRemoval(db: Database, photoIds: readonly string[]): void {
+  if (!db.changes || photoIds.length === 0) return;
+  db.changes.photosMarked = [...(db.changes.photosMarked ?? []), ...photoIds];
 }
 
 /** One handle per D1 binding object, so requests do not rebuild Drizzle or prepare again. */

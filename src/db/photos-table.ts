@@ -1,15 +1,25 @@
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { eq, type SQL, sql } from "drizzle-orm";
+import {
+  index,
+  integer,
+  type SQLiteColumn,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
 import { pets } from "./schema.ts";
 
 /*
  * The photos' table, in a file of its own beside `schema.ts`: drizzle-kit
- * generates migrations from both (`drizzle.config.ts`).
+ * generates migrations from both (`drizzle.config.ts`). With it, the two
+ * reads of it that an animal's own shape makes, so the animals' queries
+ * need nothing of the photos' room above them.
  */
 
 export const PHOTO_TYPES = ["image/jpeg", "image/png", "image/webp"] as const;
 
 /** The index that gives an animal's photos in upload order. */
-export const PHOTOS_IN_ORDER = "photos_pet_state_seq_idx";
+const PHOTOS_IN_ORDER = "photos_pet_state_seq_idx";
 
 /**
  * Animals' photos: the record of each; the bytes are an object in R2 named
@@ -45,3 +55,17 @@ export const photos = sqliteTable(
     index("photos_state_created_idx").on(table.state, table.createdAt),
   ],
 );
+
+/** The photos an animal has: confirmed ones (a pending one is nobody's yet, a deleting one nobody's any more). */
+export const confirmed = eq(photos.state, "confirmed");
+
+/**
+ * The addresses of the photos of the animal whose id is in `petId`, oldest
+ * first, as a JSON array (`[]` when it has none). The aggregate takes the
+ * rows in the order of the index it reads, pinned to the one on (pet_id,
+ * state, seq): oldest first without the sort step an ordered aggregate
+ * would cost every animal a listing shows.
+ */
+export function photoUrlsOf(petId: SQLiteColumn): SQL<string> {
+  return sql<string>`(SELECT json_group_array(${photos.url}) FROM ${photos} INDEXED BY ${sql.identifier(PHOTOS_IN_ORDER)} WHERE ${photos.petId} = ${petId} AND ${confirmed})`;
+}

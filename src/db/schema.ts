@@ -7,7 +7,7 @@ import {
   text,
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
-import { SCOPES, type Scope } from "../keys/scopes.ts";
+import { SCOPES, type Scope } from "../scopes.ts";
 import { profileColumns } from "./pet-profile-columns.ts";
 
 export const PET_STATUSES = ["available", "pending", "sold"] as const;
@@ -275,7 +275,7 @@ export const EVENT_TYPES = [
 
 /**
  * The outbox and the event feed in one table. Each change to an animal or an
- * order writes its events in its own D1 batch (see `src/outbox/outbox.ts`):
+ * order writes its events in its own D1 batch (see `src/changes/outbox-statements.ts`):
  * no change commits without its events, and no event without its change.
  * `data` is the Pet or Order as the API returns it after the change.
  */

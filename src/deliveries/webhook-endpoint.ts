@@ -1,7 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
+import { newEventId } from "../changes/outbox-statements.ts";
 import { EVENT_RETENTION_MS } from "../events/events.queries.ts";
 import { describeError, log } from "../logging.ts";
-import { newEventId } from "../outbox/outbox.ts";
 import { buildServices, type Services } from "../services.ts";
 import type { WebhookSettings } from "../webhooks/webhook-settings.ts";
 import type { Delivery } from "../webhooks/webhooks.schemas.ts";

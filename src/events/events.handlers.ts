@@ -1,8 +1,8 @@
 import { decodeCursor } from "../api/cursor.ts";
 import { nextPageLink, pageReply } from "../api/pagination.ts";
-import type { RouteHandlers } from "../api/route-router.ts";
+import type { RouteHandlers } from "../api/route-handlers.ts";
 import { EVENT_TYPES } from "../db/schema.ts";
-import { holdsScope, type Scope } from "../keys/scopes.ts";
+import { holdsScope, type Scope } from "../scopes.ts";
 import { listEvents } from "./events.queries.ts";
 import type { eventRoutes } from "./events.routes.ts";
 import { type EventType, type EventTypeSelector, kindsOf } from "./events.schemas.ts";

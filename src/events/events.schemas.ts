@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { pageParameters } from "../api/pagination.ts";
+import { listOf, pageParameters } from "../api/pagination.ts";
 import { CategorySchema } from "../categories/categories.schemas.ts";
 import { EVENT_TYPES } from "../db/schema.ts";
 import { OrderSchema } from "../orders/orders.schemas.ts";
@@ -306,27 +306,24 @@ const EventSchema = z
   });
 export type Event = z.infer<typeof EventSchema>;
 
-export const EventsSchema = z
-  .array(EventSchema)
-  .max(100)
-  .openapi("Events", {
-    description: "A page of events, oldest first (in commit order), as a bare array.",
-    example: [
-      {
-        id: "evt_01jd8x3q7m2n4p6r8s0t2v4w6y",
-        type: "pet.status_changed",
-        createdAt: EXAMPLE_TIME,
-        data: examplePet,
-        previousStatus: "available",
-      },
-      {
-        id: "evt_7k2w9d4h6j8m0p2r4t6v8x0z2b",
-        type: "order.placed",
-        createdAt: EXAMPLE_TIME,
-        data: exampleOrder,
-      },
-    ],
-  });
+export const EventsSchema = listOf("Events", EventSchema, {
+  description: "A page of events, oldest first (in commit order), as a bare array.",
+  example: [
+    {
+      id: "evt_01jd8x3q7m2n4p6r8s0t2v4w6y",
+      type: "pet.status_changed",
+      createdAt: EXAMPLE_TIME,
+      data: examplePet,
+      previousStatus: "available",
+    },
+    {
+      id: "evt_7k2w9d4h6j8m0p2r4t6v8x0z2b",
+      type: "order.placed",
+      createdAt: EXAMPLE_TIME,
+      data: exampleOrder,
+    },
+  ],
+});
 
 const eventPages = pageParameters("events");
 

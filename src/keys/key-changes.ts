@@ -1,11 +1,15 @@
 import { type Account, findAccountByEmail } from "../accounts/accounts.queries.ts";
+import type { Config } from "../config.ts";
+import type { Database } from "../db/database.ts";
 import { describeError, log } from "../logging.ts";
 import type { Plan } from "../rate-limit/plans.ts";
-import type { Services } from "../services.ts";
+import type { RateLimitClient } from "../rate-limit/rate-limit-client.ts";
+import { SCOPES } from "../scopes.ts";
 import { generateApiKey, hashApiKey, lastFourOf } from "./key-format.ts";
 import { keyRecordOf, policyOf } from "./key-projection.ts";
 import type { KeyRestrictions } from "./key-restrictions.ts";
 import { workingUntil } from "./key-state.ts";
+import type { KeyStore } from "./key-store.ts";
 import {
   insertKeyUnderCap,
   revokeKeyOnce,
@@ -21,7 +25,6 @@ import {
   unsyncedKeys,
   WORKING_KEYS_BY_PLAN,
 } from "./keys.queries.ts";
-import { SCOPES } from "./scopes.ts";
 
 /**
  * The one writer of keys: made (with their scopes, expiry and address
@@ -39,6 +42,14 @@ import { SCOPES } from "./scopes.ts";
  * keys are the exception (see `publishOrDefer`).
  */
 
+/** What a key's change works with: its row, its cached record, its limiter's policy, the key prefix. */
+interface KeyServices {
+  db: Database;
+  keys: KeyStore;
+  limiter: RateLimitClient;
+  config: Pick<Config, "keyPrefix">;
+}
+
 /** Limits that follow the account's plan. */
 export const FOLLOW_ACCOUNT: KeyLimits = { plan: null, perMinute: null, perDay: null };
 
@@ -53,7 +64,11 @@ const PUBLISH_ROUNDS = 3;
  * that finishes last always leaves the newest row in KV. (The Durable Object
  * keeps the newest policy by version whatever the order.)
  */
-async function publishKey(services: Services, row: KeyWithAccount, rounds: number): Promise<void> {
+async function publishKey(
+  services: KeyServices,
+  row: KeyWithAccount,
+  rounds: number,
+): Promise<void> {
   const record = keyRecordOf(row);
   await Promise.all([
     services.keys.save(row.hash, record),
@@ -67,7 +82,7 @@ async function publishKey(services: Services, row: KeyWithAccount, rounds: numbe
 }
 
 /** Publishes each key's row (see `publishKey`); fails if any key's stores did not take it. */
-export async function publishKeys(services: Services, rows: KeyWithAccount[]): Promise<void> {
+export async function publishKeys(services: KeyServices, rows: KeyWithAccount[]): Promise<void> {
   await Promise.all(rows.map((row) => publishKey(services, row, PUBLISH_ROUNDS)));
 }
 
@@ -78,7 +93,7 @@ export async function publishKeys(services: Services, rows: KeyWithAccount[]): P
  * interval many times over. So a failure here is left to that job rather
  * than losing a key nobody has seen yet.
  */
-async function publishOrDefer(services: Services, rows: KeyWithAccount[]): Promise<void> {
+async function publishOrDefer(services: KeyServices, rows: KeyWithAccount[]): Promise<void> {
   try {
     await publishKeys(services, rows);
   } catch (error) {
@@ -103,7 +118,7 @@ type CreatedKey =
 
 /** A new key for the account, under its plan's cap of working keys. */
 export async function createKey(
-  services: Services,
+  services: KeyServices,
   account: Pick<Account, "id" | "plan">,
   options: NewKeyOptions = {},
 ): Promise<CreatedKey> {
@@ -128,7 +143,7 @@ export async function createKey(
 
 /** Refuses the key from the next request on. Undefined when no key has this hash. */
 export async function revokeKey(
-  services: Services,
+  services: KeyServices,
   hash: string,
 ): Promise<KeyWithAccount | undefined> {
   const row = await revokeKeyOnce(services.db, hash, Date.now());
@@ -149,7 +164,7 @@ type RolledKey =
  * refused for the cap.
  */
 export async function rollKey(
-  services: Services,
+  services: KeyServices,
   accountId: number,
   oldHash: string,
 ): Promise<RolledKey> {
@@ -170,7 +185,7 @@ export async function rollKey(
 
 /** Gives one key limits of its own, or (with FOLLOW_ACCOUNT) makes it follow its account again. */
 export async function setKeyLimits(
-  services: Services,
+  services: KeyServices,
   hash: string,
   limits: KeyLimits,
 ): Promise<KeyWithAccount | undefined> {
@@ -187,7 +202,7 @@ interface AccountPlan {
 
 /** Moves the account to a plan: every working key that follows it takes it from its next request. */
 export async function setAccountPlan(
-  services: Services,
+  services: KeyServices,
   email: string,
   plan: AccountPlan,
 ): Promise<{ account: Account; keys: KeyWithAccount[] } | undefined> {
@@ -204,7 +219,7 @@ export async function setAccountPlan(
  * hold up the others; it stays lagging for the next run.
  */
 export async function publishLaggingKeys(
-  services: Services,
+  services: KeyServices,
   limit = 100,
 ): Promise<{ published: number; failed: number }> {
   const lagging = await unsyncedKeys(services.db, limit);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { LimitsSchema } from "../rate-limit/plans.ts";
-import { SCOPES } from "./scopes.ts";
+import { SCOPES } from "../scopes.ts";
 
 /**
  * The KV record of one API key, under the key's hash: a projection of its D1

@@ -5,8 +5,8 @@
  * form), under Node's type stripping too: erasable syntax only.
  */
 import { z } from "zod";
+import { SCOPES } from "../scopes.ts";
 import { parseRange } from "./address-ranges.ts";
-import { SCOPES } from "./scopes.ts";
 
 const MINUTE_SECONDS = 60;
 /** The longest a key may live: a year of 365 days. */

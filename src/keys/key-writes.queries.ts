@@ -4,6 +4,7 @@ import { change } from "../changes/change.ts";
 import { type Database, millis } from "../db/database.ts";
 import { accounts, apiKeys } from "../db/schema.ts";
 import type { Plan } from "../rate-limit/plans.ts";
+import type { Scope } from "../scopes.ts";
 import {
   boundHash,
   type KeyLimits,
@@ -13,7 +14,6 @@ import {
   selectWithAccount,
   WORKING_KEYS_BY_PLAN,
 } from "./keys.queries.ts";
-import type { Scope } from "./scopes.ts";
 
 /** The keys' writes: each one change, one batch, its rows read back in the same transaction. */
 

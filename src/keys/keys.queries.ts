@@ -2,7 +2,7 @@ import { and, desc, eq, getTableColumns, lt, type Placeholder, type SQL, sql } f
 import { type Database, type Drizzle, preparedQueries, runOne } from "../db/database.ts";
 import { accounts, apiKeys } from "../db/schema.ts";
 import type { Plan } from "../rate-limit/plans.ts";
-import { guardStorage } from "../storage/storage-guard.ts";
+import { firstRow, guardStorage } from "../storage/storage-guard.ts";
 
 /**
  * Working keys an account may hold, by its plan: not revoked, not expired,
@@ -111,7 +111,7 @@ export async function findKeyWithAccount(
   db: Database,
   hash: string,
 ): Promise<KeyWithAccount | undefined> {
-  const [key] = await guardStorage("D1", () => runOne(db, keyQueries(db).byHash, { hash }));
+  const key = await firstRow(db, keyQueries(db).byHash, { hash });
   return key;
 }
 
@@ -121,9 +121,7 @@ export async function findAccountKey(
   accountId: number,
   hash: string,
 ): Promise<KeyRow | undefined> {
-  const [key] = await guardStorage("D1", () =>
-    runOne(db, keyQueries(db).ofAccount, { accountId, hash }),
-  );
+  const key = await firstRow(db, keyQueries(db).ofAccount, { accountId, hash });
   return key;
 }
 

@@ -1,15 +1,6 @@
 import type { Context } from "hono";
 import { contentTag } from "../api/entity-tags.ts";
 
-/** `*` or a list of entity tags (RFC 9110 §13.1.2): an `If-None-Match` a store may judge too. */
-const ENTITY_TAGS =
-  /^\s*(?:\*|(?:W\/)?"[\x21\x23-\x7e\x80-\xff]*"(?:\s*,\s*(?:W\/)?"[\x21\x23-\x7e\x80-\xff]*")*)\s*$/;
-
-/** Whether `If-None-Match` is well formed, so a store judges it as `namesTag` does. */
-export function isEntityTagList(ifNoneMatch: string): boolean {
-  return ENTITY_TAGS.test(ifNoneMatch);
-}
-
 /**
  * Whether `If-None-Match` names the tag: `*`, or a list holding it by the
  * weak comparison of RFC 9110 §8.8.3.2 (`W/"x"` and `"x"` are the same).

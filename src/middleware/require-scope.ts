@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../context.ts";
 import { ApiError, messages } from "../errors.ts";
-import { holdsScope, type Scope } from "../keys/scopes.ts";
+import { holdsScope, type Scope } from "../scopes.ts";
 
 /**
  * Refuses the request unless its key holds every scope in `needed`: 403

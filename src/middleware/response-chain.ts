@@ -3,18 +3,18 @@ import { cors } from "hono/cors";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
 import type { RouterRoute } from "hono/types";
+import { API_PATH, DOCUMENT_PATH, OPERATOR_PATH, PHOTOS_PATH } from "../api/public-paths.ts";
 import type { AppEnv } from "../context.ts";
 import { ApiError, messages } from "../errors.ts";
 import { log } from "../logging.ts";
-import { PHOTOS_PATH } from "../photos/photo-files.ts";
 import { answerConditionally } from "./conditional-read.ts";
 import { methodNotAllowedError } from "./method-not-allowed.ts";
 import { routeMethods } from "./route-methods.ts";
 
 /** The API's replies (/v1, and the document at the root too): per caller, so revalidated or never stored. */
-const API_PATHS = ["/v1", "/openapi.json"];
+const API_PATHS = [API_PATH, DOCUMENT_PATH];
 /** The operator's replies (new keys, invite links): never stored. */
-const OPERATOR_PATHS = ["/admin"];
+const OPERATOR_PATHS = [OPERATOR_PATH];
 /** Public files that carry their own ETag and caching (photos). */
 const FILE_PATHS = [PHOTOS_PATH];
 /** Where a page of any origin may read replies: these take bearer keys, never cookies. */

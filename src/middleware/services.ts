@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../context.ts";
 import { ApiError, errorResponse, messages } from "../errors.ts";
 import { dispatchAfterReply } from "../outbox/outbox-relay.ts";
+import { removeMarkedPhotos } from "../photos/photo-removal.ts";
 import { servicesOrReport } from "../services.ts";
 
 /**
@@ -11,7 +12,9 @@ import { servicesOrReport } from "../services.ts";
  * It is also the one step after every handler, the API's and the
  * dashboard's alike, that dispatches the events its changes left waiting,
  * as recorded on the request's D1 session: a handler that failed after its
- * change has them sent too.
+ * change has them sent too. Before that, and before the reply, it deletes
+ * the photos the request's changes marked, so their addresses are 404 by the
+ * time the change is answered.
  */
 export function services(): MiddlewareHandler<AppEnv> {
   return async function services(c, next) {
@@ -19,6 +22,8 @@ export function services(): MiddlewareHandler<AppEnv> {
     if (!built) return errorResponse(c, new ApiError("internal_error", messages.internalError));
     c.set("services", built);
     await next();
-    if (c.get("services").db.changes?.eventsWaiting) dispatchAfterReply(built, c.executionCtx);
+    const { changes } = c.get("services").db;
+    if (changes?.photosMarked) await removeMarkedPhotos(c.get("services"), changes.photosMarked);
+    if (changes?.eventsWaiting) dispatchAfterReply(built, c.executionCtx);
   };
 }

@@ -6,14 +6,15 @@ import {
   sunsetDate,
 } from "../api/deprecation.ts";
 import { withConditionalRead, withReadConsistency } from "../api/documented-reads.ts";
+import { DOCS_PATH } from "../api/public-paths.ts";
 import { errorResponses, KEY_REFUSALS, stringHeader } from "../api/responses.ts";
 import { operationOf } from "../api/route-table.ts";
-import { v1Routes } from "../api/v1-routes.ts";
 import { categoriesTag } from "../categories/categories.routes.ts";
 import type { Config } from "../config.ts";
 import { messages } from "../errors.ts";
 import { eventsTag } from "../events/events.routes.ts";
 import { storeTag } from "../orders/orders.routes.ts";
+import { v1Routes } from "../routes/v1-routes.ts";
 import { sheltersTag } from "../shelters/shelters.routes.ts";
 import { deliveredWebhooks, webhooksTag } from "../webhooks/delivered-webhooks.ts";
 import { compactDocument } from "./compact-document.ts";
@@ -131,7 +132,10 @@ export function buildOpenApiDocument(config: DocumentConfig): OpenApiDocument {
       version: "1.0.0",
       description:
         "Browse and manage animals available for adoption, adopt them through store orders, and follow every change through an event feed or webhooks. Every operation needs an API key as a bearer token. Every reply carries rate-limit headers (`X-RateLimit-*`, `RateLimit`, `RateLimit-Policy`) and `X-Request-Id`, and one that reached the database a `Consistency-Token` (send it back to read your writes); every error has the `Error` body. The `webhooks` section describes the requests this service sends to registered endpoints.",
-      contact: { name: "Pet Store API", url: new URL("/docs", config.publicUrls.production).href },
+      contact: {
+        name: "Pet Store API",
+        url: new URL(DOCS_PATH, config.publicUrls.production).href,
+      },
     },
     servers: [
       { url: config.publicUrls.production, description: "Production" },

@@ -1,5 +1,6 @@
 import { type Handler, Hono } from "hono";
 import { clientAddress } from "../api/client-address.ts";
+import { API_PATH, DASHBOARD_PATH, DOCS_PATH, DOCUMENT_PATH } from "../api/public-paths.ts";
 import type { Config } from "../config.ts";
 import type { AppEnv } from "../context.ts";
 import { rateLimitHeaders } from "../rate-limit/rate-limit-headers.ts";
@@ -9,16 +10,14 @@ import { FrontPage } from "./front-page.tsx";
 import { buildOpenApiDocument } from "./openapi-document.ts";
 import { ReferencePage } from "./reference-page.tsx";
 
-export const OPENAPI_PATH = "/v1/openapi.json";
-const DOCS_PATH = "/docs";
-const DASHBOARD_PATH = "/dashboard";
+export const OPENAPI_PATH = `${API_PATH}${DOCUMENT_PATH}`;
 
 /** The document depends only on the configuration, read once per isolate; so is the document. */
 const documentFor = oncePer((config: Config): OpenApiDocument => buildOpenApiDocument(config));
 
 /** The document as served from `origin`: that origin first among the servers, so "try it" reaches it. */
 function servedFrom(document: OpenApiDocument, origin: string): OpenApiDocument {
-  const here = `${origin}/v1`;
+  const here = `${origin}${API_PATH}`;
   const others = (document.servers ?? []).filter((server) => server.url !== here);
   return { ...document, servers: [{ url: here, description: "This server" }, ...others] };
 }
@@ -72,7 +71,7 @@ export function openapiRoutes(): Hono<AppEnv> {
     );
   });
   routes.get(OPENAPI_PATH, serveDocument);
-  routes.get("/openapi.json", serveDocument);
+  routes.get(DOCUMENT_PATH, serveDocument);
   routes.get(DOCS_PATH, (c) => {
     c.header("Content-Security-Policy", referencePolicy(documentFor(c.get("services").config)));
     return c.html(<ReferencePage documentPath={OPENAPI_PATH} />);

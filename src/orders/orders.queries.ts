@@ -7,7 +7,7 @@ import { instant, shape } from "../db/shape.ts";
 import { accountOfKey } from "../keys/keys.queries.ts";
 import { petShape } from "../pets/pets.queries.ts";
 import type { PetStatus } from "../pets/pets.schemas.ts";
-import { guardStorage } from "../storage/storage-guard.ts";
+import { firstRow, guardStorage } from "../storage/storage-guard.ts";
 import type { Order, OrderStatus } from "./orders.schemas.ts";
 
 /** An order as the API returns it, times as RFC 3339 UTC. */
@@ -204,9 +204,7 @@ export async function findOrder(
   apiKeyHash: string,
   id: number,
 ): Promise<Order | undefined> {
-  const [row] = await guardStorage("D1", () =>
-    runOne(db, orderQueries(db).find, { apiKeyHash, id }),
-  );
+  const row = await firstRow(db, orderQueries(db).find, { apiKeyHash, id });
   return row && orderShape.render(row);
 }
 

@@ -1,4 +1,5 @@
 import { pagedListing } from "../api/pagination.ts";
+import { jsonBody } from "../api/request-bodies.ts";
 import { createdHeaders, errorResponses, jsonReply } from "../api/responses.ts";
 import { type ApiRoute, apiRoutes } from "../api/route-table.ts";
 import { messages } from "../errors.ts";
@@ -90,7 +91,7 @@ export const orderRoutes = apiRoutes({
     summary: "Order an animal",
     description: `Places an order for an \`available\` animal, which becomes \`pending\`. An unknown \`petId\` gives 404; an animal that is \`pending\` or \`sold\` gives 409 \`pet_not_available\`, naming its status. A replay is the first response even if the order moved on since; a refused placement is not remembered: its retry tries again.\n\n${STATE_TABLE}\n\n${TOGETHER}`,
     request: {
-      body: { required: true, content: { "application/json": { schema: NewOrderSchema } } },
+      body: jsonBody(NewOrderSchema),
     },
     responses: {
       201: jsonReply(

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { digitsAsInteger, IdentifierSchema, MAX_ID } from "../api/identifiers.ts";
+import { IdentifierSchema, idParams } from "../api/identifiers.ts";
 import { statusPageQuery } from "../api/pagination.ts";
 import { ORDER_STATUSES } from "../db/schema.ts";
 
@@ -69,10 +69,4 @@ export const OrdersSchema = z.array(OrderSchema).openapi("Orders", {
 
 export const ListOrdersQuerySchema = statusPageQuery("orders", OrderStatusSchema);
 
-export const OrderIdParamsSchema = z.object({
-  orderId: digitsAsInteger(z.int().min(1).max(MAX_ID)).openapi({
-    param: { name: "orderId", in: "path" },
-    format: "int64",
-    example: 7,
-  }),
-});
+export const OrderIdParamsSchema = idParams("orderId", 7);

@@ -1,5 +1,5 @@
+import type { Database } from "../db/database.ts";
 import { describeError, log } from "../logging.ts";
-import type { Services } from "../services.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
 import { randomToken } from "../utils/base64url.ts";
 import {
@@ -8,6 +8,12 @@ import {
   markDispatched,
   releaseClaim,
 } from "./outbox.queries.ts";
+
+/** What the relay works with: the outbox's database and the queue it fills. */
+interface Relay {
+  db: Database;
+  deliveries: Queue<DeliveryMessage>;
+}
 
 /**
  * Events claimed at a time, and the most one message carries: a backlog of
@@ -36,7 +42,7 @@ function messagesOf(deliveries: readonly { eventId: string; webhookId: number }[
   return [...byEndpoint].map(([webhookId, eventIds]): DeliveryMessage => ({ webhookId, eventIds }));
 }
 
-async function send(services: Services, messages: DeliveryMessage[]): Promise<void> {
+async function send(services: Relay, messages: DeliveryMessage[]): Promise<void> {
   for (let start = 0; start < messages.length; start += SEND_BATCH_SIZE) {
     const batch = messages
       .slice(start, start + SEND_BATCH_SIZE)
@@ -56,7 +62,7 @@ async function send(services: Services, messages: DeliveryMessage[]): Promise<vo
  * Returns how many deliveries (event, endpoint) it sent.
  */
 export async function dispatchEvents(
-  services: Services,
+  services: Relay,
   now: number,
   rounds: number,
 ): Promise<number> {
@@ -80,7 +86,7 @@ export async function dispatchEvents(
   return sent;
 }
 
-async function dispatchInBackground(services: Services, now: number): Promise<void> {
+async function dispatchInBackground(services: Relay, now: number): Promise<void> {
   try {
     await dispatchEvents(services, now, AFTER_RESPONSE_ROUNDS);
   } catch (error) {
@@ -100,7 +106,7 @@ const running = new WeakMap<object, { again: boolean }>();
 /** How long one loop goes on passing for later changes; the scheduled sweep sends the rest. */
 const LOOP_MS = 10_000;
 
-async function dispatchWhileChanged(services: Services, state: { again: boolean }): Promise<void> {
+async function dispatchWhileChanged(services: Relay, state: { again: boolean }): Promise<void> {
   const until = Date.now() + LOOP_MS;
   do {
     state.again = false;
@@ -116,7 +122,7 @@ async function dispatchWhileChanged(services: Services, state: { again: boolean 
  * left. While this isolate's loop runs, the request joins it.
  */
 export function dispatchAfterReply(
-  services: Services,
+  services: Relay,
   background: Pick<ExecutionContext, "waitUntil">,
 ): void {
   const key = services.deliveries;

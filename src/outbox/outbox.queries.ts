@@ -1,9 +1,9 @@
 import { and, asc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import { change } from "../changes/change.ts";
+import { endpointWants, noEndpointWants } from "../changes/outbox-statements.ts";
 import { type Database, type Drizzle, millis, preparedQueries, runOne } from "../db/database.ts";
 import { events, webhooks } from "../db/schema.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
-import { endpointWants, noEndpointWants } from "./outbox.ts";
 
 /*
  * The relay's side of the outbox: claiming the events that wait for their

@@ -3,7 +3,7 @@ import { type Creator, ownerValues } from "../accounts/owner.ts";
 import { type Changer, callersAccount, changerValues } from "../catalogue/ownership.ts";
 import { change } from "../changes/change.ts";
 import type { Claim, Outcome } from "../changes/outcomes.ts";
-import { type Database, type Drizzle, millis } from "../db/database.ts";
+import { type Database, type Drizzle, markedForRemoval, millis } from "../db/database.ts";
 import { photos } from "../db/photos-table.ts";
 import { accounts, categories, orders, pets } from "../db/schema.ts";
 import { indexName, petSearch, unindexName } from "../db/search-tables.ts";
@@ -287,14 +287,19 @@ const deletion = change()
       .prepare(),
   );
 
-/** Deletes the animal if it is still at `version`: whether it did, and the photos then to delete. */
+/**
+ * Deletes the animal if it is still at `version`: whether it did. Its
+ * photos, marked `deleting` in the batch, are recorded where `db` keeps its
+ * changes, for the step after the request's handler to delete.
+ */
 export async function deletePet(
   db: Database,
   { id, version, now }: { id: number; version: number; now: number },
-) {
+): Promise<boolean> {
   const { results } = await deletion.run(db, { id, version, now });
-  return {
-    deleted: results.deleted.length > 0,
-    photoIds: results.photos.map((photo) => photo.id),
-  };
+  markedForRemoval(
+    db,
+    results.photos.map((photo) => photo.id),
+  );
+  return results.deleted.length > 0;
 }

@@ -2,7 +2,7 @@ import {
   type ChangeRequest,
   type CommonRefusal,
   checked,
-  MAX_ATTEMPTS,
+  retryOnRace,
 } from "../catalogue/changes.ts";
 import type { Database } from "../db/database.ts";
 import { deletePet, type PetUpdate, updatePet } from "./pet-changes.queries.ts";
@@ -13,7 +13,7 @@ import type { Pet, PetPatch } from "./pets.schemas.ts";
 /** Editing and deleting an animal, as every change of the catalogue is made (`catalogue/changes.ts`). */
 
 /** Why nothing changed, in the order the checks are made. */
-export type PetRefusal =
+type PetRefusal =
   | CommonRefusal
   | { kind: "unknownCategory" }
   | { kind: "unknownShelter" }
@@ -27,8 +27,8 @@ type EditOutcome =
 
 type DeleteOutcome =
   | PetRefusal
-  /** Deleted; its photos' objects are still to delete. */
-  | { kind: "deleted"; photoIds: string[] };
+  /** Deleted; its photos' objects are still to delete (recorded on the request). */
+  | { kind: "deleted" };
 
 /** What the patch changes on the animal as it is: the fields that differ, in the API's order. */
 function changeOf(current: PetForChange, patch: PetPatch): PetUpdate {
@@ -75,7 +75,7 @@ export async function editPet(
   request: ChangeRequest,
   patch: PetPatch,
 ): Promise<EditOutcome> {
-  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+  return retryOnRace(`edit of animal ${request.id}`, async (): Promise<EditOutcome | undefined> => {
     const current = checked(
       await readForChange(db, {
         ...request,
@@ -94,9 +94,8 @@ export async function editPet(
     }
     if (update.changes.length === 0) return { kind: "unchanged", pet: current.pet };
     const { pet } = await updatePet(db, update, request.changer);
-    if (pet) return { kind: "edited", pet };
-  }
-  throw new Error(`animal ${request.id} changed under ${MAX_ATTEMPTS} edits in a row`);
+    return pet && { kind: "edited", pet };
+  });
 }
 
 /** Deletes the animal, as the caller may, `If-Match` allows and no placed order forbids. */
@@ -105,19 +104,17 @@ export async function removePet(
   request: ChangeRequest,
   now: number,
 ): Promise<DeleteOutcome> {
-  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-    const current = checked(
-      await readForChange(db, { ...request, categoryId: undefined, shelterId: undefined }),
-      request.accepted,
-    );
-    if ("kind" in current) return current;
-    if (current.placedOrder !== null) return { kind: "orderOpen", orderId: current.placedOrder };
-    const { deleted, photoIds } = await deletePet(db, {
-      id: request.id,
-      version: current.version,
-      now,
-    });
-    if (deleted) return { kind: "deleted", photoIds };
-  }
-  throw new Error(`animal ${request.id} changed under ${MAX_ATTEMPTS} deletions in a row`);
+  return retryOnRace(
+    `deletion of animal ${request.id}`,
+    async (): Promise<DeleteOutcome | undefined> => {
+      const current = checked(
+        await readForChange(db, { ...request, categoryId: undefined, shelterId: undefined }),
+        request.accepted,
+      );
+      if ("kind" in current) return current;
+      if (current.placedOrder !== null) return { kind: "orderOpen", orderId: current.placedOrder };
+      const deleted = await deletePet(db, { id: request.id, version: current.version, now });
+      return deleted ? { kind: "deleted" } : undefined;
+    },
+  );
 }

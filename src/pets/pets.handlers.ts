@@ -1,13 +1,13 @@
 import { keyOwner } from "../accounts/owner.ts";
 import { positionIn } from "../api/cursor.ts";
 import { nextPageLink, pageReply } from "../api/pagination.ts";
-import type { RouteHandlers } from "../api/route-router.ts";
+import type { RouteHandlers } from "../api/route-handlers.ts";
 import { changeRequestOf } from "../catalogue/changes.ts";
+import { refusalError } from "../catalogue/refusals.ts";
 import { ApiError, messages } from "../errors.ts";
 import { replyOf } from "../idempotency/idempotent-request.ts";
-import { removeMarkedPhotos } from "../photos/photo-removal.ts";
 import { createPet } from "./pet-changes.queries.ts";
-import { editPet, type PetRefusal, removePet } from "./pet-edits.ts";
+import { editPet, removePet } from "./pet-edits.ts";
 import { yesNoParameters } from "./pet-finders.schemas.ts";
 import { findersOf } from "./pet-finders.ts";
 import { listPets } from "./pet-listing.queries.ts";
@@ -15,33 +15,8 @@ import { findPet } from "./pets.queries.ts";
 import type { petRoutes } from "./pets.routes.ts";
 import { PET_NOT_FOUND, PetSchema } from "./pets.schemas.ts";
 
-const unknownCategory = () =>
-  new ApiError("unknown_category", messages.unknownCategory, {
-    details: [{ path: "categoryId", message: "Names no category" }],
-  });
-
-const unknownShelter = () =>
-  new ApiError("unknown_shelter", messages.unknownShelter, {
-    details: [{ path: "shelterId", message: "Names no shelter" }],
-  });
-
-/** The error that says why an animal was not changed. */
-function refusalError(refusal: PetRefusal): ApiError {
-  switch (refusal.kind) {
-    case "notFound":
-      return new ApiError("not_found", PET_NOT_FOUND);
-    case "notOwner":
-      return new ApiError("not_owner", messages.notOwner("animal"));
-    case "preconditionFailed":
-      return new ApiError("precondition_failed", messages.preconditionFailed("animal"));
-    case "unknownCategory":
-      return unknownCategory();
-    case "unknownShelter":
-      return unknownShelter();
-    case "orderOpen":
-      return new ApiError("order_open", messages.orderOpen(refusal.orderId));
-  }
-}
+/** How a refusal's error names an animal. */
+const animal = { noun: "animal", notFound: PET_NOT_FOUND } as const;
 
 /** The animals' handlers, one per route of the table. */
 export const petHandlers = {
@@ -79,8 +54,9 @@ export const petHandlers = {
     const owner = { owner: keyOwner(c.get("apiKey")), now: Date.now() };
     const newPet = c.req.valid("json");
     const outcome = await createPet(c.get("services").db, newPet, owner, c.get("claim"));
-    if (outcome.kind === "unknownCategory") throw unknownCategory();
-    if (outcome.kind === "unknownShelter") throw unknownShelter();
+    if (outcome.kind === "unknownCategory" || outcome.kind === "unknownShelter") {
+      throw refusalError(outcome, animal);
+    }
     if (outcome.kind === "notOwner") throw new ApiError("not_owner", messages.notOwner("shelter"));
     const pet = replyOf(outcome, 201, PetSchema);
     c.header("Location", `/v1/pets/${pet.id}`);
@@ -98,7 +74,8 @@ export const petHandlers = {
   updatePet: async (c) => {
     const request = changeRequestOf(c, c.req.valid("param").petId);
     const outcome = await editPet(c.get("services").db, request, c.req.valid("json"));
-    if (outcome.kind !== "edited" && outcome.kind !== "unchanged") throw refusalError(outcome);
+    if (outcome.kind !== "edited" && outcome.kind !== "unchanged")
+      throw refusalError(outcome, animal);
     c.header("ETag", outcome.pet.etag);
     return c.json(outcome.pet, 200);
   },
@@ -106,8 +83,7 @@ export const petHandlers = {
   deletePet: async (c) => {
     const request = changeRequestOf(c, c.req.valid("param").petId);
     const outcome = await removePet(c.get("services").db, request, Date.now());
-    if (outcome.kind !== "deleted") throw refusalError(outcome);
-    await removeMarkedPhotos(c.get("services"), outcome.photoIds);
+    if (outcome.kind !== "deleted") throw refusalError(outcome, animal);
     return c.body(null, 204);
   },
 } satisfies RouteHandlers<typeof petRoutes>;

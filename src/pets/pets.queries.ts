@@ -1,11 +1,11 @@
 import { and, eq, isNull, type SQL, sql } from "drizzle-orm";
 import { type Changer, changerValues, ownedByCaller } from "../catalogue/ownership.ts";
-import { type Database, type Drizzle, preparedQueries, runOne } from "../db/database.ts";
+import { type Database, type Drizzle, preparedQueries } from "../db/database.ts";
+import { photoUrlsOf } from "../db/photos-table.ts";
 import { categories, orders, pets } from "../db/schema.ts";
 import { entityTag, type Field, shape, yesNo } from "../db/shape.ts";
-import { photoUrlsOf } from "../photos/photos.queries.ts";
 import { unmeasuredDistance } from "../shelters/distance.ts";
-import { guardStorage } from "../storage/storage-guard.ts";
+import { firstRow } from "../storage/storage-guard.ts";
 import { type ShelterStanding, shelterStanding } from "./pet-profile.queries.ts";
 import type { Pet } from "./pets.schemas.ts";
 
@@ -89,7 +89,7 @@ function prepareQueries(db: Drizzle) {
 const petQueries = preparedQueries(prepareQueries);
 
 export async function findPet(db: Database, id: number): Promise<Pet | undefined> {
-  const [row] = await guardStorage("D1", () => runOne(db, petQueries(db).find, { id }));
+  const row = await firstRow(db, petQueries(db).find, { id });
   return row && petShape.render(row);
 }
 
@@ -130,7 +130,7 @@ export async function readForChange(
     shelterId: shelterId ?? null,
     ...changerValues(changer),
   };
-  const [row] = await guardStorage("D1", () => runOne(db, petQueries(db).forChange, values));
+  const row = await firstRow(db, petQueries(db).forChange, values);
   if (!row) return undefined;
   const { owned, placedOrder, categoryKnown, shelter, ...columns } = row;
   // Read, the etag field is the version number it renders.

@@ -1,5 +1,6 @@
-import { entityTagHeader, IfMatchHeaderSchema } from "../api/entity-tags.ts";
+import { conditionalChange, entityTagHeader, IfMatchHeaderSchema } from "../api/entity-tags.ts";
 import { pagedListing } from "../api/pagination.ts";
+import { jsonBody, patchBody, patchTypeRefused } from "../api/request-bodies.ts";
 import {
   createdHeaders,
   type DocumentedError,
@@ -58,8 +59,14 @@ const notOwnerOfEither: DocumentedError = {
     "The key lacks this operation's scope or is used from outside its address ranges, or the animal or the shelter `shelterId` names belongs to another account: only that account's keys may change them.",
 };
 
-const CONDITIONAL =
-  "Send its `etag` as `If-Match` to change it only if nobody changed it since it was read: otherwise 412, and nothing changes. Only the account whose key added the animal may change it: another gets 403 `not_owner`.";
+const CONDITIONAL = conditionalChange("added the animal");
+
+/** Why a change of an animal is refused, whatever it changes, after whose it is. */
+const changeRefusals: DocumentedError[] = [
+  notFound,
+  orderOpen,
+  { status: 412, message: messages.preconditionFailed("animal") },
+];
 
 /** The animals' operations, keyed by operation id: the one declaration of each. */
 export const petRoutes = apiRoutes({
@@ -89,7 +96,7 @@ export const petRoutes = apiRoutes({
     description:
       "Adds an animal, owned by the account of the key that sends it; `status` defaults to `available`, and `categoryId` must name a category (422 `unknown_category` otherwise). Its profile (beta) is optional: `shelterId` must name a shelter of the caller's account (422 `unknown_shelter`, 403 `not_owner`). A replay is the first response even if the animal changed since: never 409.",
     request: {
-      body: { required: true, content: { "application/json": { schema: NewPetSchema } } },
+      body: jsonBody(NewPetSchema),
     },
     responses: {
       201: jsonReply("The animal was added.", PetSchema, {
@@ -146,13 +153,7 @@ export const petRoutes = apiRoutes({
     request: {
       params: PetIdParamsSchema,
       headers: IfMatchHeaderSchema,
-      body: {
-        required: true,
-        content: {
-          "application/json": { schema: PetPatchSchema },
-          "application/merge-patch+json": { schema: PetPatchSchema },
-        },
-      },
+      body: patchBody(PetPatchSchema),
     },
     responses: {
       200: jsonReply("The animal after the change.", PetSchema, { ETag: entityTagHeader }),
@@ -160,17 +161,9 @@ export const petRoutes = apiRoutes({
         400,
         401,
         notOwnerOfEither,
-        notFound,
-        orderOpen,
-        { status: 412, message: messages.preconditionFailed("animal") },
+        ...changeRefusals,
         payloadTooLarge,
-        {
-          status: 415,
-          message: messages.unsupportedBodyType([
-            "application/json",
-            "application/merge-patch+json",
-          ]),
-        },
+        patchTypeRefused,
         unknownCategory,
         429,
         500,
@@ -188,17 +181,7 @@ export const petRoutes = apiRoutes({
     request: { params: PetIdParamsSchema, headers: IfMatchHeaderSchema },
     responses: {
       204: deletedReply,
-      ...errorResponses([
-        400,
-        401,
-        notOwner,
-        notFound,
-        orderOpen,
-        { status: 412, message: messages.preconditionFailed("animal") },
-        429,
-        500,
-        503,
-      ]),
+      ...errorResponses([400, 401, notOwner, ...changeRefusals, 429, 500, 503]),
     },
   },
 });

@@ -1,12 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { EntityTagSchema } from "../api/entity-tags.ts";
-import {
-  digitsAsInteger,
-  IdentifierParameterSchema,
-  IdentifierSchema,
-  MAX_ID,
-} from "../api/identifiers.ts";
-import { pageParameters, repeatedParameter } from "../api/pagination.ts";
+import { IdentifierParameterSchema, IdentifierSchema, idParams } from "../api/identifiers.ts";
+import { listOf, pageParameters, repeatedParameter } from "../api/pagination.ts";
 import { wordsParameter } from "../api/search-words.ts";
 import { nameSchema } from "../api/text.ts";
 import { PET_STATUSES } from "../db/schema.ts";
@@ -118,16 +113,13 @@ export const PetSchema = z
   .openapi("Pet", { example: examplePet });
 export type Pet = z.infer<typeof PetSchema>;
 
-export const PetsSchema = z
-  .array(PetSchema)
-  .max(100)
-  .openapi("Pets", {
-    description: "A page of animals, as a bare array.",
-    example: [
-      { ...examplePet, id: 41 },
-      { ...examplePet, name: "Tom", categoryId: 2, status: "sold", etag: '"4"' },
-    ],
-  });
+export const PetsSchema = listOf("Pets", PetSchema, {
+  description: "A page of animals, as a bare array.",
+  example: [
+    { ...examplePet, id: 41 },
+    { ...examplePet, name: "Tom", categoryId: 2, status: "sold", etag: '"4"' },
+  ],
+});
 
 const { limit, cursor } = pageParameters("animals");
 
@@ -172,14 +164,8 @@ export const ListPetsQuerySchema = z
   })
   .superRefine(atMostProfileValues);
 
-export const PetIdParamsSchema = z.object({
-  petId: digitsAsInteger(z.int().min(1).max(MAX_ID)).openapi({
-    param: {
-      name: "petId",
-      in: "path",
-      description: "Identifier of the animal, as assigned on creation.",
-    },
-    format: "int64",
-    example: 42,
-  }),
-});
+export const PetIdParamsSchema = idParams(
+  "petId",
+  42,
+  "Identifier of the animal, as assigned on creation.",
+);

@@ -1,11 +1,9 @@
 import { Hono } from "hono";
+import { isEntityTagList } from "../api/entity-tags.ts";
+import { PHOTOS_PATH } from "../api/public-paths.ts";
 import type { AppEnv } from "../context.ts";
 import { ApiError, messages } from "../errors.ts";
-import { isEntityTagList } from "../middleware/conditional-read.ts";
 import { isPhotoId } from "./photos.schemas.ts";
-
-/** Where photos are served: their public addresses are `{origin}/photos/{id}`. */
-export const PHOTOS_PATH = "/photos";
 
 /** A photo never changes (a new one gets a new id), so any cache may keep it for a year. */
 const FOREVER = "public, max-age=31536000, immutable";

@@ -1,5 +1,4 @@
 import { and, asc, eq, inArray, lt, type SQL, sql } from "drizzle-orm";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import {
   type Database,
   type Drizzle,
@@ -8,7 +7,7 @@ import {
   runAll,
   runOne,
 } from "../db/database.ts";
-import { PHOTOS_IN_ORDER, photos } from "../db/photos-table.ts";
+import { photos } from "../db/photos-table.ts";
 import { instant, shape } from "../db/shape.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
 
@@ -21,22 +20,8 @@ export const photoShape = shape(photos, {
   createdAt: instant(photos.createdAt),
 });
 
-/** The photos an animal has: confirmed ones (a pending one is nobody's yet, a deleting one nobody's any more). */
-export const confirmed = eq(photos.state, "confirmed");
-
 /** Rows whose objects are to be deleted, then the rows themselves. */
 const doomed = eq(photos.state, "deleting");
-
-/**
- * The addresses of the photos of the animal whose id is in `petId`, oldest
- * first, as a JSON array (`[]` when it has none). The aggregate takes the
- * rows in the order of the index it reads, pinned to the one on (pet_id,
- * state, seq): oldest first without the sort step an ordered aggregate
- * would cost every animal a listing shows.
- */
-export function photoUrlsOf(petId: SQLiteColumn): SQL<string> {
-  return sql<string>`(SELECT json_group_array(${photos.url}) FROM ${photos} INDEXED BY ${sql.identifier(PHOTOS_IN_ORDER)} WHERE ${photos.petId} = ${petId} AND ${confirmed})`;
-}
 
 const ids = sql`(SELECT value FROM json_each(${sql.placeholder("ids")}))`;
 

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { listOf } from "../api/pagination.ts";
 import { PHOTO_TYPES } from "../db/photos-table.ts";
 import { randomToken } from "../utils/base64url.ts";
 
@@ -51,13 +52,15 @@ export const PhotoSchema = z
   .openapi("Photo", { example: examplePhoto });
 export type Photo = z.infer<typeof PhotoSchema>;
 
-export const PhotosSchema = z
-  .array(PhotoSchema)
-  .max(MAX_PHOTOS)
-  .openapi("Photos", {
+export const PhotosSchema = listOf(
+  "Photos",
+  PhotoSchema,
+  {
     description: "An animal's photos, oldest first, as a bare array.",
     example: [examplePhoto],
-  });
+  },
+  MAX_PHOTOS,
+);
 
 /** The image an upload sends, as the document describes each of its media types. */
 export const PhotoFileSchema = z.string().openapi({

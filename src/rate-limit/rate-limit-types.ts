@@ -1,4 +1,4 @@
-import type { Scope } from "../keys/scopes.ts";
+import type { Scope } from "../scopes.ts";
 import type { Limits } from "./plans.ts";
 import type { HourCount } from "./usage-history.ts";
 import type { WindowName } from "./windows.ts";

@@ -2,7 +2,7 @@ import {
   type ChangeRequest,
   type CommonRefusal,
   checked,
-  MAX_ATTEMPTS,
+  retryOnRace,
 } from "../catalogue/changes.ts";
 import type { Database } from "../db/database.ts";
 import { columnsOf, deleteShelter, updateShelter } from "./shelter-changes.queries.ts";
@@ -12,7 +12,7 @@ import type { Shelter, ShelterPatch } from "./shelters.schemas.ts";
 /** Editing and deleting a shelter, as every change of the catalogue is made (`catalogue/changes.ts`). */
 
 /** Why nothing changed, in the order the checks are made. */
-export type ShelterRefusal = CommonRefusal | { kind: "inUse" };
+type ShelterRefusal = CommonRefusal | { kind: "inUse" };
 
 type EditOutcome =
   | CommonRefusal
@@ -42,22 +42,24 @@ export async function editShelter(
   request: ChangeRequest,
   patch: ShelterPatch,
 ): Promise<EditOutcome> {
-  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-    const current = checked(
-      await readShelterForChange(db, request.id, request.changer),
-      request.accepted,
-    );
-    if ("kind" in current) return current;
-    const after = patched(current.shelter, patch);
-    if (unchanged(current.shelter, after)) return { kind: "unchanged", shelter: current.shelter };
-    const { shelter } = await updateShelter(db, {
-      id: request.id,
-      version: current.version,
-      columns: columnsOf(after),
-    });
-    if (shelter) return { kind: "edited", shelter };
-  }
-  throw new Error(`shelter ${request.id} changed under ${MAX_ATTEMPTS} edits in a row`);
+  return retryOnRace(
+    `edit of shelter ${request.id}`,
+    async (): Promise<EditOutcome | undefined> => {
+      const current = checked(
+        await readShelterForChange(db, request.id, request.changer),
+        request.accepted,
+      );
+      if ("kind" in current) return current;
+      const after = patched(current.shelter, patch);
+      if (unchanged(current.shelter, after)) return { kind: "unchanged", shelter: current.shelter };
+      const { shelter } = await updateShelter(db, {
+        id: request.id,
+        version: current.version,
+        columns: columnsOf(after),
+      });
+      return shelter && { kind: "edited", shelter };
+    },
+  );
 }
 
 /** Deletes the shelter, as the caller may, `If-Match` allows and no live animal living there forbids. */
@@ -66,19 +68,21 @@ export async function removeShelter(
   request: ChangeRequest,
   now: number,
 ): Promise<DeleteOutcome> {
-  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-    const current = checked(
-      await readShelterForChange(db, request.id, request.changer),
-      request.accepted,
-    );
-    if ("kind" in current) return current;
-    if (current.inUse) return { kind: "inUse" };
-    const { deleted } = await deleteShelter(db, {
-      id: request.id,
-      version: current.version,
-      now,
-    });
-    if (deleted) return { kind: "deleted" };
-  }
-  throw new Error(`shelter ${request.id} changed under ${MAX_ATTEMPTS} deletions in a row`);
+  return retryOnRace(
+    `deletion of shelter ${request.id}`,
+    async (): Promise<DeleteOutcome | undefined> => {
+      const current = checked(
+        await readShelterForChange(db, request.id, request.changer),
+        request.accepted,
+      );
+      if ("kind" in current) return current;
+      if (current.inUse) return { kind: "inUse" };
+      const { deleted } = await deleteShelter(db, {
+        id: request.id,
+        version: current.version,
+        now,
+      });
+      return deleted ? { kind: "deleted" } : undefined;
+    },
+  );
 }

@@ -1,30 +1,20 @@
 import { keyOwner } from "../accounts/owner.ts";
 import { decodeCursor } from "../api/cursor.ts";
 import { nextPageLink, pageReply } from "../api/pagination.ts";
-import type { RouteHandlers } from "../api/route-router.ts";
+import type { RouteHandlers } from "../api/route-handlers.ts";
 import { prefixQuery } from "../api/search-words.ts";
 import { changeRequestOf } from "../catalogue/changes.ts";
+import { refusalError } from "../catalogue/refusals.ts";
 import { ApiError, messages } from "../errors.ts";
 import { replyOf } from "../idempotency/idempotent-request.ts";
 import { createShelter } from "./shelter-changes.queries.ts";
-import { editShelter, removeShelter, type ShelterRefusal } from "./shelter-edits.ts";
+import { editShelter, removeShelter } from "./shelter-edits.ts";
 import { findShelter, listShelters } from "./shelters.queries.ts";
 import type { shelterRoutes } from "./shelters.routes.ts";
 import { SHELTER_NOT_FOUND, ShelterSchema } from "./shelters.schemas.ts";
 
-/** The error that says why a shelter was not changed. */
-function refusalError(refusal: ShelterRefusal): ApiError {
-  switch (refusal.kind) {
-    case "notFound":
-      return new ApiError("not_found", SHELTER_NOT_FOUND);
-    case "notOwner":
-      return new ApiError("not_owner", messages.notOwner("shelter"));
-    case "preconditionFailed":
-      return new ApiError("precondition_failed", messages.preconditionFailed("shelter"));
-    case "inUse":
-      return new ApiError("shelter_in_use", messages.shelterInUse);
-  }
-}
+/** How a refusal's error names a shelter. */
+const shelter = { noun: "shelter", notFound: SHELTER_NOT_FOUND } as const;
 
 /** The shelters' handlers, one per route of the table. */
 export const shelterHandlers = {
@@ -74,7 +64,8 @@ export const shelterHandlers = {
   updateShelter: async (c) => {
     const request = changeRequestOf(c, c.req.valid("param").shelterId);
     const outcome = await editShelter(c.get("services").db, request, c.req.valid("json"));
-    if (outcome.kind !== "edited" && outcome.kind !== "unchanged") throw refusalError(outcome);
+    if (outcome.kind !== "edited" && outcome.kind !== "unchanged")
+      throw refusalError(outcome, shelter);
     c.header("ETag", outcome.shelter.etag);
     return c.json(outcome.shelter, 200);
   },
@@ -82,7 +73,7 @@ export const shelterHandlers = {
   deleteShelter: async (c) => {
     const request = changeRequestOf(c, c.req.valid("param").shelterId);
     const outcome = await removeShelter(c.get("services").db, request, Date.now());
-    if (outcome.kind !== "deleted") throw refusalError(outcome);
+    if (outcome.kind !== "deleted") throw refusalError(outcome, shelter);
     return c.body(null, 204);
   },
 } satisfies RouteHandlers<typeof shelterRoutes>;

@@ -1,5 +1,6 @@
-import { entityTagHeader, IfMatchHeaderSchema } from "../api/entity-tags.ts";
+import { conditionalChange, entityTagHeader, IfMatchHeaderSchema } from "../api/entity-tags.ts";
 import { pagedListing } from "../api/pagination.ts";
+import { jsonBody, patchBody, patchTypeRefused } from "../api/request-bodies.ts";
 import {
   createdHeaders,
   type DocumentedError,
@@ -38,8 +39,7 @@ const notOwner: DocumentedError = {
 };
 const stale: DocumentedError = { status: 412, message: messages.preconditionFailed("shelter") };
 
-const CONDITIONAL =
-  "Send its `etag` as `If-Match` to change it only if nobody changed it since it was read: otherwise 412, and nothing changes. Only the account whose key made the shelter may change it: another gets 403 `not_owner`.";
+const CONDITIONAL = conditionalChange("made the shelter");
 
 /** The shelters' operations, keyed by operation id: the one declaration of each. */
 export const shelterRoutes = apiRoutes({
@@ -68,7 +68,7 @@ export const shelterRoutes = apiRoutes({
     description:
       "Adds a shelter, owned by the account of the key that sends it. An account holds at most Free 1, Pro 5, Business 50, Enterprise 500 shelters: the next gives 409 `limit_reached` (a lowered plan keeps the shelters it has). `latitude` and `longitude` are required: the service does not geocode addresses.",
     request: {
-      body: { required: true, content: { "application/json": { schema: NewShelterSchema } } },
+      body: jsonBody(NewShelterSchema),
     },
     responses: {
       201: jsonReply("The shelter was added.", ShelterSchema, {
@@ -116,13 +116,7 @@ export const shelterRoutes = apiRoutes({
     request: {
       params: ShelterIdParamsSchema,
       headers: IfMatchHeaderSchema,
-      body: {
-        required: true,
-        content: {
-          "application/json": { schema: ShelterPatchSchema },
-          "application/merge-patch+json": { schema: ShelterPatchSchema },
-        },
-      },
+      body: patchBody(ShelterPatchSchema),
     },
     responses: {
       200: jsonReply("The shelter after the change.", ShelterSchema, { ETag: entityTagHeader }),
@@ -133,13 +127,7 @@ export const shelterRoutes = apiRoutes({
         notFound,
         stale,
         413,
-        {
-          status: 415,
-          message: messages.unsupportedBodyType([
-            "application/json",
-            "application/merge-patch+json",
-          ]),
-        },
+        patchTypeRefused,
         429,
         500,
         503,

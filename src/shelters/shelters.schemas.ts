@@ -1,12 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { EntityTagSchema } from "../api/entity-tags.ts";
-import {
-  digitsAsInteger,
-  IdentifierParameterSchema,
-  IdentifierSchema,
-  MAX_ID,
-} from "../api/identifiers.ts";
-import { pageParameters, repeatedParameter } from "../api/pagination.ts";
+import { IdentifierParameterSchema, IdentifierSchema, idParams } from "../api/identifiers.ts";
+import { listOf, pageParameters, repeatedParameter } from "../api/pagination.ts";
 import { wordsParameter } from "../api/search-words.ts";
 import { nameSchema } from "../api/text.ts";
 import { COUNTRY_CODES } from "./countries.ts";
@@ -197,13 +192,10 @@ export const ShelterSchema = z
   .openapi("Shelter", { example: exampleShelter });
 export type Shelter = z.infer<typeof ShelterSchema>;
 
-export const SheltersSchema = z
-  .array(ShelterSchema)
-  .max(100)
-  .openapi("Shelters", {
-    description: "A page of shelters, as a bare array.",
-    example: [exampleShelter],
-  });
+export const SheltersSchema = listOf("Shelters", ShelterSchema, {
+  description: "A page of shelters, as a bare array.",
+  example: [exampleShelter],
+});
 
 const { limit, cursor } = pageParameters("shelters");
 
@@ -228,14 +220,8 @@ export const ListSheltersQuerySchema = z.object({
   cursor,
 });
 
-export const ShelterIdParamsSchema = z.object({
-  shelterId: digitsAsInteger(z.int().min(1).max(MAX_ID)).openapi({
-    param: {
-      name: "shelterId",
-      in: "path",
-      description: "Identifier of the shelter, as assigned on creation.",
-    },
-    format: "int64",
-    example: 7,
-  }),
-});
+export const ShelterIdParamsSchema = idParams(
+  "shelterId",
+  7,
+  "Identifier of the shelter, as assigned on creation.",
+);

@@ -1,3 +1,4 @@
+import { type Database, runOne, type Statement } from "../db/database.ts";
 import { ApiError, messages } from "../errors.ts";
 import { describeError, log } from "../logging.ts";
 
@@ -36,4 +37,14 @@ export async function guardStorage<T>(store: StorageName, call: () => Promise<T>
       headers: { "Retry-After": RETRY_AFTER_SECONDS },
     });
   }
+}
+
+/** The first row one statement reads, if it reads any; a failing D1 is a 503, as for every read. */
+export async function firstRow<Row>(
+  db: Database,
+  statement: Statement<Row[]>,
+  values: Record<string, unknown>,
+): Promise<Row | undefined> {
+  const [row] = await guardStorage("D1", () => runOne(db, statement, values));
+  return row;
 }

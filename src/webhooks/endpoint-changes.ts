@@ -18,21 +18,22 @@ import type { CreatedWebhook, Webhook } from "./webhooks.schemas.ts";
 type Registration = Made<CreatedWebhook> | Stored | Replayed | Reused | { kind: "limit_reached" };
 
 /**
- * Who changes an endpoint: an API request (its key's account, with the
- * claim of its Idempotency-Key if it sent one) or the dashboard (the signed-in
- * account; its forms are made once by Post/Redirect/Get instead).
+ * Where a change of an endpoint comes from: an API request (its key's
+ * account, with the claim of its Idempotency-Key if it sent one) or the
+ * dashboard (the signed-in account; its forms are made once by
+ * Post/Redirect/Get instead).
  */
-type Changer =
+type ChangeSource =
   | { kind: "key"; apiKeyHash: string; claim: Claim | undefined }
   | { kind: "account"; accountId: number };
 
-const ownerOf = (changer: Changer): Owner =>
+const ownerOf = (changer: ChangeSource): Owner =>
   changer.kind === "key"
     ? { kind: "key", apiKeyHash: changer.apiKeyHash }
     : { kind: "account", accountId: changer.accountId };
 
 /** The Idempotency-Key's claim, when the request sent one. */
-const claimOf = (changer: Changer) => (changer.kind === "key" ? changer.claim : undefined);
+const claimOf = (changer: ChangeSource) => (changer.kind === "key" ? changer.claim : undefined);
 
 /**
  * Registers an endpoint of the changer's account with a new signing secret,
@@ -41,7 +42,7 @@ const claimOf = (changer: Changer) => (changer.kind === "key" ? changer.claim : 
  */
 export async function registerWebhook(
   services: Services,
-  request: { changer: Changer; url: string; types: EventTypeSelector[]; now: number },
+  request: { changer: ChangeSource; url: string; types: EventTypeSelector[]; now: number },
 ): Promise<Registration> {
   const { changer, url, types, now } = request;
   const endpoint = { owner: ownerOf(changer), url, types, now, secret: generateWebhookSecret() };
@@ -96,7 +97,7 @@ export async function deleteWebhook(services: Services, owner: Owner, id: number
  */
 export async function rotateWebhookSecret(
   services: Services,
-  request: { changer: Changer; id: number; now: number },
+  request: { changer: ChangeSource; id: number; now: number },
 ): Promise<Outcome<CreatedWebhook> | undefined> {
   const { changer, id, now } = request;
   const rotation = { owner: ownerOf(changer), id, secret: generateWebhookSecret(), now };

@@ -6,7 +6,7 @@ import { type Database, type Drizzle, millis, preparedQueries, runOne } from "..
 import { accounts, events, webhooks } from "../db/schema.ts";
 import { shape } from "../db/shape.ts";
 import type { EventTypeSelector } from "../events/events.schemas.ts";
-import { guardStorage } from "../storage/storage-guard.ts";
+import { firstRow, guardStorage } from "../storage/storage-guard.ts";
 import { MAX_SIGNING_SECRETS, SECRET_OVERLAP_MS, stillSigning } from "./webhook-secrets.ts";
 import { ownedEndpoint, webhookShape } from "./webhooks.queries.ts";
 import { type CreatedWebhook, MAX_WEBHOOKS, type Webhook } from "./webhooks.schemas.ts";
@@ -181,7 +181,7 @@ export async function updateWebhook(
     types: change.types === undefined ? null : JSON.stringify(change.types),
     status: change.enabled === undefined ? null : change.enabled ? "enabled" : "disabled",
   };
-  const [row] = await guardStorage("D1", () => runOne(db, endpointWrites(db).update, values));
+  const row = await firstRow(db, endpointWrites(db).update, values);
   return row && webhookShape.render(row);
 }
 
@@ -192,9 +192,7 @@ export async function disableWebhook(db: Database, id: number, reason: string): 
 
 /** The endpoint with the columns rotation reads, if it is the owner's account's. */
 async function rotationTarget(db: Database, owner: Owner, id: number) {
-  const [row] = await guardStorage("D1", () =>
-    runOne(db, endpointWrites(db).rotationTarget, { ...ownerValues(owner), id }),
-  );
+  const row = await firstRow(db, endpointWrites(db).rotationTarget, { ...ownerValues(owner), id });
   return row;
 }
 

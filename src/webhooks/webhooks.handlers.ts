@@ -1,7 +1,7 @@
 import { keyOwner, type Owner } from "../accounts/owner.ts";
 import { decodeCursor } from "../api/cursor.ts";
 import { nextPageLink, pageReply } from "../api/pagination.ts";
-import type { RouteHandlers } from "../api/route-router.ts";
+import type { RouteHandlers } from "../api/route-handlers.ts";
 import { ApiError, messages } from "../errors.ts";
 import type { EventTypeSelector } from "../events/events.schemas.ts";
 import { replyOf } from "../idempotency/idempotent-request.ts";

@@ -4,7 +4,7 @@ import { type Database, type Drizzle, preparedQueries, runOne } from "../db/data
 import { webhooks } from "../db/schema.ts";
 import { instant, jsonText, optional, shape } from "../db/shape.ts";
 import type { EventTypeSelector } from "../events/events.schemas.ts";
-import { guardStorage } from "../storage/storage-guard.ts";
+import { firstRow, guardStorage } from "../storage/storage-guard.ts";
 import type { Webhook } from "./webhooks.schemas.ts";
 
 /** An endpoint as the API returns it: never its secrets. */
@@ -48,8 +48,6 @@ export async function findWebhook(
   owner: Owner,
   id: number,
 ): Promise<Webhook | undefined> {
-  const [row] = await guardStorage("D1", () =>
-    runOne(db, endpointQueries(db).find, { ...ownerValues(owner), id }),
-  );
+  const row = await firstRow(db, endpointQueries(db).find, { ...ownerValues(owner), id });
   return row && webhookShape.render(row);
 }

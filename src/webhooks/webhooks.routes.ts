@@ -1,4 +1,5 @@
 import { pagedListing } from "../api/pagination.ts";
+import { jsonBody } from "../api/request-bodies.ts";
 import {
   commonHeaders,
   deletedReply,
@@ -55,10 +56,7 @@ export function webhookRoutes(policy: WebhookUrlPolicy) {
       summary: "Register a webhook endpoint",
       description: `Registers an endpoint for the listed event kinds; it receives the events committed from now on. \`order.*\` kinds need the \`orders:read\` scope as well: without it, 403 \`insufficient_scope\`. The reply holds the signing secret, shown this once. At most ${MAX_WEBHOOKS} endpoints per account: the next gives 409 \`limit_reached\`. ${REPLAYED_SECRET}`,
       request: {
-        body: {
-          required: true,
-          content: { "application/json": { schema: newWebhookSchema(policy) } },
-        },
+        body: jsonBody(newWebhookSchema(policy)),
       },
       responses: {
         201: {
@@ -130,10 +128,7 @@ export function webhookRoutes(policy: WebhookUrlPolicy) {
         "Changes the endpoint's `url`, `types` or `enabled`, each under the rules of creation (`order.*` types need the `orders:read` scope as well), for the deliveries made from now on. `enabled: false` pauses it: no attempts are made, and the events it would have received are recorded as `skipped` (`recoverWebhook` sends them later). `enabled: true` enables it again, also after the service disabled it; its health starts afresh. Send `Content-Type: application/json`.",
       request: {
         params: WebhookIdParamsSchema,
-        body: {
-          required: true,
-          content: { "application/json": { schema: webhookChangeSchema(policy) } },
-        },
+        body: jsonBody(webhookChangeSchema(policy)),
       },
       responses: {
         200: {
@@ -218,7 +213,7 @@ export function webhookRoutes(policy: WebhookUrlPolicy) {
         "Queues again, once each and oldest first, the endpoint's own deliveries since `since` that failed or were skipped (while it was paused or disabled): exactly the events it wanted when they were committed, whatever its types are now. Deliveries that succeeded or are on their way are not sent again; test events are not recovered. Events are kept 30 days. Send `Content-Type: application/json`.",
       request: {
         params: WebhookIdParamsSchema,
-        body: { required: true, content: { "application/json": { schema: RecoverSchema } } },
+        body: jsonBody(RecoverSchema),
       },
       responses: {
         202: accepted("How many events were queued again.", RecoveredSchema),

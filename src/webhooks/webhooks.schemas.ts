@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { digitsAsInteger, IdentifierSchema, MAX_ID } from "../api/identifiers.ts";
-import { pageParameters } from "../api/pagination.ts";
+import { IdentifierSchema, idParams } from "../api/identifiers.ts";
+import { listOf, pageParameters } from "../api/pagination.ts";
 import { WEBHOOK_STATUSES } from "../db/schema.ts";
 import { EventTypeSelectorSchema } from "../events/events.schemas.ts";
 import {
@@ -82,6 +82,14 @@ export function webhookChangeSchema(policy: WebhookUrlPolicy) {
     });
 }
 
+const exampleWebhook = {
+  id: 3,
+  url: EXAMPLE_URL,
+  types: ["pet.*", "order.completed"],
+  status: "enabled",
+  createdAt: EXAMPLE_TIME,
+};
+
 export const WebhookSchema = z
   .object({
     id: IdentifierSchema.openapi({ description: "Assigned on creation.", example: 3 }),
@@ -102,13 +110,7 @@ export const WebhookSchema = z
   .openapi("Webhook", {
     description:
       "An endpoint that receives the account's events. It receives events committed after it was registered. Its signing secret is never shown again after creation or rotation.",
-    example: {
-      id: 3,
-      url: EXAMPLE_URL,
-      types: ["pet.*", "order.completed"],
-      status: "enabled",
-      createdAt: EXAMPLE_TIME,
-    },
+    example: exampleWebhook,
   });
 export type Webhook = z.infer<typeof WebhookSchema>;
 
@@ -121,22 +123,15 @@ export const CreatedWebhookSchema = WebhookSchema.extend({
     example: EXAMPLE_SECRET,
   }),
 }).openapi("CreatedWebhook", {
-  example: {
-    id: 3,
-    url: EXAMPLE_URL,
-    types: ["pet.*", "order.completed"],
-    status: "enabled",
-    createdAt: EXAMPLE_TIME,
-    secret: EXAMPLE_SECRET,
-  },
+  example: { ...exampleWebhook, secret: EXAMPLE_SECRET },
 });
 
 export type CreatedWebhook = z.infer<typeof CreatedWebhookSchema>;
 
-export const WebhooksSchema = z
-  .array(WebhookSchema)
-  .max(MAX_WEBHOOKS)
-  .openapi("Webhooks", {
+export const WebhooksSchema = listOf(
+  "Webhooks",
+  WebhookSchema,
+  {
     description: "The account's endpoints, oldest first, as a bare array.",
     example: [
       {
@@ -147,23 +142,15 @@ export const WebhooksSchema = z
         createdAt: EXAMPLE_TIME,
       },
     ],
-  });
+  },
+  MAX_WEBHOOKS,
+);
 
-export const WebhookIdParamsSchema = z.object({
-  webhookId: digitsAsInteger(z.int().min(1).max(MAX_ID)).openapi({
-    param: { name: "webhookId", in: "path" },
-    format: "int64",
-    example: 3,
-  }),
-});
+export const WebhookIdParamsSchema = idParams("webhookId", 3);
 
-export const DeliveryIdParamsSchema = WebhookIdParamsSchema.extend({
-  deliveryId: digitsAsInteger(z.int().min(1).max(MAX_ID)).openapi({
-    param: { name: "deliveryId", in: "path" },
-    format: "int64",
-    example: 12,
-  }),
-});
+export const DeliveryIdParamsSchema = WebhookIdParamsSchema.extend(
+  idParams("deliveryId", 12).shape,
+);
 
 const DeliveryStatusSchema = z.enum(DELIVERY_STATUSES).openapi("DeliveryStatus", {
   description:
@@ -230,13 +217,10 @@ export const DeliverySchema = z
 export type Delivery = z.infer<typeof DeliverySchema>;
 export type DeliveryAttempt = z.infer<typeof AttemptSchema>;
 
-export const DeliveriesSchema = z
-  .array(DeliverySchema)
-  .max(100)
-  .openapi("Deliveries", {
-    description: "A page of deliveries, newest first, as a bare array.",
-    example: [EXAMPLE_DELIVERY],
-  });
+export const DeliveriesSchema = listOf("Deliveries", DeliverySchema, {
+  description: "A page of deliveries, newest first, as a bare array.",
+  example: [EXAMPLE_DELIVERY],
+});
 
 const deliveryPages = pageParameters("deliveries");
 

@@ -1,9 +1,9 @@
-import type { AccountUsage } from "../../accounts/account-usage.ts";
 import type { Account } from "../../accounts/accounts.queries.ts";
 import type { KeyRow } from "../../keys/keys.queries.ts";
 import { limitsOf, type Plan } from "../../rate-limit/plans.ts";
 import type { WebhookWithLatestDelivery } from "../../webhooks/webhook-overview.ts";
 import { MAX_WEBHOOKS } from "../../webhooks/webhooks.schemas.ts";
+import type { AccountUsage } from "../account-usage.ts";
 import type { Notice } from "../notices.ts";
 import { formatCount } from "./format.ts";
 import { KeyTable } from "./keys.tsx";

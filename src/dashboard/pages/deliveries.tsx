@@ -1,6 +1,7 @@
 import type { Delivery, DeliveryAttempt } from "../../webhooks/webhooks.schemas.ts";
 import { PostButton } from "./form-fields.tsx";
 import { formatUtc } from "./format.ts";
+import { ColumnHeads } from "./layout.tsx";
 
 const STATUS_NAMES: Record<Delivery["status"], string> = {
   pending: "On its way",
@@ -36,15 +37,7 @@ export function DeliveryTable(props: { webhookId: number; deliveries: Delivery[]
   const { webhookId, deliveries, csrf } = props;
   return (
     <table class="cards deliveries">
-      <thead>
-        <tr>
-          <th scope="col">Event</th>
-          <th scope="col">Status</th>
-          <th scope="col">Attempts</th>
-          <th scope="col">Next attempt</th>
-          <th scope="col">Actions</th>
-        </tr>
-      </thead>
+      <ColumnHeads names={["Event", "Status", "Attempts", "Next attempt", "Actions"]} />
       <tbody>
         {deliveries.map((delivery) => (
           <tr data-delivery-id={String(delivery.id)} data-delivery-status={delivery.status}>

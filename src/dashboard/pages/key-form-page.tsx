@@ -1,4 +1,4 @@
-import { SCOPES, type Scope } from "../../keys/scopes.ts";
+import { SCOPES, type Scope } from "../../scopes.ts";
 import { CSRF_FIELD } from "../csrf.ts";
 import { type FieldErrors, firstInError } from "../form-values.ts";
 import {

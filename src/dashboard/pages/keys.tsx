@@ -1,12 +1,12 @@
-import type { KeyUsage } from "../../accounts/account-usage.ts";
 import { keyStateOf, workingUntil } from "../../keys/key-state.ts";
 import type { KeyRow } from "../../keys/keys.queries.ts";
-import { SCOPES } from "../../keys/scopes.ts";
+import { SCOPES } from "../../scopes.ts";
+import type { KeyUsage } from "../account-usage.ts";
 import { CSRF_FIELD } from "../csrf.ts";
 import { READ_SCOPES } from "../key-form.ts";
 import { PostButton } from "./form-fields.tsx";
 import { formatCount, formatUtc } from "./format.ts";
-import { Layout } from "./layout.tsx";
+import { ColumnHeads, Layout } from "./layout.tsx";
 
 /** What a person can still do with a key: roll and revoke an active one, only revoke a rolled one. */
 function keyActions(key: KeyRow, now: Date): { roll: boolean; revoke: boolean } {
@@ -85,17 +85,9 @@ export function KeyTable(props: {
   const { keys, usage, csrf, now } = props;
   return (
     <table class="cards keys">
-      <thead>
-        <tr>
-          <th scope="col">Key</th>
-          <th scope="col">Access</th>
-          <th scope="col">Expires</th>
-          <th scope="col">Last used</th>
-          <th scope="col">Requests today</th>
-          <th scope="col">Status</th>
-          <th scope="col">Actions</th>
-        </tr>
-      </thead>
+      <ColumnHeads
+        names={["Key", "Access", "Expires", "Last used", "Requests today", "Status", "Actions"]}
+      />
       <tbody>
         {keys.map((key) => {
           const used = usage.get(key.hash);

@@ -2,13 +2,17 @@ import type { Context } from "hono";
 import { raw } from "hono/html";
 import type { Child } from "hono/jsx";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { DASHBOARD_PATH } from "../../api/public-paths.ts";
 import { toBase64 } from "../../utils/base64url.ts";
 import { sha256 } from "../../utils/sha256.ts";
 import { CSRF_FIELD } from "../csrf.ts";
 
 /** The dashboard's one script: its route below /dashboard, and its path, which the pages' CSP names alone. */
 export const COPY_KEY_SCRIPT_ROUTE = "/copy-key.js";
-export const COPY_KEY_SCRIPT_PATH = `/dashboard${COPY_KEY_SCRIPT_ROUTE}`;
+export const COPY_KEY_SCRIPT_PATH = `${DASHBOARD_PATH}${COPY_KEY_SCRIPT_ROUTE}`;
+
+/** Where the dashboard sends a signed-in user: the account's page. */
+export const ACCOUNT_PAGE = `${DASHBOARD_PATH}/account`;
 
 /**
  * Adds a working "Copy" button beside a new key. Without it the page still
@@ -222,5 +226,18 @@ export function forbiddenFormPage(c: Context): Response | Promise<Response> {
     403,
     "This form could not be accepted",
     "The form was out of date or did not come from this dashboard. Go back, reload the page and try again.",
+  );
+}
+
+/** A table's head: one column heading per name, in order. */
+export function ColumnHeads(props: { names: readonly string[] }) {
+  return (
+    <thead>
+      <tr>
+        {props.names.map((name) => (
+          <th scope="col">{name}</th>
+        ))}
+      </tr>
+    </thead>
   );
 }

@@ -1,6 +1,6 @@
-import type { AccountUsage, KeyUsage } from "../../accounts/account-usage.ts";
-import type { UsagePoint, UsageSeries } from "../../accounts/usage-series.ts";
 import type { KeyRow } from "../../keys/keys.queries.ts";
+import type { AccountUsage, KeyUsage } from "../account-usage.ts";
+import type { UsagePoint, UsageSeries } from "../usage-series.ts";
 import { formatCount, formatQuantity, nounFor } from "./format.ts";
 
 interface UsageChartProps {

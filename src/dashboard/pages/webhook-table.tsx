@@ -2,6 +2,7 @@ import type { WebhookWithLatestDelivery } from "../../webhooks/webhook-overview.
 import type { Delivery, Webhook } from "../../webhooks/webhooks.schemas.ts";
 import { PostButton } from "./form-fields.tsx";
 import { formatUtc } from "./format.ts";
+import { ColumnHeads } from "./layout.tsx";
 
 function answerOf(delivery: Delivery): string {
   const last = delivery.attempts.at(-1);
@@ -53,16 +54,9 @@ export function WebhookTable({
 }) {
   return (
     <table class="cards webhooks">
-      <thead>
-        <tr>
-          <th scope="col">Endpoint</th>
-          <th scope="col">Events</th>
-          <th scope="col">Registered</th>
-          <th scope="col">Status</th>
-          <th scope="col">Latest delivery</th>
-          <th scope="col">Actions</th>
-        </tr>
-      </thead>
+      <ColumnHeads
+        names={["Endpoint", "Events", "Registered", "Status", "Latest delivery", "Actions"]}
+      />
       <tbody>
         {webhooks.map((webhook) => (
           <tr data-webhook-id={String(webhook.id)}>

@@ -28,12 +28,12 @@ import type { OrderStatus } from "../../../src/orders/orders.schemas.ts";
 import { createPet, insertPet, newPetValues } from "../../../src/pets/pet-changes.queries.ts";
 import { editPet, removePet } from "../../../src/pets/pet-edits.ts";
 import { listPets } from "../../../src/pets/pet-listing.queries.ts";
-import { addPhoto } from "../../../src/pets/pet-photo-uploads.ts";
-import { listPhotos } from "../../../src/pets/pet-photos.queries.ts";
 import { findPet, petShape } from "../../../src/pets/pets.queries.ts";
 import { petRoutes } from "../../../src/pets/pets.routes.ts";
 import type { NewPet, PetPatch, PetStatus } from "../../../src/pets/pets.schemas.ts";
+import { listPhotos } from "../../../src/photos/pet-photos.queries.ts";
 import { photoTypeOf } from "../../../src/photos/photo-formats.ts";
+import { addPhoto } from "../../../src/photos/photo-uploads.ts";
 import { rateLimitHeaders } from "../../../src/rate-limit/rate-limit-headers.ts";
 import type { Services } from "../../../src/services.ts";
 import {

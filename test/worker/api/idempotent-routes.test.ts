@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { v1Routes } from "../../../src/api/v1-routes.ts";
+import { v1Routes } from "../../../src/routes/v1-routes.ts";
 import { createPet } from "../support/assertions.ts";
 import { seedUnlimitedKey } from "../support/keys.ts";
 import { inlineReferences, type OpenApiDocument } from "../support/openapi-contract.ts";

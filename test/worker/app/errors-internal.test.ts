@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPet, expectError } from "../support/assertions.ts";
 import { seedKey } from "../support/keys.ts";
 import { captureLogs, storageFailure } from "../support/logs.ts";
-import { api } from "../support/request.ts";
+import { api, postJson } from "../support/request.ts";
 
 // This file breaks the database on purpose: a real storage failure, not a mock,
 // must reach the client as a bland, retryable 503. The tables are moved aside,
@@ -26,13 +26,10 @@ afterAll(async () => {
 describe("a failing query", () => {
   it.each<[string, () => Promise<Response>]>([
     ["listPets", () => api("/v1/pets", { key })],
-    [
-      "createPet",
-      () => api("/v1/pets", { method: "POST", key, json: { name: "Rex", categoryId: 1 } }),
-    ],
+    ["createPet", () => postJson("/v1/pets", key, { name: "Rex", categoryId: 1 })],
     ["getPet", () => api(`/v1/pets/${petId}`, { key })],
     ["listOrders", () => api("/v1/store/orders", { key })],
-    ["placeOrder", () => api("/v1/store/orders", { method: "POST", key, json: { petId } })],
+    ["placeOrder", () => postJson("/v1/store/orders", key, { petId })],
     ["getOrder", () => api("/v1/store/orders/1", { key })],
     ["completeOrder", () => api("/v1/store/orders/1/complete", { method: "POST", key })],
     ["cancelOrder", () => api("/v1/store/orders/1/cancel", { method: "POST", key })],

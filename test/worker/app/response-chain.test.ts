@@ -11,7 +11,7 @@ import { bookmarkOf } from "../support/consistency.ts";
 import { failingD1, failingLimiter } from "../support/faulty-bindings.ts";
 import { seedKey } from "../support/keys.ts";
 import { captureLogs } from "../support/logs.ts";
-import { type ApiRequestInit, api } from "../support/request.ts";
+import { type ApiRequestInit, api, postJson } from "../support/request.ts";
 import { receiverUrl, registerWebhook, uniqueName } from "../support/webhooks.ts";
 
 /*
@@ -126,7 +126,7 @@ async function revalidation([path, init]: Request): Promise<Request> {
 /** An order whose animal was changed outside the API: moving it is a defect's 500. */
 async function brokenOrder(): Promise<Request> {
   const animal = (await createPet(key, { name: "Broken", categoryId: 2 })).id;
-  const placed = await api("/v1/store/orders", { method: "POST", key, json: { petId: animal } });
+  const placed = await postJson("/v1/store/orders", key, { petId: animal });
   const { id } = (await placed.json()) as { id: number };
   await env.DB.prepare("UPDATE pets SET status = 'available' WHERE id = ?").bind(animal).run();
   return [`/v1/store/orders/${id}/complete`, { method: "POST", key }];

@@ -8,7 +8,7 @@ import {
   freshIp,
 } from "../support/assertions.ts";
 import { seedKey } from "../support/keys.ts";
-import { type ApiRequestInit, api, jsonOf, ORIGIN, send } from "../support/request.ts";
+import { type ApiRequestInit, api, jsonOf, ORIGIN, postJson, send } from "../support/request.ts";
 
 const SEEDED = [
   { id: 1, name: "Dogs", etag: '"1"' },
@@ -68,7 +68,7 @@ describe("categories — happy path", () => {
   });
 
   it("adds, renames and deletes a category, each with a new etag and an event for everyone", async () => {
-    const res = await api("/v1/categories", { method: "POST", key, json: { name: "Ferrets" } });
+    const res = await postJson("/v1/categories", key, { name: "Ferrets" });
     expect(res.status).toBe(201);
     const made = await jsonOf<CreatedCategory>(res);
     expect(made).toEqual({ id: made.id, name: "Ferrets", etag: '"1"' });
@@ -132,7 +132,7 @@ describe("categories — names are unique ignoring case and accents, as q folds 
     "refuses %j beside Cats with 409 category_exists, naming it",
     async (name) => {
       const error = await expectError(
-        await api("/v1/categories", { method: "POST", key, json: { name } }),
+        await postJson("/v1/categories", key, { name }),
         409,
         "category_exists",
       );
@@ -160,7 +160,7 @@ describe("categories — names are unique ignoring case and accents, as q folds 
   it("compares names without words as they are", async () => {
     await createCategory(key, "🐕‍🦺");
     await expectError(
-      await api("/v1/categories", { method: "POST", key, json: { name: "🐕‍🦺" } }),
+      await postJson("/v1/categories", key, { name: "🐕‍🦺" }),
       409,
       "category_exists",
     );

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { accountUsage } from "../../../src/accounts/account-usage.ts";
 import { findAccountByEmail } from "../../../src/accounts/accounts.queries.ts";
+import { accountUsage } from "../../../src/dashboard/account-usage.ts";
 import { hashApiKey, keyRecordName } from "../../../src/keys/key-format.ts";
 import { KeyRecordSchema } from "../../../src/keys/key-record.ts";
 import { listAccountKeys } from "../../../src/keys/keys.queries.ts";

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { seedKey } from "../support/keys.ts";
-import { api } from "../support/request.ts";
+import { postJson } from "../support/request.ts";
 
 /*
  * Every file starts from the state a fresh D1 has after its migrations,
@@ -33,7 +33,7 @@ describe("the state each test file starts from", () => {
     }
     // The names index knows the seeded names: a second "dogs" is refused.
     const { key } = await seedKey();
-    const res = await api("/v1/categories", { method: "POST", key, json: { name: "dogs" } });
+    const res = await postJson("/v1/categories", key, { name: "dogs" });
     expect(res.status).toBe(409);
     await res.json();
   });

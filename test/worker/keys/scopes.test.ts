@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { v1Routes } from "../../../src/api/v1-routes.ts";
-import { SCOPES, type Scope } from "../../../src/keys/scopes.ts";
+import { v1Routes } from "../../../src/routes/v1-routes.ts";
+import { SCOPES, type Scope } from "../../../src/scopes.ts";
 import { createPet, expectError } from "../support/assertions.ts";
 import { type SeededKey, seedKey } from "../support/keys.ts";
 import { OPERATION_SCOPES } from "../support/openapi-contract.ts";
 import { placeOrder } from "../support/orders.ts";
-import { api, header, send } from "../support/request.ts";
+import { api, header, postJson, send } from "../support/request.ts";
 import { feed, receiverUrl, uniqueName } from "../support/webhooks.ts";
 
 /*
@@ -137,11 +137,7 @@ describe("order events need orders:read as well", () => {
   it("an endpoint's order.* types: 403 naming both scopes for a key without orders:read", async () => {
     const url = receiverUrl("ok", uniqueName("orders"));
     for (const types of [["order.*"], ["pet.*", "order.completed"]]) {
-      const response = await api("/v1/webhooks", {
-        method: "POST",
-        key: blind.key,
-        json: { url, types },
-      });
+      const response = await postJson("/v1/webhooks", blind.key, { url, types });
       expect(response.headers.get("WWW-Authenticate")).toBe(
         challenge("webhooks:write orders:read"),
       );

@@ -6,7 +6,7 @@ import { createPet, expectError, freshIp } from "../support/assertions.ts";
 import { bookmarkOf, TOKEN_SECRET, tokenFor } from "../support/consistency.ts";
 import { seedKey } from "../support/keys.ts";
 import { sessionRecordingD1 } from "../support/recording-d1.ts";
-import { type ApiRequestInit, api, jsonOf } from "../support/request.ts";
+import { type ApiRequestInit, api, jsonOf, postJson } from "../support/request.ts";
 
 /*
  * Reads at scale: every admitted /v1 request has a D1 session of its own.
@@ -64,7 +64,7 @@ describe("Consistency-Token — happy path", () => {
   it("tokens from later writes sort after those of earlier ones", async () => {
     const tokens: string[] = [];
     for (const name of ["First", "Second", "Third"]) {
-      const res = await api("/v1/pets", { method: "POST", key, json: { name, categoryId: 3 } });
+      const res = await postJson("/v1/pets", key, { name, categoryId: 3 });
       expect(res.status).toBe(201);
       await res.arrayBuffer();
       tokens.push(tokenOf(res));
@@ -86,11 +86,7 @@ describe("Consistency-Token — happy path", () => {
 
   it("the isolate remembers the newest token it issued to a key, for that key's next read", async () => {
     const { key: own, record } = await seedKey();
-    const made = await api("/v1/pets", {
-      method: "POST",
-      key: own,
-      json: { name: "Mine", categoryId: 4 },
-    });
+    const made = await postJson("/v1/pets", own, { name: "Mine", categoryId: 4 });
     expect(made.status).toBe(201);
     const { id } = await jsonOf<{ id: number }>(made);
     const read = await recorded(`/v1/pets/${id}`, { key: own });
@@ -206,11 +202,7 @@ describe("Consistency-Token — accounts, age and rotation", () => {
     const writer = await seedKey();
     const reader = await seedKey({ account: writer.row.account.email, scopes: ["pets:read"] });
     expect(reader.record.accountId).toBe(writer.record.accountId);
-    const made = await api("/v1/pets", {
-      method: "POST",
-      key: writer.key,
-      json: { name: "Shared", categoryId: 1 },
-    });
+    const made = await postJson("/v1/pets", writer.key, { name: "Shared", categoryId: 1 });
     expect(made.status).toBe(201);
     await made.arrayBuffer();
     const sent = tokenOf(made);

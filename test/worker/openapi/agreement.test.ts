@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { seedKey } from "../support/keys.ts";
 import { Contract } from "../support/openapi-contract.ts";
 import { runs as numRuns, seed } from "../support/property.ts";
-import { api } from "../support/request.ts";
+import { api, postJson } from "../support/request.ts";
 import { receiverUrl, uniqueName } from "../support/webhooks.ts";
 
 /*
@@ -273,11 +273,7 @@ describe(`the document and the server agree (seed ${seed}, ${numRuns} runs each)
 
   it("on updateWebhook bodies: one that changes nothing is refused by both", async () => {
     const url = receiverUrl("ok", uniqueName("agreement"));
-    const created = await api("/v1/webhooks", {
-      method: "POST",
-      key,
-      json: { url, types: ["pet.*"] },
-    });
+    const created = await postJson("/v1/webhooks", key, { url, types: ["pet.*"] });
     expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: number };
     const { path, method } = contract.operation("updateWebhook");

@@ -1,9 +1,14 @@
 import { env } from "cloudflare:test";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { sweepFrame } from "../support/contract-sweep.ts";
 import { failingD1, failingLimiter } from "../support/faulty-bindings.ts";
 import { seedKey } from "../support/keys.ts";
 import { captureLogs, storageFailure } from "../support/logs.ts";
-import { CATALOGUE_OPERATIONS, Contract, sweepKeyRefusals } from "../support/openapi-contract.ts";
+import {
+  CATALOGUE_OPERATIONS,
+  type Contract,
+  sweepKeyRefusals,
+} from "../support/openapi-contract.ts";
 import { placeOrder } from "../support/orders.ts";
 import { type ApiRequestInit, api, MANY_REQUESTS } from "../support/request.ts";
 import { madeShelter } from "../support/shelters.ts";
@@ -14,32 +19,18 @@ import { madeShelter } from "../support/shelters.ts";
  * each reply checked against the document the Worker serves.
  */
 
-const NOT_PRODUCIBLE = Object.fromEntries(
-  CATALOGUE_OPERATIONS.map((operation) => [
-    `${operation} 500`,
-    "only a defect produces it; storage faults are 503",
-  ]),
-);
-
 let contract: Contract;
 let key: string;
 let keyHash: string;
 let otherKey: string;
 
-beforeAll(async () => {
-  contract = await Contract.load();
-  const seeded = await seedKey();
-  ({ key, hash: keyHash } = seeded);
+sweepFrame(CATALOGUE_OPERATIONS, async (setup) => {
+  ({ contract, key, otherKey } = setup);
+  keyHash = setup.seeded.hash;
   // Room for every shelter the sweep makes.
   await env.DB.prepare("UPDATE accounts SET plan = 'enterprise' WHERE id = ?")
-    .bind(seeded.row.accountId)
+    .bind(setup.seeded.row.accountId)
     .run();
-  ({ key: otherKey } = await seedKey());
-});
-
-afterAll(() => {
-  const missing = contract.unswept((id) => CATALOGUE_OPERATIONS.includes(id), NOT_PRODUCIBLE);
-  expect(missing, "documented replies the sweep never produced").toEqual([]);
 });
 
 const json = (method: string, body: unknown, init: ApiRequestInit = {}): ApiRequestInit => ({

@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { sweepFrame } from "../support/contract-sweep.ts";
 import { failingD1, failingLimiter, failingR2 } from "../support/faulty-bindings.ts";
 import { seedKey } from "../support/keys.ts";
 import { captureLogs } from "../support/logs.ts";
-import { Contract, PHOTO_OPERATIONS, sweepKeyRefusals } from "../support/openapi-contract.ts";
+import { type Contract, PHOTO_OPERATIONS, sweepKeyRefusals } from "../support/openapi-contract.ts";
 import { imageOf, upload } from "../support/photos.ts";
-import { type ApiRequestInit, api, MANY_REQUESTS } from "../support/request.ts";
+import { type ApiRequestInit, api, MANY_REQUESTS, postJson } from "../support/request.ts";
 
 /**
  * The contract sweep of animals' photos: each operation driven into every
@@ -12,28 +13,14 @@ import { type ApiRequestInit, api, MANY_REQUESTS } from "../support/request.ts";
  * Worker serves.
  */
 
-const NOT_PRODUCIBLE = Object.fromEntries(
-  PHOTO_OPERATIONS.map((operation) => [
-    `${operation} 500`,
-    "only a defect produces it; storage faults are 503",
-  ]),
-);
-
 const logs = captureLogs();
 
 let contract: Contract;
 let key: string;
 let otherKey: string;
 
-beforeAll(async () => {
-  contract = await Contract.load();
-  ({ key } = await seedKey());
-  ({ key: otherKey } = await seedKey());
-});
-
-afterAll(() => {
-  const missing = contract.unswept((id) => PHOTO_OPERATIONS.includes(id), NOT_PRODUCIBLE);
-  expect(missing, "documented replies the sweep never produced").toEqual([]);
+sweepFrame(PHOTO_OPERATIONS, (setup) => {
+  ({ contract, key, otherKey } = setup);
 });
 
 describe("every operation of photos", MANY_REQUESTS, () => {
@@ -43,11 +30,7 @@ describe("every operation of photos", MANY_REQUESTS, () => {
 });
 
 async function animal(): Promise<number> {
-  const res = await api("/v1/pets", {
-    method: "POST",
-    key,
-    json: { name: "Posed", categoryId: 1 },
-  });
+  const res = await postJson("/v1/pets", key, { name: "Posed", categoryId: 1 });
   return ((await contract.check("createPet", res)) as { id: number }).id;
 }
 

@@ -9,7 +9,7 @@ import {
   PHOTO_OPERATIONS,
   sweepKeyRefusals,
 } from "../support/openapi-contract.ts";
-import { api, MANY_REQUESTS } from "../support/request.ts";
+import { api, MANY_REQUESTS, postJson } from "../support/request.ts";
 import { receivedAtLeast, receiverUrl, uniqueName } from "../support/webhooks.ts";
 
 /**
@@ -78,7 +78,7 @@ const newPet = (name: string, status?: string) => ({ name, categoryId: 1, status
 
 /** A fresh animal through createPet (checked too), in the given status. */
 async function animal(status?: string): Promise<number> {
-  const created = await api("/v1/pets", { method: "POST", key, json: newPet("Stock", status) });
+  const created = await postJson("/v1/pets", key, newPet("Stock", status));
   return ((await contract.check("createPet", created)) as { id: number }).id;
 }
 
@@ -96,12 +96,9 @@ async function order(): Promise<{ id: number; petId: number }> {
 describe("createPet", () => {
   it("201 with and without an Idempotency-Key", async () => {
     for (const name of ["Rex", "Tom", "Kit"]) {
-      await contract.check(
-        "createPet",
-        await api("/v1/pets", { method: "POST", key, json: newPet(name) }),
-      );
+      await contract.check("createPet", await postJson("/v1/pets", key, newPet(name)));
     }
-    const sold = await api("/v1/pets", { method: "POST", key, json: newPet("Bo", "sold") });
+    const sold = await postJson("/v1/pets", key, newPet("Bo", "sold"));
     expect(sold.headers.get("Location")).toMatch(/^\/v1\/pets\/\d+$/);
     await contract.check("createPet", sold);
     const withKey = await api("/v1/pets", {
@@ -116,11 +113,11 @@ describe("createPet", () => {
 
   it("400 for invalid fields, unknown fields, bad JSON and bad Idempotency-Keys", async () => {
     const replies = [
-      await api("/v1/pets", { method: "POST", key, json: { categoryId: 1 } }),
-      await api("/v1/pets", { method: "POST", key, json: { name: "   ", categoryId: 1 } }),
-      await api("/v1/pets", { method: "POST", key, json: { name: "Rex", categoryId: 0 } }),
-      await api("/v1/pets", { method: "POST", key, json: { id: 7, name: "Rex", categoryId: 1 } }),
-      await api("/v1/pets", { method: "POST", key, json: newPet("Rex", "adopted") }),
+      await postJson("/v1/pets", key, { categoryId: 1 }),
+      await postJson("/v1/pets", key, { name: "   ", categoryId: 1 }),
+      await postJson("/v1/pets", key, { name: "Rex", categoryId: 0 }),
+      await postJson("/v1/pets", key, { id: 7, name: "Rex", categoryId: 1 }),
+      await postJson("/v1/pets", key, newPet("Rex", "adopted")),
       await api("/v1/pets", {
         method: "POST",
         key,
@@ -221,7 +218,7 @@ describe("listPets", () => {
 
 describe("getPet", () => {
   it("200 for an animal that exists", async () => {
-    const created = await api("/v1/pets", { method: "POST", key, json: newPet("Fetch") });
+    const created = await postJson("/v1/pets", key, newPet("Fetch"));
     const { id } = (await contract.check("createPet", created)) as { id: number };
     const reply = await api(`/v1/pets/${id}`, { key });
     expect(reply.status).toBe(200);
@@ -268,7 +265,7 @@ describe("placeOrder", () => {
     for (const reply of [
       await placeOrder(0),
       await placeOrder("1"),
-      await api("/v1/store/orders", { method: "POST", key, json: { petId: 1, status: "placed" } }),
+      await postJson("/v1/store/orders", key, { petId: 1, status: "placed" }),
       await api("/v1/store/orders", {
         method: "POST",
         key,
@@ -460,9 +457,7 @@ describe("createWebhook, listWebhooks, deleteWebhook, listDeliveries", () => {
     expect(fetched.status).toBe(200);
     await contract.check("getWebhook", fetched);
     for (const name of ["One", "Two", "Three"]) {
-      await api("/v1/pets", { method: "POST", key: owner, json: newPet(name) }).then((res) =>
-        res.arrayBuffer(),
-      );
+      await postJson("/v1/pets", owner, newPet(name)).then((res) => res.arrayBuffer());
     }
     await receivedAtLeast(name, 3);
     expect(await sweepPages("listDeliveries", `/v1/webhooks/${id}/deliveries?limit=2`, owner)).toBe(
@@ -725,7 +720,7 @@ describe("the requests webhooks deliver", () => {
     );
     const petId = (await contract.check(
       "createPet",
-      await api("/v1/pets", { method: "POST", key: owner, json: newPet("Delivered") }),
+      await postJson("/v1/pets", owner, newPet("Delivered")),
     )) as { id: number };
     for (const action of ["complete", "cancel"]) {
       const placed = (await contract.check(
@@ -736,7 +731,7 @@ describe("the requests webhooks deliver", () => {
             : (
                 (await contract.check(
                   "createPet",
-                  await api("/v1/pets", { method: "POST", key: owner, json: newPet("Again") }),
+                  await postJson("/v1/pets", owner, newPet("Again")),
                 )) as { id: number }
               ).id,
           { key: owner },
@@ -761,7 +756,7 @@ describe("the requests webhooks deliver", () => {
     );
     const category = (await contract.check(
       "createCategory",
-      await api("/v1/categories", { method: "POST", key: owner, json: { name: name.slice(-40) } }),
+      await postJson("/v1/categories", owner, { name: name.slice(-40) }),
     )) as { id: number };
     const categoryPath = `/v1/categories/${category.id}`;
     await contract.check(
@@ -819,15 +814,15 @@ describe("429 for every operation", () => {
       (await seedKey({ plan: "enterprise", limits: { perMinute: 1, perDay: 1 } })).key;
     const cases: [string, (k: string) => Promise<Response>][] = [
       ["listPets", (k) => api("/v1/pets", { key: k })],
-      ["createPet", (k) => api("/v1/pets", { method: "POST", key: k, json: newPet("Late") })],
+      ["createPet", (k) => postJson("/v1/pets", k, newPet("Late"))],
       ["getPet", (k) => api("/v1/pets/1", { key: k })],
       ["listOrders", (k) => api("/v1/store/orders", { key: k })],
-      ["placeOrder", (k) => api("/v1/store/orders", { method: "POST", key: k, json: {} })],
+      ["placeOrder", (k) => postJson("/v1/store/orders", k, {})],
       ["getOrder", (k) => api("/v1/store/orders/1", { key: k })],
       ["completeOrder", (k) => api("/v1/store/orders/1/complete", { method: "POST", key: k })],
       ["cancelOrder", (k) => api("/v1/store/orders/1/cancel", { method: "POST", key: k })],
       ["listEvents", (k) => api("/v1/events", { key: k })],
-      ["createWebhook", (k) => api("/v1/webhooks", { method: "POST", key: k, json: {} })],
+      ["createWebhook", (k) => postJson("/v1/webhooks", k, {})],
       ["listWebhooks", (k) => api("/v1/webhooks", { key: k })],
       ["getWebhook", (k) => api("/v1/webhooks/1", { key: k })],
       ["deleteWebhook", (k) => api("/v1/webhooks/1", { method: "DELETE", key: k })],
@@ -838,10 +833,7 @@ describe("429 for every operation", () => {
         "retryDelivery",
         (k) => api("/v1/webhooks/1/deliveries/1/retry", { method: "POST", key: k }),
       ],
-      [
-        "recoverWebhook",
-        (k) => api("/v1/webhooks/1/recover", { method: "POST", key: k, json: {} }),
-      ],
+      ["recoverWebhook", (k) => postJson("/v1/webhooks/1/recover", k, {})],
       [
         "rotateWebhookSecret",
         (k) => api("/v1/webhooks/1/rotate-secret", { method: "POST", key: k }),

@@ -14,7 +14,7 @@ import {
   storedOrders,
   storedPetStatus,
 } from "../support/orders.ts";
-import { api } from "../support/request.ts";
+import { api, postJson } from "../support/request.ts";
 
 let key: string;
 
@@ -105,7 +105,7 @@ describe("moves the table does not allow", () => {
     for (const status of ["placed", "completed"] as const) {
       const order = await orderIn(status);
       await expectError(
-        await api("/v1/store/orders", { method: "POST", key, json: { petId: order.petId } }),
+        await postJson("/v1/store/orders", key, { petId: order.petId }),
         409,
         "pet_not_available",
       );

@@ -5,7 +5,7 @@ import { d1FailingBatchAt } from "../support/faulty-bindings.ts";
 import { seedUnlimitedKey } from "../support/keys.ts";
 import { captureLogs, storageFailure } from "../support/logs.ts";
 import { move, type OrderBody, place, placeOrder } from "../support/orders.ts";
-import { api } from "../support/request.ts";
+import { api, postJson } from "../support/request.ts";
 
 /*
  * The outbox: every change to an animal or an order writes its event in the
@@ -212,7 +212,7 @@ describe("every change of the catalogue writes its events, once", () => {
     ]);
     const kinds: string[] = [];
     const made = await writtenWithChanges(async () => {
-      const res = await api("/v1/categories", { method: "POST", key, json: { name: "Outboxed" } });
+      const res = await postJson("/v1/categories", key, { name: "Outboxed" });
       const { id } = (await res.json()) as { id: number };
       await (
         await api(`/v1/categories/${id}`, { method: "PATCH", key, json: { name: "Renamed" } })
@@ -252,7 +252,7 @@ describe("every change of the catalogue writes its events, once", () => {
         "not_found",
       );
       await expectError(
-        await api("/v1/categories", { method: "POST", key, json: { name: "Dogs" } }),
+        await postJson("/v1/categories", key, { name: "Dogs" }),
         409,
         "category_exists",
       );
@@ -269,7 +269,7 @@ describe("no event without its change", () => {
     await (await move(key, order.id, "complete")).json();
     const written = await eventsOf(async () => {
       await expectError(
-        await api("/v1/pets", { method: "POST", key, json: { name: "", categoryId: 1 } }),
+        await postJson("/v1/pets", key, { name: "", categoryId: 1 }),
         400,
         "invalid_request",
         { paths: ["name"] },

@@ -11,7 +11,7 @@ import {
 } from "../support/assertions.ts";
 import { streamOf } from "../support/bodies.ts";
 import { seedKey } from "../support/keys.ts";
-import { api, jsonOf, ORIGIN } from "../support/request.ts";
+import { api, jsonOf, ORIGIN, postJson } from "../support/request.ts";
 
 const MAX_ID = 9007199254740991;
 // createPet takes 64 KiB, room for a description of 4,000 escaped characters.
@@ -52,11 +52,7 @@ function postStream(text: string): Promise<Response> {
 
 describe("POST /v1/pets — happy path", () => {
   it("answers 201 with every key, its etag as ETag, and a Location that serves the same animal", async () => {
-    const res = await api("/v1/pets", {
-      method: "POST",
-      key,
-      json: { name: "Rex", categoryId: 7, status: "pending" },
-    });
+    const res = await postJson("/v1/pets", key, { name: "Rex", categoryId: 7, status: "pending" });
     expect(res.status).toBe(201);
     const pet = await jsonOf<{ id: number }>(res);
     expectPet(pet);
@@ -182,7 +178,7 @@ describe("POST /v1/pets — bad input", () => {
     "refuses a categoryId naming no category (%s) with 422 unknown_category, adding nothing",
     async (_, categoryId) => {
       const before = await petCount();
-      const res = await api("/v1/pets", { method: "POST", key, json: { name: "Rex", categoryId } });
+      const res = await postJson("/v1/pets", key, { name: "Rex", categoryId });
       await expectError(res, 422, "unknown_category", { paths: ["categoryId"] });
       expect(await petCount()).toBe(before);
     },
@@ -192,20 +188,12 @@ describe("POST /v1/pets — bad input", () => {
     const { id } = await createCategory(key, "Soon gone");
     const gone = await api(`/v1/categories/${id}`, { method: "DELETE", key });
     expect(gone.status).toBe(204);
-    const res = await api("/v1/pets", {
-      method: "POST",
-      key,
-      json: { name: "Rex", categoryId: id },
-    });
+    const res = await postJson("/v1/pets", key, { name: "Rex", categoryId: id });
     await expectError(res, 422, "unknown_category", { paths: ["categoryId"] });
   });
 
   it("reports every invalid field at once", async () => {
-    const res = await api("/v1/pets", {
-      method: "POST",
-      key,
-      json: { name: "", categoryId: 0, status: "x" },
-    });
+    const res = await postJson("/v1/pets", key, { name: "", categoryId: 0, status: "x" });
     const error = await expectError(res, 400, "invalid_request", {
       paths: ["name", "categoryId", "status"],
     });

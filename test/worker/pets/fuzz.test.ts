@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { PET_KEYS, UNKNOWN_PROFILE } from "../support/assertions.ts";
 import { seedKey } from "../support/keys.ts";
 import { runs as numRuns, seed } from "../support/property.ts";
-import { api } from "../support/request.ts";
+import { api, postJson } from "../support/request.ts";
 
 const ERROR_KEYS = ["code", "message", "status"];
 // RUNS= in the thousands takes far beyond the default per-test timeout.
@@ -77,7 +77,7 @@ describe(`fuzzing (seed ${seed}, ${numRuns} runs each)`, () => {
       );
       await check(
         fc.asyncProperty(newPet, async (pet) => {
-          const created = await api("/v1/pets", { method: "POST", key, json: pet });
+          const created = await postJson("/v1/pets", key, pet);
           const body = (await created.json()) as { id: number };
           if (created.status !== 201)
             throw new Error(`create gave ${created.status}: ${JSON.stringify(body)}`);

@@ -5,7 +5,7 @@ import { STORAGE_TIMEOUT_MS } from "../../../src/storage/storage-guard.ts";
 import { expectError } from "../support/assertions.ts";
 import { hangingD1 } from "../support/faulty-bindings.ts";
 import { seedKey } from "../support/keys.ts";
-import { api } from "../support/request.ts";
+import { api, postJson } from "../support/request.ts";
 
 // Reads run their query while the limiter decides; these pin down that a
 // refusal still wins and nothing of the discarded read reaches the client.
@@ -13,11 +13,7 @@ describe("a read refused while its query ran", () => {
   it("answers 429 with none of the read's headers", async () => {
     const writer = await seedKey();
     for (const name of ["A", "B", "C"]) {
-      const created = await api("/v1/pets", {
-        method: "POST",
-        key: writer.key,
-        json: { name, categoryId: 2 },
-      });
+      const created = await postJson("/v1/pets", writer.key, { name, categoryId: 2 });
       await created.json();
     }
     const { key } = await seedKey({ plan: "enterprise", limits: { perMinute: 1, perDay: 1 } });
@@ -35,11 +31,7 @@ describe("a read refused while its query ran", () => {
 
   it("answers 401 for a key its Durable Object knows is revoked, even on a read that found an animal", async () => {
     const { key, hash, record } = await seedKey();
-    const created = await api("/v1/pets", {
-      method: "POST",
-      key,
-      json: { name: "Rex", categoryId: 2 },
-    });
+    const created = await postJson("/v1/pets", key, { name: "Rex", categoryId: 2 });
     const { id } = (await created.json()) as { id: number };
     await rateLimitClient(env.RATE_LIMITER).applyPolicy(hash, {
       limits: { perMinute: 1000, perDay: 100000 },

@@ -1,6 +1,5 @@
 import { env } from "cloudflare:test";
 import { expect, vi } from "vitest";
-import { SCOPES } from "../../../src/keys/scopes.ts";
 import { type Limits, planLimits } from "../../../src/rate-limit/plans.ts";
 import {
   ipLimiterName,
@@ -16,6 +15,7 @@ import type {
 } from "../../../src/rate-limit/rate-limit-types.ts";
 import type { RateLimiter } from "../../../src/rate-limit/rate-limiter.ts";
 import type { HourCount } from "../../../src/rate-limit/usage-history.ts";
+import { SCOPES } from "../../../src/scopes.ts";
 
 /** The key's own RateLimiter, named as the rate-limit client names it. */
 export function keyLimiter(hash: string): DurableObjectStub<RateLimiter> {

@@ -1,7 +1,7 @@
 import { type Schema, Validator } from "@cfworker/json-schema";
 import { expect } from "vitest";
 import { errorStatus } from "../../../src/errors.ts";
-import { SCOPES, type Scope } from "../../../src/keys/scopes.ts";
+import { SCOPES, type Scope } from "../../../src/scopes.ts";
 import { seedKey } from "./keys.ts";
 import { api } from "./request.ts";
 

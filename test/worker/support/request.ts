@@ -41,6 +41,11 @@ export async function api(path: string, init: ApiRequestInit = {}): Promise<Resp
   return response;
 }
 
+/** POSTs `body` as JSON with the key: the request most tests make something with. */
+export function postJson(path: string, key: string, body: unknown): Promise<Response> {
+  return api(path, { method: "POST", key, json: body });
+}
+
 /** Reads the body as JSON, so every test consumes what it receives. */
 export async function jsonOf<T = unknown>(response: Response): Promise<T> {
   return (await response.json()) as T;

@@ -1,10 +1,11 @@
+import { PHOTOS_PATH } from "../api/public-paths.ts";
 import type { Changer } from "../catalogue/ownership.ts";
+import { earlierOutcome } from "../changes/idempotency.queries.ts";
 import type { Claim, Outcome } from "../changes/outcomes.ts";
-import { earlierOutcome } from "../idempotency/idempotency.queries.ts";
-import type { PhotoType } from "../photos/photo-formats.ts";
-import { abandonUpload, type PhotoStores } from "../photos/photo-removal.ts";
-import { newPhotoId, type Photo } from "../photos/photos.schemas.ts";
 import { confirmPhoto, type Refused, reservePhoto } from "./pet-photos.queries.ts";
+import type { PhotoType } from "./photo-formats.ts";
+import { abandonUpload, type PhotoStores } from "./photo-removal.ts";
+import { newPhotoId, type Photo } from "./photos.schemas.ts";
 
 /** An image a request uploads, its format checked. */
 interface Upload {
@@ -45,7 +46,7 @@ export async function addPhoto(
     db,
     {
       ...photo,
-      url: `${upload.origin}/photos/${id}`,
+      url: `${upload.origin}${PHOTOS_PATH}/${id}`,
       contentType: upload.contentType,
       size: upload.bytes.byteLength,
       now: upload.now,

@@ -5,18 +5,19 @@ import type { Claim, Outcome } from "../changes/outcomes.ts";
 import {
   type Database,
   type Drizzle,
+  markedForRemoval,
   millis,
   preparedQueries,
   runAll,
   type Statement,
 } from "../db/database.ts";
-import { photos } from "../db/photos-table.ts";
+import { confirmed, photos } from "../db/photos-table.ts";
 import { pets } from "../db/schema.ts";
-import type { PhotoType } from "../photos/photo-formats.ts";
-import { confirmed, photoShape } from "../photos/photos.queries.ts";
-import { MAX_PHOTOS, type Photo } from "../photos/photos.schemas.ts";
+import { live, petShape } from "../pets/pets.queries.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
-import { live, petShape } from "./pets.queries.ts";
+import type { PhotoType } from "./photo-formats.ts";
+import { photoShape } from "./photos.queries.ts";
+import { MAX_PHOTOS, type Photo } from "./photos.schemas.ts";
 
 /**
  * The changes of an animal's photos, each one D1 batch. An upload is two:
@@ -128,10 +129,10 @@ const release = changingPhotos("released", (db) =>
 ).read("pet", petForPhotos);
 
 /** Why a change of photos was refused. */
-export type PhotoRefusal =
+type PhotoRefusal =
   | { kind: "notFound" }
   | { kind: "notOwner" }
-  | { kind: "limitReached" }
+  | { kind: "limitReached"; limit: number }
   | { kind: "photoNotFound" };
 
 /** A change of photos that did not happen, and why. */
@@ -169,7 +170,7 @@ export async function reservePhoto(
     // Otherwise the animal holds its most photos (a race for the last place ends here too).
     refused: ({ pet: [pet] }): Refused => ({
       kind: "refused",
-      refusal: petRefusal(pet) ?? { kind: "limitReached" },
+      refusal: petRefusal(pet) ?? { kind: "limitReached", limit: MAX_PHOTOS },
     }),
   });
   return outcome.kind === "made" ? { kind: "made" } : { kind: "refused", refusal: outcome.refusal };
@@ -204,7 +205,10 @@ export async function releasePhoto(
     petId: photo.petId,
     ...changerValues(changer),
   });
-  if (results.released.length > 0) return { kind: "released" as const };
+  if (results.released.length > 0) {
+    markedForRemoval(db, [photo.id]);
+    return { kind: "released" as const };
+  }
   const [pet] = results.pet;
   const refused: Refused = {
     kind: "refused",

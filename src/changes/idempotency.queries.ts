@@ -1,5 +1,4 @@
 import { and, eq, gt, lt, lte, type SQL, sql } from "drizzle-orm";
-import type { Claim, Replayed, Reused, StoredResponse } from "../changes/outcomes.ts";
 import {
   atPrimary,
   type Database,
@@ -10,6 +9,7 @@ import {
 } from "../db/database.ts";
 import { idempotencyRecords } from "../db/schema.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
+import type { Claim, Replayed, Reused, StoredResponse } from "./outcomes.ts";
 
 /**
  * The records of Idempotency-Keys: the statements a keyed change adds to its

@@ -1,28 +1,17 @@
-import type { RouteHandlers } from "../api/route-router.ts";
+import type { RouteHandlers } from "../api/route-handlers.ts";
 import { changerOf } from "../catalogue/ownership.ts";
+import { refusalError } from "../catalogue/refusals.ts";
 import { ApiError, messages } from "../errors.ts";
 import { replyOf } from "../idempotency/idempotent-request.ts";
-import { hasSignature, photoTypeOf } from "../photos/photo-formats.ts";
-import { removeMarkedPhotos } from "../photos/photo-removal.ts";
-import { MAX_PHOTOS, PHOTO_NOT_FOUND, PhotoSchema } from "../photos/photos.schemas.ts";
-import { addPhoto } from "./pet-photo-uploads.ts";
-import { listPhotos, type PhotoRefusal, releasePhoto } from "./pet-photos.queries.ts";
-import type { petPhotoRoutes } from "./pet-photos.routes.ts";
-import { PET_NOT_FOUND } from "./pets.schemas.ts";
+import { PET_NOT_FOUND } from "../pets/pets.schemas.ts";
+import { listPhotos, releasePhoto } from "./pet-photos.queries.ts";
+import { hasSignature, photoTypeOf } from "./photo-formats.ts";
+import { addPhoto } from "./photo-uploads.ts";
+import type { petPhotoRoutes } from "./photos.routes.ts";
+import { PHOTO_NOT_FOUND, PhotoSchema } from "./photos.schemas.ts";
 
-/** The error that says why a photo was not added or deleted. */
-function refusalError(refusal: PhotoRefusal): ApiError {
-  switch (refusal.kind) {
-    case "notFound":
-      return new ApiError("not_found", PET_NOT_FOUND);
-    case "notOwner":
-      return new ApiError("not_owner", messages.notOwner("animal"));
-    case "limitReached":
-      return new ApiError("limit_reached", messages.photoLimitReached(MAX_PHOTOS));
-    case "photoNotFound":
-      return new ApiError("not_found", PHOTO_NOT_FOUND);
-  }
-}
+/** How a refusal's error names an animal and its photo. */
+const animal = { noun: "animal", notFound: PET_NOT_FOUND, photoNotFound: PHOTO_NOT_FOUND } as const;
 
 /** An animal's photos' handlers, one per route of the table. */
 export const petPhotoHandlers = {
@@ -44,7 +33,7 @@ export const petPhotoHandlers = {
       now: Date.now(),
     };
     const outcome = await addPhoto(services, upload, c.get("claim"));
-    if (outcome.kind === "refused") throw refusalError(outcome.refusal);
+    if (outcome.kind === "refused") throw refusalError(outcome.refusal, animal);
     const photo = replyOf(outcome, 201, PhotoSchema);
     c.header("Location", photo.url);
     return c.json(photo, 201);
@@ -56,14 +45,12 @@ export const petPhotoHandlers = {
     return c.json(photos, 200);
   },
 
-  /** Takes the photo from its animal, then deletes its object and record (or leaves them to the scheduled job). */
   deletePetPhoto: async (c) => {
     const { petId, photoId } = c.req.valid("param");
     const services = c.get("services");
     const changer = changerOf(c.get("apiKey"), services.config);
     const outcome = await releasePhoto(services.db, { id: photoId, petId }, changer);
-    if (outcome.kind === "refused") throw refusalError(outcome.refusal);
-    await removeMarkedPhotos(services, [photoId]);
+    if (outcome.kind === "refused") throw refusalError(outcome.refusal, animal);
     return c.body(null, 204);
   },
 } satisfies RouteHandlers<typeof petPhotoRoutes>;

@@ -2,6 +2,8 @@ import { createdHeaders, deletedReply, errorResponses, jsonReply } from "../api/
 import { type ApiRoute, apiRoutes } from "../api/route-table.ts";
 import { PHOTO_TYPES } from "../db/photos-table.ts";
 import { messages } from "../errors.ts";
+import { notFound, notOwner } from "../pets/pets.routes.ts";
+import { PET_NOT_FOUND, PetIdParamsSchema } from "../pets/pets.schemas.ts";
 import {
   MAX_PHOTO_BYTES,
   MAX_PHOTOS,
@@ -10,9 +12,7 @@ import {
   PhotoIdSchema,
   PhotoSchema,
   PhotosSchema,
-} from "../photos/photos.schemas.ts";
-import { notFound, notOwner } from "./pets.routes.ts";
-import { PET_NOT_FOUND, PetIdParamsSchema } from "./pets.schemas.ts";
+} from "./photos.schemas.ts";
 
 const photos = {
   tags: ["pets"],

@@ -1,26 +1,19 @@
-import { OpenAPIHono, type RouteConfig, type RouteHandler } from "@hono/zod-openapi";
+import { OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
 import type { Handler, MiddlewareHandler } from "hono";
+import { deprecationsIn } from "../api/deprecation.ts";
+import type { RouteHandlers } from "../api/route-handlers.ts";
+import {
+  hiddenOperationOf,
+  type OperatorRoute,
+  operationOf,
+  type RouteTable,
+} from "../api/route-table.ts";
 import type { AppEnv } from "../context.ts";
 import { idempotentHandler } from "../idempotency/idempotent-request.ts";
 import { goneAfterSunset } from "../middleware/deprecation.ts";
 import { requestBody } from "../middleware/request-body.ts";
 import { requireScope } from "../middleware/require-scope.ts";
 import { notFoundWhenIdInvalid, rejectInvalid } from "../validation.ts";
-import { deprecationsIn } from "./deprecation.ts";
-import {
-  hiddenOperationOf,
-  type OperatorRoute,
-  operationOf,
-  type RouteTable,
-} from "./route-table.ts";
-
-/**
- * A handler for every route of a table, keyed as the table is: a route
- * without a handler, or a handler without a route, does not compile.
- */
-export type RouteHandlers<T extends RouteTable<OperatorRoute>> = {
-  [K in keyof T]: RouteHandler<T[K], AppEnv>;
-};
 
 /** What `openapi()` takes as a handler when it is given a route of no particular shape. */
 type AnyRouteHandler = Parameters<OpenAPIHono<AppEnv>["openapi"]>[1];

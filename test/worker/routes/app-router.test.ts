@@ -1,6 +1,6 @@
 import { RegExpRouter } from "hono/router/reg-exp-router";
 import { describe, expect, it } from "vitest";
-import { SectionRouter } from "../../../src/api/app-router.ts";
+import { SectionRouter } from "../../../src/routes/app-router.ts";
 
 /** The names of the handlers a router gives a request, in the order Hono would run them. */
 function handlersFor(router: SectionRouter<string>, method: string, path: string): string[] {

@@ -1,8 +1,8 @@
 import { categoryRoutes } from "../categories/categories.routes.ts";
 import { eventRoutes } from "../events/events.routes.ts";
 import { orderRoutes } from "../orders/orders.routes.ts";
-import { petPhotoRoutes } from "../pets/pet-photos.routes.ts";
 import { petRoutes } from "../pets/pets.routes.ts";
+import { petPhotoRoutes } from "../photos/photos.routes.ts";
 import { shelterRoutes } from "../shelters/shelters.routes.ts";
 import type { WebhookUrlPolicy } from "../webhook-urls/webhook-url.ts";
 import { webhookRoutes } from "../webhooks/webhooks.routes.ts";
