@@ -1,4 +1,3 @@
-import { acceptedVersions } from "../api/entity-tags.ts";
 import { listCategories } from "../categories/categories.queries.ts";
 import { replyOf } from "../idempotency/idempotent-request.ts";
 import { createPet } from "../pets/pet-changes.queries.ts";
@@ -10,16 +9,15 @@ import {
   type AnimalField,
   type AnimalFormValues,
   animalValuesOf,
-  etagOf,
   NEW_ANIMAL_VALUES,
   parseAnimalForm,
 } from "./animal-form.ts";
 import { formToken } from "./csrf.ts";
 import { FORM_KEY_FIELD, formClaim, newFormKey } from "./form-keys.ts";
+import { editedVersion, reusedForm, savedText, staleEdit } from "./form-refusals.ts";
 import { type FieldErrors, textOf } from "./form-values.ts";
 import { accountChanger, animalNotFound, animalPage, ownAnimal } from "./own-animal.ts";
 import { AnimalFormPage, type AnimalFormPageProps } from "./pages/animal-form-page.tsx";
-import { messageResponse } from "./pages/layout.tsx";
 import type { DashboardContext } from "./session.ts";
 
 /** The categories an animal may be put in, for the form's select (the first hundred, by id). */
@@ -93,8 +91,7 @@ export async function createAnimal(c: DashboardContext) {
     return renderAnimalForm(c, { values: parsed.values, errors: unknownShelter, target }, 422);
   }
   if (outcome.kind === "reused") {
-    const formError =
-      "This form was already sent with other values. Nothing was added: check your animals, then add it again from a fresh form.";
+    const formError = reusedForm("animals");
     return renderAnimalForm(
       c,
       { values: parsed.values, formError, target: { formKey: newFormKey() } },
@@ -124,28 +121,18 @@ export async function showEditAnimal(c: DashboardContext) {
 export async function updateAnimal(c: DashboardContext) {
   const animal = await ownAnimal(c);
   if (!animal) return animalNotFound(c);
-  const form = c.get("form");
-  const etag = etagOf(form);
-  if (etag === undefined) {
-    return messageResponse(
-      c,
-      400,
-      "Form could not be read",
-      "That form did not say which version of the animal it edits. Go back, reload the page and try again.",
-    );
-  }
+  const version = editedVersion(c, "animal");
+  if ("refused" in version) return version.refused;
+  const { etag, accepted } = version;
   const id = animal.pet.id;
-  const parsed = parseAnimalForm(form);
+  const parsed = parseAnimalForm(c.get("form"));
   if (!parsed.ok) return renderAnimalForm(c, { ...parsed, target: { id, etag } }, 400);
-  const request = { id, changer: accountChanger(c), accepted: acceptedVersions(etag) };
+  const request = { id, changer: accountChanger(c), accepted };
   const outcome = await editPet(c.get("services").db, request, parsed.pet);
   switch (outcome.kind) {
     case "edited":
     case "unchanged": {
-      const text =
-        outcome.kind === "edited"
-          ? `${outcome.pet.name} is saved.`
-          : "Nothing changed: the animal already had these values.";
+      const text = savedText(outcome.kind === "edited", outcome.pet.name, "animal");
       return noticeAndRedirect(c, { kind: "done", text }, animalPage(id));
     }
     case "preconditionFailed": {
@@ -156,8 +143,7 @@ export async function updateAnimal(c: DashboardContext) {
         const text = `${current.pet.name} is saved.`;
         return noticeAndRedirect(c, { kind: "done", text }, animalPage(id));
       }
-      const formError =
-        "Someone changed this animal after you opened this form, so your changes were not saved. The form now shows its current values: make your changes again and save.";
+      const formError = staleEdit("animal");
       return renderAnimalForm(
         c,
         { values: animalValuesOf(current.pet), formError, target: { id, etag: current.pet.etag } },

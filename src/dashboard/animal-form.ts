@@ -1,4 +1,3 @@
-import { EntityTagSchema } from "../api/entity-tags.ts";
 import { PET_STATUSES } from "../db/schema.ts";
 import { YES_NO_FIELDS } from "../pets/pet-profile.schemas.ts";
 import { type NewPet, NewPetSchema, type Pet } from "../pets/pets.schemas.ts";
@@ -99,10 +98,4 @@ export function parseAnimalForm(
     if (field) errors[field] = [FIELD_ERRORS[field]];
   }
   return { ok: false, errors, values };
-}
-
-/** The version an edit form was drawn from, as its `etag` field carries it; undefined when it is not one. */
-export function etagOf(form: PostedForm): string | undefined {
-  const etag = textOf(form, "etag");
-  return EntityTagSchema.safeParse(etag).success ? etag : undefined;
 }

@@ -5,9 +5,9 @@ import type { PetForChange } from "../pets/pets.queries.ts";
 import { listPhotos } from "../photos/pet-photos.queries.ts";
 import { findShelter } from "../shelters/shelters.queries.ts";
 import { noticeAndRedirect } from "./account.handlers.tsx";
-import { etagOf } from "./animal-form.ts";
 import { formToken } from "./csrf.ts";
 import { newFormKey } from "./form-keys.ts";
+import { etagOf } from "./form-refusals.ts";
 import { takeNotices } from "./notices.ts";
 import { accountChanger, animalNotFound, ownAnimal } from "./own-animal.ts";
 import { AnimalPage, type AnimalView, DeleteAnimalPage } from "./pages/animal-page.tsx";
@@ -87,7 +87,7 @@ export async function confirmDeleteAnimal(c: DashboardContext) {
 export async function deleteAnimal(c: DashboardContext) {
   const animal = await ownAnimal(c);
   if (!animal) return animalNotFound(c);
-  const etag = etagOf(c.get("form"));
+  const etag = etagOf(c);
   const request = {
     id: animal.pet.id,
     changer: accountChanger(c),

@@ -1,16 +1,14 @@
-import { acceptedVersions } from "../api/entity-tags.ts";
 import { replyOf } from "../idempotency/idempotent-request.ts";
 import { createShelter } from "../shelters/shelter-changes.queries.ts";
 import { editShelter } from "../shelters/shelter-edits.ts";
 import { ShelterSchema } from "../shelters/shelters.schemas.ts";
 import { noticeAndRedirect } from "./account.handlers.tsx";
-import { etagOf } from "./animal-form.ts";
 import { formToken } from "./csrf.ts";
 import { FORM_KEY_FIELD, formClaim, newFormKey } from "./form-keys.ts";
+import { editedVersion, reusedForm, savedText, staleEdit } from "./form-refusals.ts";
 import { type FieldErrors, textOf } from "./form-values.ts";
 import { accountChanger } from "./own-animal.ts";
 import { ownShelter, shelterNotFound, shelterPage } from "./own-shelter.ts";
-import { messageResponse } from "./pages/layout.tsx";
 import { ShelterFormPage, type ShelterFormPageProps } from "./pages/shelter-form-page.tsx";
 import type { DashboardContext } from "./session.ts";
 import {
@@ -56,8 +54,7 @@ export async function createShelterFromForm(c: DashboardContext) {
     return renderShelterForm(c, { values: parsed.values, formError, target }, 409);
   }
   if (outcome.kind === "reused") {
-    const formError =
-      "This form was already sent with other values. Nothing was added: check your shelters, then add it again from a fresh form.";
+    const formError = reusedForm("shelters");
     const fresh = { formKey: newFormKey() };
     return renderShelterForm(c, { values: parsed.values, formError, target: fresh }, 409);
   }
@@ -84,35 +81,24 @@ export async function showEditShelter(c: DashboardContext) {
 export async function updateShelterFromForm(c: DashboardContext) {
   const found = await ownShelter(c);
   if (!found) return shelterNotFound(c);
-  const form = c.get("form");
-  const etag = etagOf(form);
-  if (etag === undefined) {
-    return messageResponse(
-      c,
-      400,
-      "Form could not be read",
-      "That form did not say which version of the shelter it edits. Go back, reload the page and try again.",
-    );
-  }
+  const version = editedVersion(c, "shelter");
+  if ("refused" in version) return version.refused;
+  const { etag, accepted } = version;
   const id = found.shelter.id;
-  const parsed = parseShelterForm(form);
+  const parsed = parseShelterForm(c.get("form"));
   if (!parsed.ok) return renderShelterForm(c, { ...parsed, target: { id, etag } }, 400);
-  const request = { id, changer: accountChanger(c), accepted: acceptedVersions(etag) };
+  const request = { id, changer: accountChanger(c), accepted };
   const outcome = await editShelter(c.get("services").db, request, parsed.shelter);
   switch (outcome.kind) {
     case "edited":
     case "unchanged": {
-      const text =
-        outcome.kind === "edited"
-          ? `${outcome.shelter.name} is saved.`
-          : "Nothing changed: the shelter already had these values.";
+      const text = savedText(outcome.kind === "edited", outcome.shelter.name, "shelter");
       return noticeAndRedirect(c, { kind: "done", text }, shelterPage(id));
     }
     case "preconditionFailed": {
       const current = await ownShelter(c);
       if (!current) return shelterNotFound(c);
-      const formError =
-        "Someone changed this shelter after you opened this form, so your changes were not saved. The form now shows its current values: make your changes again and save.";
+      const formError = staleEdit("shelter");
       const values = shelterValuesOf(current.shelter);
       const target = { id, etag: current.shelter.etag };
       return renderShelterForm(c, { values, formError, target }, 409);

@@ -3,8 +3,8 @@ import { listAccountShelters } from "../shelters/account-shelters.queries.ts";
 import { removeShelter } from "../shelters/shelter-edits.ts";
 import type { ShelterForChange } from "../shelters/shelters.queries.ts";
 import { noticeAndRedirect } from "./account.handlers.tsx";
-import { etagOf } from "./animal-form.ts";
 import { formToken } from "./csrf.ts";
+import { etagOf } from "./form-refusals.ts";
 import { takeNotices } from "./notices.ts";
 import { accountChanger } from "./own-animal.ts";
 import { ownShelter, shelterNotFound } from "./own-shelter.ts";
@@ -60,7 +60,7 @@ export async function confirmDeleteShelter(c: DashboardContext) {
 export async function deleteShelterFromForm(c: DashboardContext) {
   const found = await ownShelter(c);
   if (!found) return shelterNotFound(c);
-  const etag = etagOf(c.get("form"));
+  const etag = etagOf(c);
   const request = {
     id: found.shelter.id,
     changer: accountChanger(c),

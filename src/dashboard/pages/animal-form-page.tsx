@@ -2,11 +2,9 @@ import type { Category } from "../../categories/categories.schemas.ts";
 import { PET_STATUSES } from "../../db/schema.ts";
 import type { Shelter } from "../../shelters/shelters.schemas.ts";
 import { ANIMAL_FIELDS, type AnimalField, type AnimalFormValues } from "../animal-form.ts";
-import { CSRF_FIELD } from "../csrf.ts";
-import { FORM_KEY_FIELD } from "../form-keys.ts";
 import { type FieldErrors, firstInError } from "../form-values.ts";
 import { ProfileFields } from "./animal-profile.tsx";
-import { SelectField, TextField } from "./labelled-fields.tsx";
+import { RecordForm, type RecordTarget, SelectField, TextField } from "./labelled-fields.tsx";
 import { Layout } from "./layout.tsx";
 
 /** The animal statuses as a person reads them, by the API's values. */
@@ -27,7 +25,7 @@ export interface AnimalFormPageProps {
   /** The account's shelters, for the shelter select. */
   shelters: Shelter[];
   /** A new animal: the form's one-time token. An edit: the animal and the version the form was drawn from. */
-  target: { formKey: string } | { id: number; etag: string };
+  target: RecordTarget;
 }
 
 /**
@@ -45,22 +43,7 @@ export function AnimalFormPage(props: AnimalFormPageProps) {
   ];
   return (
     <Layout title={editing ? "Edit the animal" : "Add an animal"} signedIn={{ email, csrf }}>
-      {formError && (
-        <p class="error refused" role="alert" data-testid="form-error">
-          {formError}
-        </p>
-      )}
-      <form
-        method="post"
-        action={editing ? `/dashboard/animals/${target.id}` : "/dashboard/animals"}
-        class="stacked"
-      >
-        <input type="hidden" name={CSRF_FIELD} value={csrf} />
-        {editing ? (
-          <input type="hidden" name="etag" value={target.etag} />
-        ) : (
-          <input type="hidden" name={FORM_KEY_FIELD} value={target.formKey} />
-        )}
+      <RecordForm collection="/dashboard/animals" csrf={csrf} target={target} formError={formError}>
         <TextField
           name="name"
           label="Name"
@@ -100,7 +83,7 @@ export function AnimalFormPage(props: AnimalFormPageProps) {
             Cancel
           </a>
         </div>
-      </form>
+      </RecordForm>
     </Layout>
   );
 }

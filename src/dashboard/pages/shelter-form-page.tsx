@@ -1,5 +1,3 @@
-import { CSRF_FIELD } from "../csrf.ts";
-import { FORM_KEY_FIELD } from "../form-keys.ts";
 import { type FieldErrors, firstInError } from "../form-values.ts";
 import {
   COUNTRY_CHOICES,
@@ -7,7 +5,7 @@ import {
   type ShelterField,
   type ShelterFormValues,
 } from "../shelter-form.ts";
-import { SelectField, TextField } from "./labelled-fields.tsx";
+import { RecordForm, type RecordTarget, SelectField, TextField } from "./labelled-fields.tsx";
 import { Layout } from "./layout.tsx";
 
 export interface ShelterFormPageProps {
@@ -18,7 +16,7 @@ export interface ShelterFormPageProps {
   /** Why the whole form was refused (the plan's cap, a newer version), shown above it. */
   formError?: string;
   /** A new shelter: the form's one-time token. An edit: the shelter and the version the form was drawn from. */
-  target: { formKey: string } | { id: number; etag: string };
+  target: RecordTarget;
 }
 
 /**
@@ -49,22 +47,12 @@ export function ShelterFormPage(props: ShelterFormPageProps) {
   );
   return (
     <Layout title={editing ? "Edit the shelter" : "Add a shelter"} signedIn={{ email, csrf }}>
-      {formError && (
-        <p class="error refused" role="alert" data-testid="form-error">
-          {formError}
-        </p>
-      )}
-      <form
-        method="post"
-        action={editing ? `/dashboard/shelters/${target.id}` : "/dashboard/shelters"}
-        class="stacked"
+      <RecordForm
+        collection="/dashboard/shelters"
+        csrf={csrf}
+        target={target}
+        formError={formError}
       >
-        <input type="hidden" name={CSRF_FIELD} value={csrf} />
-        {editing ? (
-          <input type="hidden" name="etag" value={target.etag} />
-        ) : (
-          <input type="hidden" name={FORM_KEY_FIELD} value={target.formKey} />
-        )}
         {text("name", "Name", { required: true, maxlength: 100, autocomplete: "organization" })}
         <fieldset>
           <legend>How adopters reach it</legend>
@@ -120,7 +108,7 @@ export function ShelterFormPage(props: ShelterFormPageProps) {
             Cancel
           </a>
         </div>
-      </form>
+      </RecordForm>
     </Layout>
   );
 }
