@@ -28,13 +28,15 @@ export const CALLERS: Readonly<Record<Caller, Account>> = {
  * they own before their keys are made (the API's keys are then made
  * through its admin endpoint, which finds the account by its email).
  * Account ids are the database's to choose, so a test's database that
- * holds other accounts takes it too.
+ * holds other accounts takes it too. The accounts are on Enterprise, as
+ * their keys are: its caps (500 shelters) leave room for what the rows make.
  */
 export function callerAccountsSql(): string {
+  const { perMinute, perDay } = BENCH_LIMITS;
   return Object.values(CALLERS)
     .map(
       ({ email }) =>
-        `INSERT INTO accounts (email, password_hash, plan, created_at) VALUES ('${email}', '', 'free', 0);`,
+        `INSERT INTO accounts (email, password_hash, plan, per_minute, per_day, created_at) VALUES ('${email}', '', 'enterprise', ${perMinute}, ${perDay}, 0);`,
     )
     .join("\n");
 }

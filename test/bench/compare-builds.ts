@@ -2,26 +2,27 @@
  * `npm run bench:compare -- --baseline DIR`: this checkout's Worker
  * against another checkout's (DIR: an export of another commit, with its
  * node_modules), each served by its own `wrangler dev`, loaded in turn in
- * paired rounds: two loads of a read (`--path`, `/v1/pets?limit=20` by
- * default), one from a single busy key and one from 100 keys in turn.
+ * paired rounds: two loads of a request (`--path`, `/v1/pets?limit=20` by
+ * default; `--method POST --body JSON --status 201` for a create), one
+ * from a single busy key and one from 100 keys in turn.
  * Prints, per load, the median over the rounds of this build's requests/s
  * divided by the baseline's, with the spread. For a change on the hot path
  * (the limiter's client, say) whose worth only a measurement can tell.
  * Options as `npm run bench`: --rounds 9 --duration 2 --warmup 2
  * --connections 16.
  */
-import { randomBytes } from "node:crypto";
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { buildReferenceAssets } from "../../src/cli/reference-assets.ts";
 import { KEYS_PER_ACCOUNT_ANY_BUILD, makeKeys } from "./bench-keys.ts";
-import { one } from "./flows.ts";
+import { type Method, one } from "./flows.ts";
 import { measure, type Sample, type Target } from "./measure.ts";
 import { median } from "./report.ts";
 import { applyMigrationsTo, sendTo } from "./seed.ts";
 import { BENCH_SEED, seedPets } from "./seeding.ts";
 import {
+  apiSecrets,
   bundle,
   type DevServer,
   makeStateDir,
@@ -36,14 +37,25 @@ const { values } = parseArgs({
   options: {
     baseline: { type: "string" },
     path: { type: "string", default: "/v1/pets?limit=20" },
+    method: { type: "string", default: "GET" },
+    body: { type: "string" },
+    status: { type: "string", default: "200" },
     rounds: { type: "string", default: "9" },
     duration: { type: "string", default: "2" },
     warmup: { type: "string", default: "2" },
     connections: { type: "string", default: "16" },
   },
 });
-if (!values.baseline) throw new Error("--baseline DIR names the checkout to compare with");
+function fail(message: string): never {
+  throw new Error(message);
+}
+if (!values.baseline) fail("--baseline DIR names the checkout to compare with");
 const baselineRoot = path.resolve(values.baseline);
+const METHODS = ["GET", "POST", "PATCH", "DELETE"] as const;
+const method: Method =
+  METHODS.find((each) => each === values.method) ??
+  fail(`--method ${values.method}: expected one of ${METHODS.join(", ")}`);
+const expectStatus = Number(values.status);
 const rounds = Number(values.rounds);
 const load = { connections: Number(values.connections), durationSeconds: Number(values.duration) };
 const warmupSeconds = Number(values.warmup);
@@ -82,7 +94,7 @@ function targetsOf(build: Build): Target[] {
       label: `${build.name}: one busy key`,
       origin,
       headers: { Authorization: `Bearer ${build.keys[0]}` },
-      flow: one("GET", path, 200),
+      flow: one(method, path, expectStatus, values.body),
     },
     {
       id: `${build.name}-${KEYS}-keys`,
@@ -90,18 +102,23 @@ function targetsOf(build: Build): Target[] {
       origin,
       mix: {
         next: () => ({
-          method: "GET",
+          method,
           path,
-          headers: { Authorization: `Bearer ${build.keys[turn++ % KEYS]}` },
+          headers: {
+            Authorization: `Bearer ${build.keys[turn++ % KEYS]}`,
+            ...(values.body === undefined ? {} : { "Content-Type": "application/json" }),
+          },
+          ...(values.body === undefined ? {} : { body: values.body }),
         }),
-        statuses: [200],
+        statuses: [expectStatus],
       },
     },
   ];
 }
 
 async function serve(builds: Build[], state: string): Promise<void> {
-  const adminToken = randomBytes(24).toString("base64url");
+  const secrets = apiSecrets();
+  const adminToken = secrets.ADMIN_TOKEN;
   log("building assets, bundling both Workers, applying migrations");
   const scripts = await Promise.all(
     builds.map(async (build) => {
@@ -119,7 +136,7 @@ async function serve(builds: Build[], state: string): Promise<void> {
       persistTo: path.join(state, build.name),
       logFile: path.join(runDir, `${build.name}.log`),
       readyPath: "/health",
-      vars: { LOG_LEVEL: "warn", ADMIN_TOKEN: adminToken },
+      vars: { LOG_LEVEL: "warn", ...secrets },
     })),
   );
   builds.forEach((build, i) => {

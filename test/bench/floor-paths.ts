@@ -13,3 +13,6 @@ export const INSERT_ONLY_PATH = "/v1/pet-inserts";
  * API carries as well (floor/floors.ts).
  */
 export const WITH_HEADERS_PATH = "/v1/pet-replies";
+
+/** Where the floor answers the shelters' listing with the headers the API's reply carries. */
+export const SHELTER_REPLIES_PATH = "/v1/shelter-replies";

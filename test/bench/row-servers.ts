@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { buildReferenceAssets } from "../../src/cli/reference-assets.ts";
 import { CALLERS, type Caller } from "./callers.ts";
@@ -11,6 +10,7 @@ import { benchAnimalWalks } from "./seeded-animals.ts";
 import { BENCH_SEED, seed } from "./seeding.ts";
 import {
   API_CONFIG,
+  apiSecrets,
   bundle,
   type DevServer,
   FLOOR_SCRIPT,
@@ -65,7 +65,8 @@ export async function startRowServers(
     ]);
     receiver = await startHookReceiver();
     // This run's own operator token, so the bench keys are made through the admin endpoint.
-    const adminToken = randomBytes(24).toString("base64url");
+    const secrets = apiSecrets();
+    const adminToken = secrets.ADMIN_TOKEN;
     log("starting wrangler dev for the API and the floor");
     const common = { config: API_CONFIG, vars: { LOG_LEVEL: "warn" } };
     servers.push(
@@ -77,7 +78,7 @@ export async function startRowServers(
           persistTo: apiState,
           logFile: path.join(runDir, "api.log"),
           readyPath: "/health",
-          vars: { ...common.vars, ADMIN_TOKEN: adminToken },
+          vars: { ...common.vars, ...secrets },
         },
         {
           ...common,

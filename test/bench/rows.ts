@@ -5,6 +5,7 @@ import { petName } from "./pet-names.ts";
 import { BENCH_PHOTO } from "./photo-places.ts";
 import { andWithHeaders, type BenchRow, type Seeded, sameRequests } from "./row-kinds.ts";
 import type { AnimalWalk } from "./seeded-animals.ts";
+import { SHELTER_ROWS } from "./shelter-rows.ts";
 
 /**
  * What `npm run bench` measures: one row per `/v1` endpoint, each the
@@ -14,7 +15,8 @@ import type { AnimalWalk } from "./seeded-animals.ts";
  * runtime's types: the Node bench and the Worker tests both read it.
  *
  * The rows of the catalogue's finders, edits and categories are in
- * catalogue-rows.ts; the shape of a row is in row-kinds.ts.
+ * catalogue-rows.ts, those of shelters and the profile's finders in
+ * shelter-rows.ts; the shape of a row is in row-kinds.ts.
  *
  * To add a row: add the endpoint here (or beside its kin), and its floor to
  * floor/floors.ts at the endpoint's method and path;
@@ -108,6 +110,7 @@ export const ROWS: readonly BenchRow[] = [
     floors: sameRequests("listPets' query by status"),
   },
   ...CATALOGUE_ROWS,
+  ...SHELTER_ROWS,
   {
     id: "adopt",
     label: "POST /v1/store/orders + complete",

@@ -1,9 +1,8 @@
-import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { buildReferenceAssets } from "../../src/cli/reference-assets.ts";
 import { makeKeys } from "./bench-keys.ts";
 import { measure, probe, type Target } from "./measure.ts";
-import { growPets } from "./pets-table.ts";
+import { growPets, sheltersFor } from "./pets-table.ts";
 import { gitRevision, machine, summarise } from "./report.ts";
 import { loadSeconds, measureRounds, type RoundSettings } from "./rounds.ts";
 import {
@@ -23,6 +22,7 @@ import {
 import { applyMigrationsTo, prepareFloorCallers } from "./seed.ts";
 import {
   API_CONFIG,
+  apiSecrets,
   bundle,
   type DevServer,
   type DevServerOptions,
@@ -103,9 +103,10 @@ async function startFleet(
 ): Promise<Fleet> {
   const { runDir, stateDir, log } = context;
   // This run's own operator token, so its keys are made through the admin endpoint.
-  const adminToken = randomBytes(24).toString("base64url");
+  const secrets = apiSecrets();
+  const adminToken = secrets.ADMIN_TOKEN;
   const state = (name: string) => path.join(stateDir, name);
-  const api = { readyPath: "/health", vars: { LOG_LEVEL: "warn", ADMIN_TOKEN: adminToken } };
+  const api = { readyPath: "/health", vars: { LOG_LEVEL: "warn", ...secrets } };
   const workers: (Omit<DevServerOptions, "script" | "persistTo" | "logFile" | "config"> & {
     entry?: string;
   })[] = [
@@ -216,14 +217,22 @@ export async function runScale(options: ScaleOptions, context: RunContext): Prom
     }
     const phases: ScalePhase[] = [];
     const [firstSizeAnimals = 0] = options.sizes;
+    // Each table's shelters hold its last size's animals a hundred each, so a shelter's
+    // first page finds as many at 10⁶ animals in 10⁴ shelters as at 10³ in 10.
+    const shelters = sheltersFor(options.sizes.at(-1) ?? 0);
+    const firstSizeShelters = sheltersFor(firstSizeAnimals);
     let animals = 0;
 
     for (const [i, size] of options.sizes.entries()) {
       const title = `${size.toLocaleString("en-US")} animals`;
       const phase = { axis: "size" as const, title, animals: size, keys: 1 };
       const grownFrom = animals;
-      const tables =
-        fleet.firstSize && i === 0 ? [...fleet.tables, fleet.firstSize.table] : fleet.tables;
+      const tables = [
+        ...fleet.tables.map((table) => ({ table, shelters })),
+        ...(fleet.firstSize && i === 0
+          ? [{ table: fleet.firstSize.table, shelters: firstSizeShelters }]
+          : []),
+      ];
       const firstSize =
         fleet.firstSize && i > 0
           ? { origin: fleet.firstSize.origin, key: firstSizeKeys[0] ?? "", size: firstSizeAnimals }
@@ -231,7 +240,7 @@ export async function runScale(options: ScaleOptions, context: RunContext): Prom
       phases.push(
         await runPhase(fleet, context, settings, phase, async () => {
           log(`growing ${tables.length} tables from ${grownFrom} to ${size} animals`);
-          await Promise.all(tables.map((t) => growPets(t, grownFrom, size)));
+          await Promise.all(tables.map((t) => growPets(t.table, grownFrom, size, t.shelters)));
           return listingTargets(
             fleet.origins,
             firstKey,

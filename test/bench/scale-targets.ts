@@ -1,4 +1,6 @@
 import { encodeCursor } from "../../src/api/cursor.ts";
+import { YES_NO_FIELDS } from "../../src/pets/pet-profile.schemas.ts";
+import { SEARCHED_BREED } from "./animal-profiles.ts";
 import { type Flow, one } from "./flows.ts";
 import type { Target } from "./measure.ts";
 import { createMix } from "./mix.ts";
@@ -71,6 +73,30 @@ const FINDERS: { id: string; label: string; query: string }[] = [
   },
 ];
 
+/**
+ * Each profile filter alone, its first page a full one at 10³ animals in
+ * 10 shelters as at 10⁶ in 10⁴ (animal-profiles.ts gives each its share):
+ * a shelter's hundred animals, a breed of thirteen, an age of five, a
+ * size of seven, a sex of two, and each yes/no (from 3/29 with special
+ * needs to 24/31 spayed or neutered). The first three walk an index; a
+ * breed the search index; the others a window of the live animals.
+ */
+export const PROFILE_FINDERS: { id: string; label: string; query: string }[] = [
+  { id: "profile-shelter", label: "shelterId", query: "shelterId=3" },
+  { id: "profile-breed", label: "breed", query: `breed=${SEARCHED_BREED.toLowerCase()}` },
+  { id: "profile-age", label: "age", query: "age=young" },
+  { id: "profile-size", label: "size", query: "size=small" },
+  { id: "profile-sex", label: "sex", query: "sex=female" },
+  ...YES_NO_FIELDS.map((field) => ({
+    id: `profile-${field.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`,
+    label: field,
+    query: `${field}=true`,
+  })),
+];
+
+/** What a profile finder's first page at the largest size is held to: at least this share of the first size's requests a second. */
+export const PROFILE_TARGET = 0.85;
+
 /** A finder's first page on a server, with its key if it takes one. */
 function finder(server: { origin: string; key?: string }, shape: (typeof FINDERS)[number]): Target {
   return {
@@ -97,7 +123,8 @@ function onTheFloor(target: Target, origins: Origins, id = `floor-${target.id}`)
 
 /**
  * The four listings at one table size, first and last page with and without
- * the rare status, and with `finders`, the finders' first pages. At the
+ * the rare status, and with `finders`, the finders' first pages, the
+ * profile's filters' too. At the
  * first size each listing is held to the same listing on the floor, loaded
  * right beside it. At a larger size each is held to the same listing on a
  * second API whose table stays at the first size, loaded right beside it,
@@ -132,7 +159,9 @@ export function listingTargets(
       besideFirstSize(listing(api, size, shape), listing(firstSize, firstSize.size, shape)),
     ),
     ...(finders
-      ? FINDERS.flatMap((shape) => besideFirstSize(finder(api, shape), finder(firstSize, shape)))
+      ? [...FINDERS, ...PROFILE_FINDERS].flatMap((shape) =>
+          besideFirstSize(finder(api, shape), finder(firstSize, shape)),
+        )
       : []),
   ];
 }

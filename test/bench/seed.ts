@@ -6,6 +6,7 @@ import {
   departingAnimalsSql,
   ORDER_ANIMALS,
   orderAnimalsSql,
+  shopperSheltersSql,
 } from "./seeded-animals.ts";
 import { API_CONFIG, wrangler } from "./servers.ts";
 
@@ -30,14 +31,14 @@ export function executeSql(persistTo: string, sql: string, timeoutMs?: number) {
 /**
  * Prepares both databases before the servers start: the tables, the
  * animals the order rows adopt (so their ids are 1 to N), the callers'
- * accounts, and the shopper's animals the deletion row deletes; in the
- * floor's, also the keys it acts for. The API's callers get their keys
+ * accounts, the shopper's shelters and the animals the deletion row
+ * deletes; in the floor's, also the keys it acts for. The API's callers get their keys
  * through its admin endpoint instead.
  */
 export async function prepareDatabases(apiState: string, floorState: string): Promise<void> {
   await Promise.all([applyMigrationsTo(apiState), applyMigrationsTo(floorState)]);
   const departing = departingAnimalsSql(ORDER_ANIMALS + 1, ORDER_ANIMALS + DEPARTING_ANIMALS);
-  const common = [orderAnimalsSql(), callerAccountsSql(), departing];
+  const common = [orderAnimalsSql(), callerAccountsSql(), shopperSheltersSql(), departing];
   await Promise.all([
     executeSql(apiState, common.join("\n")),
     executeSql(floorState, [...common, floorKeysSql()].join("\n")),

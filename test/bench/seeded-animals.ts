@@ -1,3 +1,5 @@
+import { profileSql } from "./animal-profiles.ts";
+import { BENCH_SHELTERS, sheltersSql } from "./bench-shelters.ts";
 import { CALLERS } from "./callers.ts";
 
 /**
@@ -25,11 +27,29 @@ export const ORDER_ANIMALS = 100_000;
  */
 export const DEPARTING_ANIMALS = 40_000;
 
-/** SQL that adds the animals to order (one statement, before the servers start, so ids are 1 to `count`). */
+/**
+ * SQL that adds the animals to order (one statement, before the servers
+ * start, so ids are 1 to `count`), with profiles drawn from their ids
+ * (animal-profiles.ts), living in the shopper's shelters (`shopperSheltersSql`).
+ * They are the first animals every listing meets, so a listing by profile
+ * finds its page among them. Their names are not in the search index, so
+ * they have no breed either: neither `q` nor `breed` finds them.
+ */
 export function orderAnimalsSql(count: number = ORDER_ANIMALS): string {
+  const profile = profileSql("i", BENCH_SHELTERS, { breed: false });
   return `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${count})
-INSERT INTO pets (id, name, category_id, status, created_at)
-SELECT i, 'Bench adoptee ' || i, 1, 'available', 0 FROM n;`;
+INSERT INTO pets (id, name, category_id, status, created_at, ${profile.columns})
+SELECT i, 'Bench adoptee ' || i, 1, 'available', 0, ${profile.values} FROM n;`;
+}
+
+/**
+ * SQL that gives the shopper's account (which must be there: see
+ * `callerAccountsSql`) its shelters, ids 1 to BENCH_SHELTERS: those the
+ * shelters' listing reads, and the animals to order live in.
+ */
+export function shopperSheltersSql(): string {
+  const shopper = `(SELECT id FROM accounts WHERE email = '${CALLERS.shopper.email}')`;
+  return sheltersSql(1, BENCH_SHELTERS, shopper);
 }
 
 /**

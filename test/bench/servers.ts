@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { createWriteStream, rmSync } from "node:fs";
 import { access, mkdtemp, readdir, readFile } from "node:fs/promises";
 import os from "node:os";
@@ -275,4 +276,16 @@ export function metered(targets: Target[], servers: readonly DevServer[]): Targe
     const server = servers.find((candidate) => candidate.origin === target.origin);
     return server ? { ...target, processGroup: server.processGroup } : target;
   });
+}
+
+/**
+ * The secrets an API Worker is served with, fresh for each run: the
+ * operator's token, and the secret that seals its Consistency-Tokens,
+ * without which it would skip that work and flatter every row.
+ */
+export function apiSecrets(): { ADMIN_TOKEN: string; CONSISTENCY_TOKEN_SECRET: string } {
+  return {
+    ADMIN_TOKEN: randomBytes(24).toString("base64url"),
+    CONSISTENCY_TOKEN_SECRET: randomBytes(32).toString("base64url"),
+  };
 }

@@ -54,6 +54,9 @@ describe("the rows", () => {
       "GET /v1/categories/{id}",
       "POST /v1/categories + DELETE",
       "PATCH /v1/categories/{id}",
+      "GET /v1/pets?age=young&goodWithChildren=true",
+      "GET /v1/shelters",
+      "POST /v1/shelters + DELETE",
       "POST /v1/store/orders + complete",
       "POST /v1/store/orders + cancel",
       "GET /v1/store/orders",
@@ -132,6 +135,16 @@ describe("the rows", () => {
     expect(first("update-floor-2")?.path).toBe("/v1/pet-replies/11");
     expect(first("category-rename")?.body).not.toEqual(first("category-rename-floor")?.body);
     expect(byId("create").floors).toEqual(["create-floor-1", "create-floor-2"]);
+    expect([first("list-profile-floor-2"), first("shelters-floor-2")]).toEqual([
+      { path: "/v1/pet-replies?age=young&goodWithChildren=true" },
+      { path: "/v1/shelter-replies" },
+    ]);
+    // Each new shelter is made in the next city, under a name no shelter has had.
+    const [shelter, nextShelter] = [first("shelter-churn"), first("shelter-churn")].map(
+      (request) => JSON.parse(String(request?.body)) as { name: string; address: object },
+    );
+    expect(shelter?.name).not.toEqual(nextShelter?.name);
+    expect(shelter?.address).not.toEqual(nextShelter?.address);
     expect([
       byId("list").rounds,
       byId("list-status").rounds,
@@ -162,8 +175,8 @@ describe("the rows", () => {
       "list-status",
       "list-status-floor@list-status",
     ]);
-    // Three hot rows and three others of two floors each, twenty-three others of one.
-    expect(pairedPlan(targets, 1)).toHaveLength(3 * 3 + 3 * 3 + 23 * 2);
+    // Three hot rows and five others of two floors each, twenty-four others of one.
+    expect(pairedPlan(targets, 1)).toHaveLength(3 * 3 + 5 * 3 + 24 * 2);
     expect(names(pairedPlan(targets, 2))).toEqual([
       "create-floor-1@create",
       "create",
@@ -179,11 +192,11 @@ describe("the rows", () => {
 
   it("fit the default run's load into its budget", () => {
     const { settings, otherRounds, deadlineMs } = parseBenchOptions([]);
-    // Twenty-six other rows: more than three rounds hold (twenty-four), fewer than two do (thirty-four).
+    // Twenty-nine other rows: more than three rounds hold, no more than two do.
     expect([settings.rounds, otherRounds, settings.durationSeconds]).toEqual([9, 2, 2]);
-    // Warm-ups of 64 slots, two rounds of all 64, seven of the nine hot slots.
+    // Warm-ups of 72 slots, two rounds of all 72, seven of the nine hot slots.
     const seconds = loadSeconds(plannedRowTargets(otherRounds), settings, { paired: true });
-    expect(seconds).toBe(64 * 1 + (2 * 64 + 7 * 9) * 2);
+    expect(seconds).toBe(72 * 1 + (2 * 72 + 7 * 9) * 2);
     expect(seconds + 150).toBeLessThan(deadlineMs / 1000);
     expect(() => parseBenchOptions(["--rounds", "20"])).toThrow(/would not fit/);
     expect(() => parseBenchOptions(["--other-rounds", "5"])).toThrow(/fewer --rows/);

@@ -1,9 +1,13 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { decodeCursor, encodeCursor } from "../../src/api/cursor.ts";
+import { COUNTRY_CODES } from "../../src/shelters/countries.ts";
+import { PROFILE_CYCLES, profileOf, shareOf } from "../bench/animal-profiles.ts";
 import { parseBenchOptions } from "../bench/bench-options.ts";
+import { scaleSheltersSql, shelterPlace } from "../bench/bench-shelters.ts";
+import { CITY_PLACES } from "../bench/city-places.ts";
 import type { Sample, Target } from "../bench/measure.ts";
 import { createMix, MIX_SHARES, type MixKind } from "../bench/mix.ts";
 import { petName, SEARCHED_NAME } from "../bench/pet-names.ts";
@@ -11,6 +15,7 @@ import { growPetsSql, lastPageAfterId, statusOf } from "../bench/pets-table.ts";
 import { summarise } from "../bench/report.ts";
 import { pairedPlan } from "../bench/rounds.ts";
 import {
+  formatProfileVerdicts,
   formatScaleTable,
   type ScalePhase,
   type ScaleReport,
@@ -18,7 +23,12 @@ import {
   writeScaleReport,
 } from "../bench/scale-report.ts";
 import { scaleLoadSeconds } from "../bench/scale-run.ts";
-import { listingTargets, mixTargets } from "../bench/scale-targets.ts";
+import {
+  listingTargets,
+  mixTargets,
+  PROFILE_FINDERS,
+  PROFILE_TARGET,
+} from "../bench/scale-targets.ts";
 import { API_CONFIG, ROOT, wrangler } from "../bench/servers.ts";
 
 const scratch = await mkdtemp(path.join(os.tmpdir(), "bench-scale-test-"));
@@ -41,18 +51,53 @@ function sample(target: string, requestsPerSecond: number, besideEndpoint?: stri
   };
 }
 
+/** The SQL counting, among the grown animals, those each profile finder's query selects. */
+function profileChecks(): string[] {
+  return PROFILE_FINDERS.map(({ query }) => {
+    const [field = "", value = ""] = query.split("=");
+    if (field === "breed") {
+      return `SELECT count(*) AS n FROM pet_search WHERE pet_search MATCH 'breed : "${value}"*'`;
+    }
+    const column = field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+    const bound = value === "true" ? "1" : value === "false" ? "0" : `'${value}'`;
+    return `SELECT count(*) AS n FROM pets WHERE ${column} = ${bound}`;
+  });
+}
+
+/** Whether a drawn profile matches a profile finder's query (one `field=value`). */
+function matcherOf(query: string): (profile: ReturnType<typeof profileOf>) => boolean {
+  const [field = "", value = ""] = query.split("=");
+  return (profile) => {
+    const held = (profile as Record<string, unknown>)[field];
+    if (field === "breed") return String(held).toLowerCase().split(" ").includes(value);
+    return String(held) === value;
+  };
+}
+
 describe("growing the pets table with SQL", () => {
-  it("adds 1,000 animals split 90% sold, 9% available, 1% pending, named and indexed for the finders", async () => {
+  it("adds 1,000 animals in 10 shelters split 90% sold, 9% available, 1% pending, named, profiled and indexed for the finders", async () => {
     const size = 1_000;
+    const shelters = 10;
     const afterId = lastPageAfterId(size, 20, "available");
-    // One command: the tables and the search index as the migrations make them, the growth, the checks.
-    const migrations = ["0000_initial.sql", "0001_search_indexes.sql"];
+    // One command: the tables and the search indexes as the migrations make them, the growth, the checks.
+    const migrations = (await readdir(path.join(ROOT, "migrations")))
+      .filter((file) => file.endsWith(".sql"))
+      .sort();
     const tables = await Promise.all(
       migrations.map((file) => readFile(path.join(ROOT, "migrations", file), "utf8")),
     );
+    const sampled = [1, 20, 999];
+    const columns =
+      "shelter_id, breed, age, sex, size, good_with_children, good_with_dogs, good_with_cats, house_trained, special_needs, spayed_neutered";
     const sql = [
       ...tables,
-      growPetsSql(0, size),
+      scaleSheltersSql(shelters),
+      growPetsSql(0, size, shelters),
+      ...profileChecks(),
+      `SELECT id, ${columns} FROM pets WHERE id IN (${sampled.join(", ")}) ORDER BY id`,
+      "SELECT count(*) AS n, count(DISTINCT account_id) AS holders FROM shelters",
+      "SELECT count(*) AS n FROM shelter_search WHERE shelter_search MATCH 'shelter'",
+      "SELECT id, city, country, latitude, longitude FROM shelters WHERE id IN (1, 10) ORDER BY id",
       "SELECT status, count(*) AS n FROM pets GROUP BY status ORDER BY status",
       "SELECT min(id) AS first, max(id) AS last FROM pets",
       `SELECT count(*) AS n FROM pets WHERE status = 'available' AND id > ${afterId}`,
@@ -82,6 +127,10 @@ describe("growing the pets table with SQL", () => {
       (statement) => statement.results,
     );
     const [split, range, lastPage, names, searched, categories, category, pair] = results.slice(-8);
+    // Before those: each profile finder's count, then the sampled profiles and the shelters.
+    const profileResults = results.slice(-(8 + PROFILE_FINDERS.length + 4), -8);
+    const found = profileResults.slice(0, PROFILE_FINDERS.length);
+    const [profiles, shelterCount, shelterNames, places] = profileResults.slice(-4);
     expect(split).toEqual([
       { status: "available", n: 90 },
       { status: "pending", n: 10 },
@@ -95,6 +144,68 @@ describe("growing the pets table with SQL", () => {
     expect(categories).toEqual([{ lowest: 1, highest: 7 }]);
     expect(category).toEqual([{ n: 143 }]);
     expect(pair).toEqual([{ n: 26 }]);
+    // Each profile filter finds what profileOf gives, a full first page and more.
+    const expected = PROFILE_FINDERS.map(({ query }) => {
+      const matches = matcherOf(query);
+      let n = 0;
+      for (let id = 1; id <= size; id++) if (matches(profileOf(id, shelters))) n += 1;
+      return [{ n }];
+    });
+    expect(found).toEqual(expected);
+    for (const [{ n } = { n: 0 }] of expected) expect(n).toBeGreaterThan(20);
+    expect(profiles).toEqual(
+      sampled.map((id) => {
+        const { shelterId, ...drawn } = profileOf(id, shelters);
+        const stored = Object.values(drawn).map((value) =>
+          typeof value === "boolean" ? Number(value) : value,
+        );
+        return Object.fromEntries([
+          ["id", id],
+          ...columns.split(", ").map((column, i) => [column, i === 0 ? shelterId : stored[i - 1]]),
+        ]);
+      }),
+    );
+    expect(shelterCount).toEqual([{ n: shelters, holders: 1 }]);
+    expect(shelterNames).toEqual([{ n: shelters }]);
+    expect(places).toEqual(
+      [1, 10].map((id) => {
+        const { city, country, latitude, longitude } = shelterPlace(id);
+        return { id, city, country, latitude, longitude };
+      }),
+    );
+  });
+
+  it("draws each profile field from a cycle of its own length, the lengths pairwise coprime", () => {
+    const lengths = Object.values(PROFILE_CYCLES).map((cycle) => cycle.length);
+    const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+    for (const [i, a] of lengths.entries()) {
+      for (const b of lengths.slice(i + 1)) expect(gcd(a, b), `${a} and ${b}`).toBe(1);
+    }
+    // Two filters together find the product of their shares over a whole period (5 × 11).
+    let both = 0;
+    for (let id = 1; id <= 55; id++) {
+      const { age, goodWithChildren } = profileOf(id, 1);
+      if (age === "young" && goodWithChildren) both += 1;
+    }
+    expect(both / 55).toBeCloseTo(shareOf("age", "young") * shareOf("goodWithChildren", true));
+  });
+
+  it("places shelters in cities of real countries, a few hundred of them, none twice", () => {
+    expect(CITY_PLACES.length).toBeGreaterThan(250);
+    for (const { country, latitude, longitude } of CITY_PLACES) {
+      expect(COUNTRY_CODES as readonly string[]).toContain(country);
+      expect(Math.abs(latitude)).toBeLessThan(85);
+      expect(Math.abs(longitude)).toBeLessThanOrEqual(180);
+    }
+    expect(new Set(CITY_PLACES.map(({ city, country }) => `${city}, ${country}`)).size).toBe(
+      CITY_PLACES.length,
+    );
+    const place = shelterPlace(CITY_PLACES.length + 1);
+    expect([place.city, Math.abs(place.latitude - (CITY_PLACES[0]?.latitude ?? 0))]).toEqual([
+      CITY_PLACES[0]?.city,
+      expect.any(Number),
+    ]);
+    expect(Math.abs(place.latitude - (CITY_PLACES[0]?.latitude ?? 0))).toBeLessThanOrEqual(0.1);
   });
 
   it("computes the same statuses in TypeScript as the SQL writes", () => {
@@ -173,6 +284,17 @@ describe("the listings at a larger size", () => {
       [...ids, 837, 887, 937, 987].map((id) => `id=${id}`).join("&"),
       "categoryId=3",
       "status=available&categoryId=2&categoryId=5",
+      "shelterId=3",
+      "breed=beagle",
+      "age=young",
+      "size=small",
+      "sex=female",
+      "goodWithChildren=true",
+      "goodWithDogs=true",
+      "goodWithCats=true",
+      "houseTrained=true",
+      "specialNeeds=true",
+      "spayedNeutered=true",
     ];
     expect(pages).toEqual(
       finders.flatMap((query) => [
@@ -249,17 +371,18 @@ describe("the mix", () => {
   it("counts the scale run's loads from the plans its phases follow", () => {
     const settings = { rounds: 3, durationSeconds: 4, warmupSeconds: 1, connections: 16 };
     // Four pairs at every size (each listing beside the floor's at the first, beside
-    // the first size's API at the others), and the four finders' pairs at the largest;
-    // two pairs for get and create; then per key count the floor's pair for the first,
-    // and the floor's mix alone plus the fewer-keys pair for each later.
-    const loads = 8 * 3 + 8 + 4 + 2 + 3 + 3;
+    // the first size's API at the others), and the four finders' pairs and the eleven
+    // profile filters' at the largest; two pairs for get and create; then per key count
+    // the floor's pair for the first, and the floor's mix alone plus the fewer-keys pair
+    // for each later.
+    const loads = 8 * 3 + 8 + 22 + 4 + 2 + 3 + 3;
     const sizes = [1_000, 100_000, 1_000_000];
     expect(scaleLoadSeconds({ settings, sizes, keyCounts: [1, 100, 10_000] })).toBe(loads * 13);
-    // By default, three rounds of 3 s loads, which fit the run's budget where 4 s would not.
+    // By default, three rounds of 2 s loads, which fit the run's budget where 3 s would not.
     const { scale } = parseBenchOptions(["--scale"]);
-    expect(scale?.settings).toMatchObject({ rounds: 3, durationSeconds: 3 });
-    expect(scale && scaleLoadSeconds(scale)).toBe(loads * 10);
-    expect(() => parseBenchOptions(["--scale", "--duration", "4"])).toThrow(/would not fit/);
+    expect(scale?.settings).toMatchObject({ rounds: 3, durationSeconds: 2 });
+    expect(scale && scaleLoadSeconds(scale)).toBe(loads * 7);
+    expect(() => parseBenchOptions(["--scale", "--duration", "3"])).toThrow(/would not fit/);
   });
 
   it("sends creates as JSON and no key to a server without auth", () => {
@@ -352,6 +475,37 @@ describe("the chart", () => {
     expect(table).toMatch(
       /GET \/v1\/pets\?limit=20, first page .* floor: GET \/v1\/pets\?limit=20, first page .* 1\.500 +1\.500/,
     );
+  });
+
+  it("holds each profile filter's first page at the largest size to its target", () => {
+    const firstSize = { origin: "http://first-size-api", key: "key", size: 1_000 };
+    const targets = listingTargets(origins, "key", 1_000_000, firstSize, { finders: true });
+    const [shelter, breed, age] = PROFILE_FINDERS.map(({ id }) => `list-${id}`);
+    const rates: Record<string, number[]> = {
+      [`${shelter}`]: [90, 95, 88],
+      [`${breed}`]: [80, 86, 84],
+      [`${age}`]: [60, 70, 65],
+    };
+    const samples = Object.entries(rates).flatMap(([target, apiRates]) =>
+      apiRates.flatMap((rate, round) => [
+        { ...sample(`first-size-${target}`, 100, target), round: round + 1 },
+        { ...sample(target, rate), round: round + 1 },
+      ]),
+    );
+    const report = scaleReport([
+      { ...phase("size", 1_000_000, []), rows: summarise(targets, samples), samples },
+    ]);
+    report.settings.sizes = [1_000, 1_000_000];
+    expect(formatProfileVerdicts(report)).toEqual([
+      "",
+      `profile filters' first pages, 1,000,000 against 1,000 animals (target ${PROFILE_TARGET}):`,
+      "  GET /v1/pets by shelterId, first page: 0.90 (0.88–0.95) met",
+      "  GET /v1/pets by breed, first page: 0.84 (0.80–0.86) within noise",
+      "  GET /v1/pets by age, first page: 0.65 (0.60–0.70) missed",
+      ...PROFILE_FINDERS.slice(3).map(
+        ({ label }) => `  GET /v1/pets by ${label}, first page: not compared`,
+      ),
+    ]);
   });
 
   it("draws a well-formed SVG with axes, series and floors beside the JSON", async () => {

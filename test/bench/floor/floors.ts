@@ -1,11 +1,7 @@
-import type { Context } from "hono";
 import { keyOwner, type Owner } from "../../../src/accounts/owner.ts";
-import { EXAMPLE_TOKEN } from "../../../src/api/consistency-token.ts";
 import { type Direction, decodeCursor, positionIn } from "../../../src/api/cursor.ts";
 import { deprecationLink, deprecationsIn, sunsetDate } from "../../../src/api/deprecation.ts";
-import { nextPageLink } from "../../../src/api/pagination.ts";
 import { prefixQuery } from "../../../src/api/search-words.ts";
-import type { ChangeRequest } from "../../../src/catalogue/changes.ts";
 import { changerOf } from "../../../src/catalogue/ownership.ts";
 import {
   createCategory,
@@ -16,7 +12,6 @@ import { editCategory, removeCategory } from "../../../src/categories/category-e
 import { type Database, preparedQueries, runOne } from "../../../src/db/database.ts";
 import { listEvents } from "../../../src/events/events.queries.ts";
 import { type EventTypeSelector, kindsOf } from "../../../src/events/events.schemas.ts";
-import { EXPOSED_HEADERS } from "../../../src/middleware/response-chain.ts";
 import {
   findOrder,
   listOrders,
@@ -28,13 +23,19 @@ import type { OrderStatus } from "../../../src/orders/orders.schemas.ts";
 import { createPet, insertPet, newPetValues } from "../../../src/pets/pet-changes.queries.ts";
 import { editPet, removePet } from "../../../src/pets/pet-edits.ts";
 import { listPets } from "../../../src/pets/pet-listing.queries.ts";
+import {
+  type PetAge,
+  type PetSex,
+  type PetSize,
+  YES_NO_FIELDS,
+  type YesNoField,
+} from "../../../src/pets/pet-profile.schemas.ts";
 import { findPet, petShape } from "../../../src/pets/pets.queries.ts";
 import { petRoutes } from "../../../src/pets/pets.routes.ts";
 import type { NewPet, PetPatch, PetStatus } from "../../../src/pets/pets.schemas.ts";
 import { listPhotos } from "../../../src/photos/pet-photos.queries.ts";
 import { photoTypeOf } from "../../../src/photos/photo-formats.ts";
 import { addPhoto } from "../../../src/photos/photo-uploads.ts";
-import { rateLimitHeaders } from "../../../src/rate-limit/rate-limit-headers.ts";
 import type { Services } from "../../../src/services.ts";
 import {
   changeWebhook,
@@ -43,8 +44,19 @@ import {
   rotateWebhookSecret,
 } from "../../../src/webhooks/endpoint-changes.ts";
 import { findWebhook, listWebhooks } from "../../../src/webhooks/webhooks.queries.ts";
-import { BENCH_LIMITS, CALLERS } from "../callers.ts";
 import { INSERT_ONLY_PATH, WITH_HEADERS_PATH } from "../floor-paths.ts";
+import { CHANGE_HEADERS, pageWithHeaders, READ_HEADERS } from "./api-headers.ts";
+import {
+  changeOf,
+  type Floor,
+  type FloorContext,
+  hooks,
+  id,
+  now,
+  page,
+  shopper,
+} from "./floor-requests.ts";
+import { shelterFloors } from "./shelter-floors.ts";
 
 /**
  * The floors: for each `/v1` endpoint the bench measures, at its method and
@@ -54,29 +66,12 @@ import { INSERT_ONLY_PATH, WITH_HEADERS_PATH } from "../floor-paths.ts";
  * limiter, no response chain; the inputs are read as the rows send them.
  * Beside those, create's INSERT alone, and the listing (its finders too),
  * the fetch of one animal and an animal's edit sending the API's headers,
- * each at a path of its own (floor-paths.ts).
- * The floor acts for the callers' keys its database holds (callers.ts).
+ * each at a path of its own (floor-paths.ts). The shelters' floors are in
+ * shelter-floors.ts. The floor acts for the callers' keys its database
+ * holds (callers.ts).
  */
 
-type FloorContext = Context<{ Bindings: Env }>;
-
-/** A floor answers with its context and the services the API would hand the request. */
-export type Floor = (c: FloorContext, services: Services) => Promise<Response>;
-
-const shopper = CALLERS.shopper.floorKeyHash;
-const hooks = CALLERS.hooks.floorKeyHash;
 const hooksOwner: Owner = { kind: "key", apiKeyHash: hooks };
-const id = (c: FloorContext, name: string) => Number(c.req.param(name));
-const now = () => Date.now();
-
-/** A listing's `limit` and `cursor` as the API reads them: 20 and from the start by default. */
-function page(c: FloorContext) {
-  const cursor = c.req.query("cursor");
-  return {
-    limit: Number(c.req.query("limit") ?? 20),
-    afterId: cursor === undefined ? 0 : decodeCursor(cursor),
-  };
-}
 
 /** Refuses a request for an endpoint the hooks account does not own, as the API does. */
 async function ownHook(c: FloorContext, { db }: Services): Promise<Response | undefined> {
@@ -86,46 +81,19 @@ async function ownHook(c: FloorContext, { db }: Services): Promise<Response | un
 
 const insertOnly = preparedQueries(insertPet);
 
-/** The shopper's change of the record at `name` in the path, whatever its version (no If-Match). */
-function changeOf(c: FloorContext, { config }: Services, name: string): ChangeRequest {
-  return { id: id(c, name), changer: changerOf({ hash: shopper }, config), accepted: undefined };
-}
-
-/** An instant to write the headers' times from: the same length as any now, and fixed. */
-const AN_INSTANT = Date.UTC(2026, 10, 26);
-
-/**
- * The headers every `/v1` reply of the API to a bench key carries beside
- * its body, `ETag` and `Cache-Control`, with values of the form and length
- * a bench key's reply has, made once: a floor that sends them shows what
- * sending the contract's headers costs (workerd writes them, and `wrangler
- * dev`'s proxy reads and writes them again), apart from the work of making them.
- */
-const API_HEADERS: Record<string, string> = {
-  "Access-Control-Allow-Origin": "*",
-  "Access-Control-Expose-Headers": EXPOSED_HEADERS,
-  "Consistency-Token": EXAMPLE_TOKEN,
-  "X-Content-Type-Options": "nosniff",
-  "X-Request-Id": "3f2c9a4e-8d1b-4c7a-9e5f-0a6b2d8c4e1f",
-  ...rateLimitHeaders(
-    {
-      outcome: "allowed",
-      windows: [
-        { name: "minute" as const, limit: BENCH_LIMITS.perMinute, lengthSeconds: 60 },
-        { name: "day" as const, limit: BENCH_LIMITS.perDay, lengthSeconds: 86_400 },
-      ].map((window) => ({ ...window, remaining: window.limit - 1, reset: AN_INSTANT / 1000 })),
-    },
-    AN_INSTANT,
-  ),
-};
-/** A read's reply may be kept but must be revalidated; a change's is never stored. */
-const READ_HEADERS = { ...API_HEADERS, "Cache-Control": "private, no-cache" };
-const CHANGE_HEADERS = { ...API_HEADERS, "Cache-Control": "no-store" };
-/** A listing's tag, of the length of the tags the API makes from each page. */
-const PAGE_TAG = `"${"A".repeat(22)}"`;
 const [getPetNotice] = deprecationsIn([petRoutes]);
 if (!getPetNotice)
   throw new Error("the fetch of one animal is no longer deprecated: update its floor");
+
+/** A yes/no filter's value as the API reads it: undefined when not given. */
+function yesNoOf(c: FloorContext): Partial<Record<YesNoField, boolean>> {
+  return Object.fromEntries(
+    YES_NO_FIELDS.flatMap((field) => {
+      const value = c.req.query(field);
+      return value === undefined ? [] : [[field, value === "true"]];
+    }),
+  );
+}
 
 /** The listing's page, its filters read as the API reads them. */
 function listedPets(c: FloorContext, db: Database) {
@@ -137,6 +105,12 @@ function listedPets(c: FloorContext, db: Database) {
     categoryIds: c.req.queries("categoryId")?.map(Number),
     ids: c.req.queries("id")?.map(Number),
     words: q === undefined ? undefined : prefixQuery(q),
+    shelterIds: c.req.queries("shelterId")?.map(Number),
+    breeds: c.req.queries("breed")?.map((value) => prefixQuery(value) ?? ""),
+    ages: c.req.queries("age") as PetAge[] | undefined,
+    sizes: c.req.queries("size") as PetSize[] | undefined,
+    sex: c.req.query("sex") as PetSex | undefined,
+    yesNo: yesNoOf(c),
     direction,
     after: cursor === undefined ? undefined : positionIn(cursor, direction),
   });
@@ -171,9 +145,7 @@ export const floors: Record<string, Floor> = {
   },
   [`GET ${WITH_HEADERS_PATH}`]: async (c, { db }) => {
     const { pets, next } = await listedPets(c, db);
-    const link: Record<string, string> =
-      next === undefined ? {} : { Link: nextPageLink(c.req.url, { limit: page(c).limit }, next) };
-    return c.json(pets, 200, { ...READ_HEADERS, ETag: PAGE_TAG, ...link });
+    return pageWithHeaders(c, pets, next);
   },
   [`GET ${WITH_HEADERS_PATH}/:petId`]: async (c, { db, config }) => {
     const pet = await findPet(db, id(c, "petId"));
@@ -275,6 +247,7 @@ export const floors: Record<string, Floor> = {
     if (!photo?.body) return c.json({ code: "not_found" }, 404);
     return new Response(photo.body, { headers: { "Content-Type": photo.contentType } });
   },
+  ...shelterFloors,
   "GET /v1/webhooks": async (c, { db }) => c.json(await listWebhooks(db, hooksOwner), 200),
   "GET /v1/webhooks/:webhookId": async (c, { db }) => {
     const webhook = await findWebhook(db, hooksOwner, id(c, "webhookId"));

@@ -2,7 +2,7 @@ import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:
 import { beforeAll, describe, expect, it } from "vitest";
 import { CALLERS, type Caller, callerAccountsSql, floorKeysSql } from "../../bench/callers.ts";
 import floorWorker from "../../bench/floor/floor-worker.ts";
-import { WITH_HEADERS_PATH } from "../../bench/floor-paths.ts";
+import { SHELTER_REPLIES_PATH, WITH_HEADERS_PATH } from "../../bench/floor-paths.ts";
 import { type Body, encoded, type Send } from "../../bench/flows.ts";
 import type { Seeded } from "../../bench/row-kinds.ts";
 import { ROWS } from "../../bench/rows.ts";
@@ -11,8 +11,10 @@ import {
   type AnimalWalks,
   departingAnimalsSql,
   orderAnimalsSql,
+  shopperSheltersSql,
 } from "../../bench/seeded-animals.ts";
 import { type Exchange, seed, sendUnit } from "../../bench/seeding.ts";
+import { PROFILE_QUERY } from "../../bench/shelter-rows.ts";
 import { seedKey } from "../support/keys.ts";
 import { Contract } from "../support/openapi-contract.ts";
 import { recordingD1 } from "../support/recording-d1.ts";
@@ -111,10 +113,12 @@ async function execute(sql: string): Promise<void> {
 beforeAll(async () => {
   contract = await Contract.load();
   // As the bench prepares the floor's database: the animals to order, the accounts, the
-  // animals to delete, and the keys the floor acts for.
+  // shopper's shelters, the animals to delete, and the keys the floor acts for.
   const departing = departingAnimalsSql(ANIMALS + 1, ANIMALS + DEPARTING);
+  const shelters = shopperSheltersSql();
+  const accounts = callerAccountsSql();
   await execute(
-    [orderAnimalsSql(ANIMALS), callerAccountsSql(), departing, floorKeysSql()].join("\n"),
+    [orderAnimalsSql(ANIMALS), accounts, shelters, departing, floorKeysSql()].join("\n"),
   );
   const [shopper, hooks] = await Promise.all(
     (["shopper", "hooks"] as const).map((caller) => seedKey({ account: CALLERS[caller].email })),
@@ -153,7 +157,9 @@ describe("each floor", () => {
 
 describe("the floor", () => {
   it("sends D1 the very batches the endpoint sends, for every change a row makes", async () => {
-    const changes = ["create", "update", "delete", "category-churn", "category-rename"];
+    const changes = [
+      ...["create", "update", "delete", "category-churn", "category-rename", "shelter-churn"],
+    ];
     const others = ["adopt", "cancel", "webhook-churn", "webhook-rotate", "photo-upload"];
     for (const id of [...changes, ...others]) {
       const row = ROWS.find((candidate) => candidate.id === id);
@@ -203,7 +209,7 @@ describe("the floor", () => {
     expect(JSON.parse(hooks.body)).toHaveLength(onApi.webhooks.length + onFloor.webhooks.length);
   });
 
-  it("sends with a page, a find, one animal and an edit every header the API's replies carry", async () => {
+  it("sends with a page, a find, one animal, an edit and shelters every header the API's replies carry", async () => {
     const [apiPet, floorPet] = [onApi.pets[0], onFloor.pets[0]];
     const [apiEdited, floorEdited] = [onApi.editable[0], onFloor.editable[0]];
     const rename = { method: "PATCH", json: { name: "Headed" } };
@@ -211,6 +217,9 @@ describe("the floor", () => {
       ["/v1/pets?limit=20", `${WITH_HEADERS_PATH}?limit=20`, {}],
       ["/v1/pets?q=luna", `${WITH_HEADERS_PATH}?q=luna`, {}],
       [`/v1/pets?id=${apiPet}`, `${WITH_HEADERS_PATH}?id=${floorPet}`, {}],
+      [`/v1/pets?${PROFILE_QUERY}`, `${WITH_HEADERS_PATH}?${PROFILE_QUERY}`, {}],
+      ["/v1/shelters", SHELTER_REPLIES_PATH, {}],
+      ["/v1/shelters?limit=5", `${SHELTER_REPLIES_PATH}?limit=5`, {}],
       [`/v1/pets/${apiPet}`, `${WITH_HEADERS_PATH}/${floorPet}`, {}],
       [`/v1/pets/${apiEdited}`, `${WITH_HEADERS_PATH}/${floorEdited}`, rename],
     ];
@@ -224,6 +233,18 @@ describe("the floor", () => {
       expect([response.status, endpoint.status], floorPath).toEqual([200, 200]);
       expect([...response.headers.keys()], floorPath).toEqual([...endpoint.headers.keys()]);
       expect(response.headers.get("Cache-Control")).toBe(endpoint.headers.get("Cache-Control"));
+    }
+  });
+
+  it("finds by profile, bare and sending the headers, the very page the API finds", async () => {
+    const path = `/v1/pets?${PROFILE_QUERY}`;
+    const endpoint = await api(path, { key: keys.shopper });
+    const found = (await endpoint.json()) as { age: string; goodWithChildren: boolean }[];
+    expect(found.length).toBeGreaterThan(0);
+    expect(found.every((pet) => pet.age === "young" && pet.goodWithChildren)).toBe(true);
+    for (const floorPath of [path, `${WITH_HEADERS_PATH}?${PROFILE_QUERY}`]) {
+      const { text } = await floorAnswer(new Request(`${ORIGIN}${floorPath}`));
+      expect(JSON.parse(text), floorPath).toEqual(found);
     }
   });
 
