@@ -82,15 +82,16 @@ type LinkParameter = string | number | readonly (string | number)[] | undefined;
 
 /**
  * The RFC 8288 link to the page after the row with id `position` (before it,
- * newest first): the listing's own address with its parameters (those given,
- * in this order, a list as the parameter repeated) and the cursor. The
+ * newest first), or to the page a listing's own cursor names: the listing's
+ * own address with its parameters (those given, in this order, a list as the
+ * parameter repeated) and the cursor. The
  * request's URL is already normalised by the runtime, so its query is cut
  * off as text rather than parsed again on every page.
  */
 export function nextPageLink(
   requestUrl: string,
   parameters: Record<string, LinkParameter>,
-  position: number,
+  position: number | { cursor: string },
   direction: Direction = "asc",
 ): string {
   const queryStart = requestUrl.indexOf("?");
@@ -101,7 +102,10 @@ export function nextPageLink(
     for (const each of typeof value === "object" ? value : [value])
       query.append(name, String(each));
   }
-  query.set("cursor", encodeCursor(position, direction));
+  query.set(
+    "cursor",
+    typeof position === "number" ? encodeCursor(position, direction) : position.cursor,
+  );
   return `<${address}?${query}>; rel="next"`;
 }
 

@@ -44,7 +44,8 @@ function searchOf({ words, breeds }: PetFinders): string | null {
 
 /** The finders a listing's query names, as its schema read them (its paging aside). */
 export function findersOf(query: z.output<typeof ListPetsQuerySchema>): PetFinders {
-  const { limit, direction, cursor, status, categoryId, id, q, ...profile } = query;
+  const { limit, direction, cursor, near, within, sort, status, categoryId, id, q, ...profile } =
+    query;
   const { shelterId, breed, age, size, sex, ...yesNo } = profile;
   return {
     statuses: status,

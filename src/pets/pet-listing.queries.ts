@@ -74,7 +74,7 @@ const optionalValue = (column: SQLiteColumn, name: string) =>
   sql`(${sql.placeholder(name)} IS NULL OR ${column} = ${sql.placeholder(name)})`;
 
 /** Every filter but the search's, each checked on the animal in scope when its value is bound. */
-const checked = and(
+export const checked = and(
   optionalList(pets.status, "statuses"),
   optionalList(pets.categoryId, "categoryIds"),
   optionalList(pets.shelterId, "shelterIds"),
@@ -91,7 +91,7 @@ const checked = and(
 );
 
 /** The search index's entries `search` matches: the words of names and breeds, by FTS5's column filters. */
-const searchMatches = sql<boolean>`${petSearch} MATCH ${search}`;
+export const searchMatches = sql<boolean>`${petSearch} MATCH ${search}`;
 
 /** The order of a direction, and the part of the index it walks from the cursor. */
 function ordering(direction: Direction) {

@@ -6,11 +6,14 @@ import { changeRequestOf } from "../catalogue/changes.ts";
 import { refusalError } from "../catalogue/refusals.ts";
 import { ApiError, messages } from "../errors.ts";
 import { replyOf } from "../idempotency/idempotent-request.ts";
+import { nearbyOf, placeParameters } from "../shelters/near.schemas.ts";
+import { decodeNearCursor, encodeNearCursor } from "../shelters/near-cursor.ts";
 import { createPet } from "./pet-changes.queries.ts";
 import { editPet, removePet } from "./pet-edits.ts";
 import { yesNoParameters } from "./pet-finders.schemas.ts";
 import { findersOf } from "./pet-finders.ts";
 import { listPets } from "./pet-listing.queries.ts";
+import { listPetsNear } from "./pet-listing-near.queries.ts";
 import { findPet } from "./pets.queries.ts";
 import type { petRoutes } from "./pets.routes.ts";
 import { PET_NOT_FOUND, PetSchema } from "./pets.schemas.ts";
@@ -22,14 +25,12 @@ const animal = { noun: "animal", notFound: PET_NOT_FOUND } as const;
 export const petHandlers = {
   listPets: async (c) => {
     const query = c.req.valid("query");
-    const { limit, status, categoryId, id, q, direction, cursor, ...profile } = query;
+    const { limit, status, categoryId, id, q, direction, cursor, near, within, sort, ...profile } =
+      query;
     const { shelterId, breed, age, size, sex, ...yesNo } = profile;
-    const page = await listPets(c.get("services").db, {
-      ...findersOf(query),
-      limit,
-      direction,
-      after: cursor === undefined ? undefined : positionIn(cursor, direction),
-    });
+    const finders = findersOf(query);
+    const db = c.get("services").db;
+    const nearby = nearbyOf({ near, within, sort });
     // Every filter goes on; the direction only when it is not the default.
     const kept = {
       limit,
@@ -44,7 +45,25 @@ export const petHandlers = {
       sex,
       ...yesNoParameters(yesNo),
       direction: direction === "desc" ? direction : undefined,
+      ...placeParameters({ near, within, sort }),
     };
+    if (nearby) {
+      const after = cursor === undefined ? undefined : decodeNearCursor(cursor, nearby, direction);
+      const page = await listPetsNear(db, { ...finders, nearby, direction, after, limit });
+      const next =
+        page.next === undefined
+          ? undefined
+          : nextPageLink(c.req.url, kept, {
+              cursor: encodeNearCursor(nearby, direction, page.next),
+            });
+      return pageReply(c, page.pets, next);
+    }
+    const page = await listPets(db, {
+      ...finders,
+      limit,
+      direction,
+      after: cursor === undefined ? undefined : positionIn(cursor, direction),
+    });
     const next =
       page.next === undefined ? undefined : nextPageLink(c.req.url, kept, page.next, direction);
     return pageReply(c, page.pets, next);

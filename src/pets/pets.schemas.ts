@@ -6,6 +6,7 @@ import { wordsParameter } from "../api/search-words.ts";
 import { nameSchema } from "../api/text.ts";
 import { PET_STATUSES } from "../db/schema.ts";
 import { distanceKmSchema } from "../shelters/distance.ts";
+import { placeFinders, placeRules } from "../shelters/near.schemas.ts";
 import { atMostProfileValues, profileFinders } from "./pet-finders.schemas.ts";
 import { profileInput, profileOutput } from "./pet-profile.schemas.ts";
 
@@ -160,9 +161,11 @@ export const ListPetsQuerySchema = z
         example: "desc",
       }),
     ...profileFinders,
+    ...placeFinders,
     cursor,
   })
-  .superRefine(atMostProfileValues);
+  .superRefine(atMostProfileValues)
+  .superRefine(placeRules);
 
 export const PetIdParamsSchema = idParams(
   "petId",

@@ -4,8 +4,9 @@ import type { Field } from "../db/shape.ts";
 
 /**
  * How far a listed animal or shelter lies from the place a listing was
- * asked about. Listings do not take a place yet, so every item says `null`;
- * the key is there from the start so that clients never meet a new one.
+ * asked about. Only a listing with `near` measures it (see
+ * `near.queries.ts`); every other read, and every event and stored reply,
+ * says `null`.
  */
 
 export const distanceKmSchema = z.number().min(0).nullable().openapi({
@@ -14,7 +15,7 @@ export const distanceKmSchema = z.number().min(0).nullable().openapi({
   example: null,
 });
 
-/** The `distanceKm` of a shape: null wherever the record is read or rendered. */
+/** The `distanceKm` of a shape: null wherever the record is read or rendered outside a listing with `near`. */
 export const unmeasuredDistance: Field<SQL.Aliased<number | null>, number | null> = {
   select: sql<number | null>`NULL`.as("distance_km"),
   render: (read) => read,

@@ -1,9 +1,10 @@
-import { and, eq, isNull, notExists, sql } from "drizzle-orm";
+import { and, eq, exists, isNull, ne, notExists, or, type SQL, sql } from "drizzle-orm";
 import { type Creator, ownerValues } from "../accounts/owner.ts";
 import { callersAccount } from "../catalogue/ownership.ts";
 import { change } from "../changes/change.ts";
 import type { Claim, Outcome } from "../changes/outcomes.ts";
-import { type Database, millis } from "../db/database.ts";
+import { type Database, type Drizzle, millis } from "../db/database.ts";
+import { shelterPlaces } from "../db/places-table.ts";
 import { accounts, pets } from "../db/schema.ts";
 import { indexName, shelterSearch, unindexName } from "../db/search-tables.ts";
 import { shelters } from "../db/shelters-table.ts";
@@ -12,9 +13,10 @@ import { liveShelter, shelterShape } from "./shelters.queries.ts";
 import type { NewShelter, Shelter } from "./shelters.schemas.ts";
 
 /**
- * The changes of a shelter, each one D1 batch: its row, the words of its
- * name in the search index, and its events, together or not at all. Each
- * change adds one to its version (its etag).
+ * The changes of a shelter, each one D1 batch: its row, its place in the
+ * R*Tree of places, the words of its name in the search index, and its
+ * events, together or not at all. Each change adds one to its version (its
+ * etag).
  */
 
 /** The shelters an account may hold, by its plan; a lowered plan keeps those it has. */
@@ -42,6 +44,24 @@ const capOfPlan = sql`CASE ${accounts.plan} ${sql.raw(
 
 /** True while the account in scope holds fewer live shelters than its plan allows. */
 const underCap = sql`(SELECT count(*) FROM ${shelters} WHERE ${shelters.accountId} = ${accounts.id} AND ${liveShelter}) < ${capOfPlan}`;
+
+/** A step that places the shelter `which` finds, as a box of one point, if the statement before changed one row. */
+const placing = (db: Drizzle, which: SQL) =>
+  db
+    .insert(shelterPlaces)
+    .select(
+      db
+        .select({
+          id: shelters.id,
+          minLat: shelters.latitude,
+          maxLat: shelters.latitude,
+          minLon: shelters.longitude,
+          maxLon: shelters.longitude,
+        })
+        .from(shelters)
+        .where(and(which, sql`changes() = 1`)),
+    )
+    .prepare();
 
 /** A shelter's columns as a change binds them, in the table's order. */
 const bound = <T>(name: string) => sql<T>`${sql.placeholder(name)}`;
@@ -83,6 +103,8 @@ const creation = change()
       .returning(shelterShape.columns)
       .prepare(),
   )
+  // The R*Tree's insert, with the id given, leaves last_insert_rowid() at the shelter's id.
+  .step("placed", (db) => placing(db, inserted))
   .step("indexed", (db) => indexName(db, names, inserted))
   .event({ type: "shelter.created", data: shelterShape, where: inserted })
   .read("account", (db) =>
@@ -165,10 +187,45 @@ export function createShelter(
 }
 
 /**
- * Changing a shelter: every column set to the shelter as the change decided
- * it, only at the version it was decided on; the words of its name; its event.
+ * Changing a shelter: its place moved first when the change moves it (a
+ * step of its own, so that the steps after, which go on only when the one
+ * before changed a row, do not depend on whether it moved); every column set
+ * to the shelter as the change decided it, only at the version it was
+ * decided on; the words of its name; its event.
  */
 const updating = change()
+  .step("moved", (db) =>
+    db
+      .update(shelterPlaces)
+      .set({
+        minLat: bound<number>("latitude"),
+        maxLat: bound<number>("latitude"),
+        minLon: bound<number>("longitude"),
+        maxLon: bound<number>("longitude"),
+      })
+      .where(
+        and(
+          eq(shelterPlaces.id, shelterId),
+          exists(
+            db
+              .select({ id: shelters.id })
+              .from(shelters)
+              .where(
+                and(
+                  thisShelter,
+                  atVersion,
+                  liveShelter,
+                  or(
+                    ne(shelters.latitude, bound<number>("latitude")),
+                    ne(shelters.longitude, bound<number>("longitude")),
+                  ),
+                ),
+              ),
+          ),
+        ),
+      )
+      .prepare(),
+  )
   .step("updated", (db) =>
     db
       .update(shelters)
@@ -211,7 +268,7 @@ export async function updateShelter(
 /**
  * Deleting a shelter: it becomes a tombstone, only at the version the
  * deletion was decided on and while no live animal lives there; its words
- * leave the index; its event shows it as it was.
+ * leave the index and its place the R*Tree; its event shows it as it was.
  */
 const deletion = change()
   .step("deleted", (db) =>
@@ -235,6 +292,12 @@ const deletion = change()
       .prepare(),
   )
   .step("unindexed", (db) => unindexName(db, names, shelterId))
+  .step("unplaced", (db) =>
+    db
+      .delete(shelterPlaces)
+      .where(and(eq(shelterPlaces.id, shelterId), sql`changes() = 1`))
+      .prepare(),
+  )
   .event({ type: "shelter.deleted", data: shelterShape, where: thisShelter });
 
 /** Deletes the shelter if it is still at `version` and no live animal lives there: whether it did. */

@@ -7,11 +7,14 @@ import { changeRequestOf } from "../catalogue/changes.ts";
 import { refusalError } from "../catalogue/refusals.ts";
 import { ApiError, messages } from "../errors.ts";
 import { replyOf } from "../idempotency/idempotent-request.ts";
+import { nearbyOf, placeParameters } from "./near.schemas.ts";
+import { decodeNearCursor, encodeNearCursor } from "./near-cursor.ts";
 import { createShelter } from "./shelter-changes.queries.ts";
 import { editShelter, removeShelter } from "./shelter-edits.ts";
 import { findShelter, listShelters } from "./shelters.queries.ts";
 import type { shelterRoutes } from "./shelters.routes.ts";
 import { SHELTER_NOT_FOUND, ShelterSchema } from "./shelters.schemas.ts";
+import { listSheltersNear } from "./shelters-near.queries.ts";
 
 /** How a refusal's error names a shelter. */
 const shelter = { noun: "shelter", notFound: SHELTER_NOT_FOUND } as const;
@@ -19,18 +22,30 @@ const shelter = { noun: "shelter", notFound: SHELTER_NOT_FOUND } as const;
 /** The shelters' handlers, one per route of the table. */
 export const shelterHandlers = {
   listShelters: async (c) => {
-    const { limit, id, q, country, cursor } = c.req.valid("query");
-    const page = await listShelters(c.get("services").db, {
+    const { limit, id, q, country, cursor, near, within, sort } = c.req.valid("query");
+    const finders = {
       limit,
       ids: id,
       words: q === undefined ? undefined : prefixQuery(q),
       countries: country,
+    };
+    const kept = { limit, id, q, country, ...placeParameters({ near, within, sort }) };
+    const db = c.get("services").db;
+    const nearby = nearbyOf({ near, within, sort });
+    if (nearby) {
+      const after = cursor === undefined ? undefined : decodeNearCursor(cursor, nearby, "asc");
+      const page = await listSheltersNear(db, { ...finders, nearby, after });
+      const next =
+        page.next === undefined
+          ? undefined
+          : nextPageLink(c.req.url, kept, { cursor: encodeNearCursor(nearby, "asc", page.next) });
+      return pageReply(c, page.shelters, next);
+    }
+    const page = await listShelters(db, {
+      ...finders,
       after: cursor === undefined ? undefined : decodeCursor(cursor),
     });
-    const next =
-      page.next === undefined
-        ? undefined
-        : nextPageLink(c.req.url, { limit, id, q, country }, page.next);
+    const next = page.next === undefined ? undefined : nextPageLink(c.req.url, kept, page.next);
     return pageReply(c, page.shelters, next);
   },
 

@@ -6,6 +6,7 @@ import { wordsParameter } from "../api/search-words.ts";
 import { nameSchema } from "../api/text.ts";
 import { COUNTRY_CODES } from "./countries.ts";
 import { distanceKmSchema } from "./distance.ts";
+import { placeFinders, placeRules } from "./near.schemas.ts";
 
 /** What a request for a shelter that is not there is told, whether the id is unknown, deleted or malformed. */
 export const SHELTER_NOT_FOUND = "No shelter has this identifier.";
@@ -199,26 +200,29 @@ export const SheltersSchema = listOf("Shelters", ShelterSchema, {
 
 const { limit, cursor } = pageParameters("shelters");
 
-export const ListSheltersQuerySchema = z.object({
-  limit,
-  id: repeatedParameter(
-    "id",
-    IdentifierParameterSchema,
-    MAX_LISTED,
-    `Only these shelters (repeatable, at most ${MAX_LISTED}): those that exist, in the listing's order.`,
-  ).openapi({ example: [7] }),
-  q: wordsParameter(
-    "Words: a shelter matches when every word of `q` begins a word of its name, ignoring case and accents, as for animals (no word: 400).",
-    "happy",
-  ),
-  country: repeatedParameter(
-    "country",
-    country,
-    MAX_LISTED,
-    "Only shelters in one of these countries (repeatable).",
-  ).openapi({ example: ["GB"] }),
-  cursor,
-});
+export const ListSheltersQuerySchema = z
+  .object({
+    limit,
+    id: repeatedParameter(
+      "id",
+      IdentifierParameterSchema,
+      MAX_LISTED,
+      `Only these shelters (repeatable, at most ${MAX_LISTED}): those that exist, in the listing's order.`,
+    ).openapi({ example: [7] }),
+    q: wordsParameter(
+      "Words: a shelter matches when every word of `q` begins a word of its name, ignoring case and accents, as for animals (no word: 400).",
+      "happy",
+    ),
+    country: repeatedParameter(
+      "country",
+      country,
+      MAX_LISTED,
+      "Only shelters in one of these countries (repeatable).",
+    ).openapi({ example: ["GB"] }),
+    ...placeFinders,
+    cursor,
+  })
+  .superRefine(placeRules);
 
 export const ShelterIdParamsSchema = idParams(
   "shelterId",

@@ -84,6 +84,8 @@ describe("the README", () => {
     ).toHaveLength(5);
     expect(output.match(/^verified webhook\.test evt_[0-9a-z]{26} /gm), output).toHaveLength(2);
     expect(output, output).not.toMatch(/^refused:/m);
+    // Near Bath, both animals of the Bristol shelter came with their distance, and so did it.
+    expect(output.match(/"distanceKm":17\.8,/g), output).toHaveLength(3);
     // The photo went up whole, and its public address answered without a key.
     expect(output, output).toMatch(/"contentType":"image\/jpeg","size":141,/);
     expect(output, output).toMatch(/^cache-control: public, max-age=31536000, immutable\r?$/im);

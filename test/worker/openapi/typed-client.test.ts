@@ -95,6 +95,21 @@ describe("typed client", () => {
     expect(found.data).toEqual([animals[0]]);
     expect(found.data?.[0]?.distanceKm).toBeNull();
 
+    // Near the harbour, by distance: the same animals, each with the shelter's distance.
+    const near = await client.GET("/pets", {
+      headers,
+      params: { query: { near: "64.15,-21.95", within: "5", sort: "distance", age: ["young"] } },
+    });
+    expect(near.error).toBeUndefined();
+    expect(near.data?.map((pet) => [pet.id, pet.distanceKm])).toEqual(
+      animals.slice(0, 2).map((pet) => [pet.id, 0.5]),
+    );
+    const nearShelters = await client.GET("/shelters", {
+      headers,
+      params: { query: { near: "64.15,-21.95", within: "5" } },
+    });
+    expect(nearShelters.data?.map((shelter) => shelter.distanceKm)).toEqual([0.5]);
+
     const moved = await client.PATCH("/shelters/{shelterId}", {
       headers: { ...headers, "If-Match": made.etag },
       params: { path: { shelterId: made.id } },

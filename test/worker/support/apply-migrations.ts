@@ -16,12 +16,16 @@ const { results } = await env.DB.prepare(
 const virtual = results
   .filter(({ sql }) => /^CREATE VIRTUAL TABLE/i.test(sql))
   .map(({ name }) => name);
-// An FTS5 table keeps its index in shadow tables that refuse writes ("may not be
-// modified"): the table's own 'delete-all' command empties them.
+const fullText = results
+  .filter(({ sql }) => /^CREATE VIRTUAL TABLE\s+\S+\s+USING\s+fts5/i.test(sql))
+  .map(({ name }) => name);
+// A virtual table keeps its index in shadow tables (an FTS5 table's refuse writes:
+// "may not be modified"): an FTS5 table is emptied by its own 'delete-all' command,
+// an R*Tree by deleting its rows.
 const shadow = (name: string) => virtual.some((table) => name.startsWith(`${table}_`));
 const plain = results
   .map(({ name }) => name)
-  .filter((name) => !virtual.includes(name) && !shadow(name));
+  .filter((name) => !fullText.includes(name) && !shadow(name));
 const seeds = env.TEST_MIGRATIONS.filter(({ name }) => SEEDING_MIGRATIONS.includes(name));
 if (seeds.length !== SEEDING_MIGRATIONS.length) {
   throw new Error(`the seeding migrations ${SEEDING_MIGRATIONS.join(", ")} are not all there`);
@@ -29,7 +33,7 @@ if (seeds.length !== SEEDING_MIGRATIONS.length) {
 await env.DB.batch([
   env.DB.prepare("PRAGMA defer_foreign_keys = on"),
   ...plain.map((name) => env.DB.prepare(`DELETE FROM "${name}"`)),
-  ...virtual.map((name) =>
+  ...fullText.map((name) =>
     env.DB.prepare(`INSERT INTO "${name}"("${name}") VALUES ('delete-all')`),
   ),
   ...seeds.flatMap(({ queries }) => queries.map((query) => env.DB.prepare(query))),

@@ -1,0 +1,148 @@
+import { and, asc, desc, eq, gt, lt, type Placeholder, type SQL, sql } from "drizzle-orm";
+import { type Database, type Drizzle, preparedQueries, runAll, runOne } from "../db/database.ts";
+import { pets } from "../db/schema.ts";
+import { petSearch } from "../db/search-tables.ts";
+import { distanceKmOf, nearShelters, placeValues } from "../shelters/near.queries.ts";
+import type { Nearby } from "../shelters/near.schemas.ts";
+import type { NearPosition } from "../shelters/near-cursor.ts";
+import { guardStorage } from "../storage/storage-guard.ts";
+import { type PetFinders, SEARCH_WINDOW, valuesOf } from "./pet-finders.ts";
+import { checked, searchMatches } from "./pet-listing.queries.ts";
+import { live, petShape } from "./pets.queries.ts";
+import type { Pet } from "./pets.schemas.ts";
+
+/**
+ * The listing of animals near a place. The shelters near it come from the
+ * R*Tree (see `near.queries.ts`), their animals from the index of each
+ * shelter's animals. By distance, the order is the distance in 100 m units
+ * then the id, and the cursor holds both; by id, the id in either
+ * direction. With `near` alone a page is read straight away; with any other
+ * filter too, a page examines a window of at most 10,000 of those animals
+ * from the cursor, every filter checked on each, so it may hold fewer than
+ * asked (even none), and the next page starts after the window.
+ */
+
+type Order = "distance" | "idAsc" | "idDesc";
+
+const position = sql.placeholder("position");
+const unit = sql.placeholder("unit");
+const limit = sql.placeholder("limit");
+
+/** Every filter but the place's, when its value is bound: the listing's own finders, `q`, `breed` and `id` too. */
+const everyFilter = and(
+  checked,
+  sql`(${sql.placeholder("ids")} IS NULL OR ${pets.id} IN (SELECT value FROM json_each(${sql.placeholder("ids")})))`,
+  sql`(${sql.placeholder("search")} IS NULL OR EXISTS (SELECT 1 FROM ${petSearch} WHERE ${searchMatches} AND ${petSearch.rowid} = ${pets.id}))`,
+);
+
+/**
+ * The live animals of the shelters near the place, from the cursor, in the
+ * order's order: as the API shows them, or (for a window) only their ids
+ * and distances.
+ */
+function nearAnimals(
+  db: Drizzle,
+  { order, shown }: { order: Order; shown: boolean },
+  where: SQL | undefined,
+  entries: Placeholder | number,
+) {
+  const near = nearShelters(db);
+  const from = {
+    distance: sql`(${near.unit}, ${pets.id}) > (${unit}, ${position})`,
+    idAsc: gt(pets.id, position),
+    idDesc: lt(pets.id, position),
+  }[order];
+  const orderBy = {
+    distance: [asc(near.unit), asc(pets.id)],
+    idAsc: [asc(pets.id)],
+    idDesc: [desc(pets.id)],
+  }[order];
+  const columns = shown
+    ? { ...petShape.columns, distanceKm: distanceKmOf(near.unit), unit: near.unit }
+    : { id: pets.id, unit: near.unit };
+  return db
+    .select(columns as typeof petShape.columns & { unit: typeof near.unit })
+    .from(pets)
+    .innerJoin(near, eq(pets.shelterId, near.shelterId))
+    .where(and(live, from, where))
+    .orderBy(...orderBy)
+    .limit(entries);
+}
+
+/** The statements of one order: straight away, and through a window. */
+function statementsFor(db: Drizzle, order: Order) {
+  const window = nearAnimals(db, { order, shown: false }, undefined, SEARCH_WINDOW).as("windowed");
+  const lastFirst = order === "idDesc" ? [asc(window.id)] : [desc(window.unit), desc(window.id)];
+  return {
+    straight: nearAnimals(db, { order, shown: true }, undefined, limit).prepare(),
+    page: nearAnimals(
+      db,
+      { order, shown: true },
+      and(everyFilter, sql`${pets.id} IN (SELECT ${window.id} FROM ${window})`),
+      limit,
+    ).prepare(),
+    window: db
+      .select({ entries: sql<number>`count(*) OVER ()`, unit: window.unit, id: window.id })
+      .from(window)
+      .orderBy(...lastFirst)
+      .limit(1)
+      .prepare(),
+  };
+}
+
+/** The statements of each order, prepared once per database (exported so a test can read their plans). */
+export const nearPetFinders = preparedQueries((db: Drizzle) => ({
+  distance: statementsFor(db, "distance"),
+  idAsc: statementsFor(db, "idAsc"),
+  idDesc: statementsFor(db, "idDesc"),
+}));
+
+interface NearPageQuery extends PetFinders {
+  nearby: Nearby;
+  direction: "asc" | "desc";
+  after: NearPosition | undefined;
+  limit: number;
+}
+
+/** One page of the animals near the place, and where the next starts when another may follow. */
+export async function listPetsNear(
+  db: Database,
+  query: NearPageQuery,
+): Promise<{ pets: Pet[]; next: NearPosition | undefined }> {
+  const order: Order =
+    query.nearby.sort === "distance" ? "distance" : query.direction === "asc" ? "idAsc" : "idDesc";
+  const statements = nearPetFinders(db)[order];
+  const finders = valuesOf(query);
+  const values = {
+    ...finders,
+    ...placeValues(query.nearby),
+    unit: query.after?.unit ?? -1,
+    position: query.after?.id ?? (order === "idDesc" ? Number.MAX_SAFE_INTEGER + 1 : 0),
+    limit: query.limit + 1,
+  };
+  const narrowed = Object.values(finders).some((value) => value !== null);
+  if (!narrowed) {
+    const rows = await guardStorage("D1", () => runOne(db, statements.straight, values));
+    return pageFrom(rows, query.limit);
+  }
+  const [rows, edges] = await guardStorage("D1", () =>
+    runAll(db, [statements.page, statements.window], values),
+  );
+  const page = pageFrom(rows as NearRow[], query.limit);
+  const [edge] = edges as { entries: number; unit: number; id: number }[];
+  const full = edge !== undefined && edge.entries === SEARCH_WINDOW;
+  return page.next === undefined && full && edge
+    ? { ...page, next: { unit: edge.unit, id: edge.id } }
+    : page;
+}
+
+type NearRow = Parameters<typeof petShape.render>[0] & { unit: number };
+
+function pageFrom(rows: NearRow[], size: number) {
+  const listed = rows.slice(0, size);
+  const last = listed.at(-1);
+  return {
+    pets: listed.map(({ unit: _unit, ...row }) => petShape.render(row)),
+    next: rows.length > size && last ? { unit: last.unit, id: last.id } : undefined,
+  };
+}

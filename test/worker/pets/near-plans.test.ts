@@ -1,0 +1,57 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { nearPetFinders } from "../../../src/pets/pet-listing-near.queries.ts";
+import { nearShelterFinders } from "../../../src/shelters/shelters-near.queries.ts";
+import { testServices } from "../support/keys.ts";
+
+/**
+ * A listing with `near` costs what the shelters near the place and their
+ * animals cost, whatever the size of the catalogue, only if SQLite asks the
+ * R*Tree for the box, fetches each candidate shelter by primary key and its
+ * animals through the index of each shelter's animals: these are the plans
+ * it chooses for the very statements the handlers run.
+ */
+async function planOf(query: { getQuery(): { sql: string; params: unknown[] } }): Promise<string> {
+  const { sql, params } = query.getQuery();
+  const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+    .bind(...params.map((param) => (typeof param === "object" ? 1 : param)))
+    .all<{ detail: string }>();
+  return results.map((row) => row.detail).join("\n");
+}
+
+/** The R*Tree asked for a box: a constraint on each of its four coordinates, for each longitude range. */
+const BOX = /SCAN shelter_places VIRTUAL TABLE INDEX 2:(?:[A-D][0-3]){4}/g;
+const SHELTER_BY_KEY = /SEARCH shelters USING INTEGER PRIMARY KEY \(rowid=\?\)/;
+/** A plan that reads a table of animals or shelters row by row. */
+const SCANS_TABLE = /SCAN (pets|shelters)\b/;
+
+describe("the near listings' query plans", () => {
+  const { db } = testServices();
+  const pets = nearPetFinders(db);
+
+  it.each(["distance", "idAsc", "idDesc"] as const)(
+    "ask the R*Tree for both ranges of the box, then each shelter's animals by index (%s)",
+    async (order) => {
+      const { straight, page, window } = pets[order];
+      for (const statement of [straight, page, window]) {
+        const plan = await planOf(statement);
+        expect(plan.match(BOX)?.length ?? 0, plan).toBeGreaterThanOrEqual(2);
+        expect(plan).toMatch(SHELTER_BY_KEY);
+        expect(plan).toMatch(
+          /SEARCH pets USING (COVERING )?INDEX pets_shelter_id_idx \(shelter_id=\?( AND id[<>]\?)?\)/,
+        );
+        expect(plan).not.toMatch(SCANS_TABLE);
+      }
+    },
+  );
+
+  it.each(["distance", "id"] as const)(
+    "ask the R*Tree for the shelters' box (%s)",
+    async (order) => {
+      const plan = await planOf(nearShelterFinders(db)[order]);
+      expect(plan.match(BOX)?.length ?? 0, plan).toBe(2);
+      expect(plan).toMatch(SHELTER_BY_KEY);
+      expect(plan).not.toMatch(SCANS_TABLE);
+    },
+  );
+});
