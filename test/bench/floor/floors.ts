@@ -115,12 +115,13 @@ function findersOf(c: FloorContext): PetFinders {
 
 /** The listing's page, near a place when `near` is given, and where the next starts. */
 async function listedPets(c: FloorContext, db: Database) {
-  const near = await listedPetsNear(c, db, findersOf(c));
+  const finders = findersOf(c);
+  const near = await listedPetsNear(c, db, finders);
   if (near) return near;
   const direction = (c.req.query("direction") ?? "asc") as Direction;
   const cursor = c.req.query("cursor");
   return listPets(db, {
-    ...findersOf(c),
+    ...finders,
     limit: page(c).limit,
     direction,
     after: cursor === undefined ? undefined : positionIn(cursor, direction),
