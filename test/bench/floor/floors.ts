@@ -1,3 +1,4 @@
+import { keyOwner, type Owner } from "../../../src/accounts/owner.ts";
 import { type Direction, decodeCursor, positionIn } from "../../../src/api/cursor.ts";
 import { deprecationLink, deprecationsIn, sunsetDate } from "../../../src/api/deprecation.ts";
 import { prefixQuery } from "../../../src/api/search-words.ts";
@@ -43,7 +44,7 @@ import {
   registerWebhook,
   rotateWebhookSecret,
 } from "../../../src/webhooks/endpoint-changes.ts";
-import { findWebhook, listWebhooks, type Owner } from "../../../src/webhooks/webhooks.queries.ts";
+import { findWebhook, listWebhooks } from "../../../src/webhooks/webhooks.queries.ts";
 import { INSERT_ONLY_PATH, WITH_HEADERS_PATH } from "../floor-paths.ts";
 import { CHANGE_HEADERS, pageWithHeaders, READ_HEADERS } from "./api-headers.ts";
 import {
@@ -172,12 +173,12 @@ export const floors: Record<string, Floor> = {
     });
   },
   "POST /v1/pets": async (c, { db }) => {
-    const owner = { apiKeyHash: shopper, now: now() };
+    const owner = { owner: keyOwner({ hash: shopper }), now: now() };
     const outcome = await createPet(db, await c.req.json<NewPet>(), owner, undefined);
     return c.json(outcome.kind === "made" ? outcome.body : outcome, 201);
   },
   [`POST ${INSERT_ONLY_PATH}`]: async (c, { db }) => {
-    const owner = { apiKeyHash: shopper, now: now() };
+    const owner = { owner: keyOwner({ hash: shopper }), now: now() };
     const values = newPetValues(await c.req.json<NewPet>(), owner);
     const [row] = await runOne(db, insertOnly(db), values);
     return c.json(row && petShape.render(row), 201);
