@@ -1,18 +1,19 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { normaliseEmail } from "../accounts/accounts.queries.ts";
+import { keyOwner, type Owner, ownersAccount, ownerValues } from "../accounts/owner.ts";
 import { accounts } from "../db/schema.ts";
-import { accountOfKey } from "../keys/keys.queries.ts";
 
 /**
  * Who may change a record of the catalogue (an animal, a category): the
- * account whose key made it. A record a migration made (the seeded
- * categories) has no owner in its row, since a migration cannot know the
- * environment's operator account; a null owner means that account.
+ * account whose key made it, through any of its keys or its own dashboard.
+ * A record a migration made (the seeded categories) has no owner in its
+ * row, since a migration cannot know the environment's operator account; a
+ * null owner means that account.
  */
 
-/** The account of the caller's key, bound as `apiKeyHash`. */
-export const callersAccount = accountOfKey(sql.placeholder("apiKeyHash"));
+/** The caller's account: its key's, bound as `apiKeyHash`, or the account bound as `accountId`. */
+export const callersAccount = ownersAccount;
 
 /** The environment's operator account, by its email bound as `operatorEmail` (found by the index on lower(email)). */
 const operatorAccount = sql<
@@ -24,18 +25,15 @@ export function ownedByCaller(owner: SQLiteColumn): SQL<boolean> {
   return sql<boolean>`coalesce(${owner}, ${operatorAccount}) = ${callersAccount}`;
 }
 
-/** Who is asking to change a record: the caller's key, and the environment's operator account. */
-export interface Changer {
-  apiKeyHash: string;
-  operatorEmail: string;
-}
+/** Who is asking to change a record: the caller (a key, or a signed-in account), and the environment's operator account. */
+export type Changer = Owner & { operatorEmail: string };
 
-/** The changer of a request: its key, and the configuration that names the operator account. */
+/** The changer of an API request: its key, and the configuration that names the operator account. */
 export function changerOf(key: { hash: string }, config: { operatorEmail: string }): Changer {
-  return { apiKeyHash: key.hash, operatorEmail: config.operatorEmail };
+  return { ...keyOwner(key), operatorEmail: config.operatorEmail };
 }
 
 /** The values `callersAccount` and `ownedByCaller` bind. */
-export function changerValues({ apiKeyHash, operatorEmail }: Changer) {
-  return { apiKeyHash, operatorEmail: normaliseEmail(operatorEmail) };
+export function changerValues(changer: Changer) {
+  return { ...ownerValues(changer), operatorEmail: normaliseEmail(changer.operatorEmail) };
 }

@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, isNull, notExists, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
+import { ownerValues } from "../accounts/owner.ts";
 import { cutPage } from "../api/pagination.ts";
 import {
   type Changer,
@@ -152,7 +153,11 @@ export async function createCategory(
   db: Database,
   { name, apiKeyHash, now }: { name: string; apiKeyHash: string; now: number },
 ): Promise<{ kind: "made"; category: Category } | NameTaken> {
-  const { results } = await creation.run(db, { name, apiKeyHash, now });
+  const { results } = await creation.run(db, {
+    name,
+    ...ownerValues({ kind: "key", apiKeyHash }),
+    now,
+  });
   const [row] = results.category;
   if (row) return { kind: "made", category: categoryShape.render(row) };
   const [taken] = results.taken;

@@ -11,6 +11,8 @@ import {
   submitRevokeForm,
   submitRollForm,
 } from "./account.handlers.tsx";
+import { animalPages } from "./animal-pages.ts";
+import { announcesOversizedUpload, UPLOAD_LIMIT, UPLOAD_PATH } from "./animal-photos.handlers.tsx";
 import {
   acceptInviteForm,
   renderInvite,
@@ -34,6 +36,7 @@ import {
   messageResponse,
 } from "./pages/layout.tsx";
 import { type DashboardContext, type DashboardEnv, dashboardReads } from "./session.ts";
+import { shelterPages } from "./shelter-pages.ts";
 import { webhookPages } from "./webhook-pages.ts";
 
 /**
@@ -70,9 +73,11 @@ export function dashboardRoutes(): Hono<DashboardEnv> {
       await next();
       c.res.headers.set("Cache-Control", "no-store");
       // Its own rather than secure-headers': the policy names the origin and an async hash.
+      const origin = new URL(c.req.url).origin;
+      const photosOrigin = c.get("services").config.publicOrigin ?? origin;
       c.res.headers.set(
         "Content-Security-Policy",
-        await contentSecurityPolicy(new URL(c.req.url).origin),
+        await contentSecurityPolicy(origin, photosOrigin),
       );
     },
     pageFraming,
@@ -115,6 +120,8 @@ export function dashboardRoutes(): Hono<DashboardEnv> {
   dashboard.post("/keys/:hash/revoke", ...signedIn, submitRevokeForm);
   dashboard.post("/keys/:hash/roll", ...signedIn, submitRollForm);
   dashboard.route("/webhooks", webhookPages(signedIn));
+  dashboard.route("/animals", animalPages(signedIn));
+  dashboard.route("/shelters", shelterPages(signedIn));
 
   dashboard.all("*", (c) =>
     messageResponse(c, 404, "Page not found", "There is no dashboard page at this address."),
@@ -128,16 +135,39 @@ const formLimit = bodyLimit({
   onError: (c) => messageResponse(c, 413, "Form too large", "That form was too large to accept."),
 });
 
+const uploadLimit = bodyLimit({
+  maxSize: UPLOAD_LIMIT,
+  onError: (c) =>
+    messageResponse(
+      c,
+      413,
+      "Photo too large",
+      "That photo is larger than 5 MiB, the most a photo may be. Go back and send a smaller one.",
+    ),
+});
+
 /**
  * Reads a posted form once, for the CSRF check and the handler alike. A body
  * over 16 KiB gets a 413 page; one that cannot be read (malformed multipart,
  * or a client that broke off its upload) a 400 page, never a 500.
+ *
+ * A photo upload may hold 5 MiB and the form's fields. Parsing buffers the
+ * whole body, the file is parsed from it and its bytes read once more to be
+ * stored, so an upload costs at most about three times its size in memory
+ * while it is handled (some 15 MiB of a Worker's 128 MiB); one that
+ * announces more than the limit is not read at all (its route says why),
+ * and one that does not announce its length is cut off at the limit.
  */
 async function formBody(c: DashboardContext, next: () => Promise<void>) {
+  if (announcesOversizedUpload(c)) {
+    c.set("form", {});
+    return next();
+  }
+  const limit = UPLOAD_PATH.test(c.req.path) ? uploadLimit : formLimit;
   // Errors before the form was read are the body's; later ones belong to the handler.
   let read = false;
   try {
-    return await formLimit(c, async () => {
+    return await limit(c, async () => {
       c.set("form", await c.req.parseBody({ all: true }));
       read = true;
       await next();

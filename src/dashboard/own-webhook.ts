@@ -1,5 +1,6 @@
+import type { Owner } from "../accounts/owner.ts";
 import { DASHBOARD_PATH } from "../api/public-paths.ts";
-import { findWebhook, type Owner } from "../webhooks/webhooks.queries.ts";
+import { findWebhook } from "../webhooks/webhooks.queries.ts";
 import type { Webhook } from "../webhooks/webhooks.schemas.ts";
 import { ACCOUNT_PAGE, messageResponse } from "./pages/layout.tsx";
 import type { DashboardContext } from "./session.ts";

@@ -1,4 +1,5 @@
 import { and, eq, exists, ne, notExists, sql } from "drizzle-orm";
+import { type Creator, ownerValues } from "../accounts/owner.ts";
 import { type Changer, callersAccount, changerValues } from "../catalogue/ownership.ts";
 import { change } from "../changes/change.ts";
 import type { Claim, Outcome } from "../changes/outcomes.ts";
@@ -96,11 +97,8 @@ type CreateRefusal =
   | { kind: "unknownShelter" }
   | { kind: "notOwner" };
 
-/** What a create binds: the animal as sent, `available` unless it says otherwise, and its owner's key. */
-export function newPetValues(
-  newPet: NewPet,
-  { apiKeyHash, now }: { apiKeyHash: string; now: number },
-) {
+/** What a create binds: the animal as sent, `available` unless it says otherwise, and its owner. */
+export function newPetValues(newPet: NewPet, { owner, now }: Creator) {
   const profile = profileOf(newPet);
   return {
     name: newPet.name,
@@ -108,7 +106,7 @@ export function newPetValues(
     status: newPet.status ?? "available",
     shelterId: profile.shelterId ?? null,
     profile: profileValue(profile),
-    apiKeyHash,
+    ...ownerValues(owner),
     now,
   };
 }
@@ -123,19 +121,19 @@ export function newPetValues(
 export function createPet(
   db: Database,
   newPet: NewPet,
-  { apiKeyHash, now }: { apiKeyHash: string; now: number },
+  creator: Creator,
   claim: Claim | undefined,
 ): Promise<Outcome<Pet, CreateRefusal>> {
   return creation.answer(db, {
-    values: newPetValues(newPet, { apiKeyHash, now }),
+    values: newPetValues(newPet, creator),
     claim,
     made: ({ pet: [row] }) => row && petShape.render(row),
     refused: ({ category: [category], shelter: [shelter] }): CreateRefusal => {
       if (!category) return { kind: "unknownCategory" };
       if (shelter?.standing === "unknown") return { kind: "unknownShelter" };
       if (shelter?.standing === "another account's") return { kind: "notOwner" };
-      // Every authenticated key has an account row; reaching this means the data is broken.
-      throw new Error("no account owns the API key, so the animal was not added");
+      // Every authenticated key and signed-in person has an account row; reaching this means the data is broken.
+      throw new Error("no account owns the caller, so the animal was not added");
     },
   });
 }

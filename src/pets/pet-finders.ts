@@ -1,5 +1,7 @@
+import type { z } from "@hono/zod-openapi";
+import { prefixQuery } from "../api/search-words.ts";
 import type { PetAge, PetSex, PetSize, YesNoField } from "./pet-profile.schemas.ts";
-import type { PetStatus } from "./pets.schemas.ts";
+import type { ListPetsQuerySchema, PetStatus } from "./pets.schemas.ts";
 
 /**
  * The filters of a listing of animals, and the values its statements bind
@@ -25,6 +27,8 @@ export interface PetFinders {
   sizes?: readonly PetSize[] | undefined;
   sex?: PetSex | undefined;
   yesNo?: Partial<Record<YesNoField, boolean>> | undefined;
+  /** Only this account's animals (the dashboard's list of an account's own). */
+  accountId?: number | undefined;
 }
 
 /** The search index's query: `q`'s words in names, and any `breed`'s words in breeds. */
@@ -36,6 +40,25 @@ function searchOf({ words, breeds }: PetFinders): string | null {
       : `breed : (${breeds.map((each) => `(${each})`).join(" OR ")})`,
   ].filter((part) => part !== undefined);
   return parts.length === 0 ? null : parts.join(" AND ");
+}
+
+/** The finders a listing's query names, as its schema read them (its paging aside). */
+export function findersOf(query: z.output<typeof ListPetsQuerySchema>): PetFinders {
+  const { limit, direction, cursor, near, within, sort, status, categoryId, id, q, ...profile } =
+    query;
+  const { shelterId, breed, age, size, sex, ...yesNo } = profile;
+  return {
+    statuses: status,
+    categoryIds: categoryId,
+    ids: id,
+    words: q === undefined ? undefined : prefixQuery(q),
+    shelterIds: shelterId,
+    breeds: breed?.map((value) => prefixQuery(value) ?? ""),
+    ages: age,
+    sizes: size,
+    sex,
+    yesNo,
+  };
 }
 
 const json = (list: readonly unknown[] | undefined) =>
@@ -60,6 +83,7 @@ export function valuesOf(finders: PetFinders) {
     houseTrained: bit(yesNo.houseTrained),
     specialNeeds: bit(yesNo.specialNeeds),
     spayedNeutered: bit(yesNo.spayedNeutered),
+    accountId: finders.accountId ?? null,
   };
 }
 

@@ -39,8 +39,9 @@ import type { Pet } from "./pets.schemas.ts";
  *   the search index, the other filters checked on each. The page may then
  *   hold fewer animals than asked, even none, and the next page starts after
  *   the window;
- * - any other combination: a window of at most 10,000 entries of the index
- *   of live animals, every filter checked on each, the same way.
+ * - any other combination, and one account's animals (the dashboard's
+ *   list): a window of at most 10,000 entries of the index of live animals,
+ *   every filter checked on each, the same way.
  *
  * Lists of values are bound as JSON arrays, so one statement serves any list.
  */
@@ -86,6 +87,7 @@ export const checked = and(
   optionalValue(pets.houseTrained, "houseTrained"),
   optionalValue(pets.specialNeeds, "specialNeeds"),
   optionalValue(pets.spayedNeutered, "spayedNeutered"),
+  optionalValue(pets.accountId, "accountId"),
 );
 
 /** The search index's entries `search` matches: the words of names and breeds, by FTS5's column filters. */

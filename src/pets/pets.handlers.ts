@@ -1,8 +1,8 @@
+import { keyOwner } from "../accounts/owner.ts";
 import { positionIn } from "../api/cursor.ts";
 import { nextPageLink, pageReply } from "../api/pagination.ts";
 import { createdReply, foundReply, recordReply } from "../api/record-replies.ts";
 import type { RouteHandlers } from "../api/route-handlers.ts";
-import { prefixQuery } from "../api/search-words.ts";
 import { changeRequestOf } from "../catalogue/changes.ts";
 import { deletionReply } from "../catalogue/deletion-reply.ts";
 import { refusalError } from "../catalogue/refusals.ts";
@@ -13,6 +13,7 @@ import { decodeNearCursor, encodeNearCursor } from "../shelters/near-cursor.ts";
 import { createPet } from "./pet-changes.queries.ts";
 import { editPet, removePet } from "./pet-edits.ts";
 import { yesNoParameters } from "./pet-finders.schemas.ts";
+import { findersOf } from "./pet-finders.ts";
 import { listPets } from "./pet-listing.queries.ts";
 import { listPetsNear } from "./pet-listing-near.queries.ts";
 import { findPet } from "./pets.queries.ts";
@@ -25,21 +26,11 @@ const animal = { noun: "animal", notFound: PET_NOT_FOUND } as const;
 /** The animals' handlers, one per route of the table. */
 export const petHandlers = {
   listPets: async (c) => {
+    const query = c.req.valid("query");
     const { limit, status, categoryId, id, q, direction, cursor, near, within, sort, ...profile } =
-      c.req.valid("query");
+      query;
     const { shelterId, breed, age, size, sex, ...yesNo } = profile;
-    const finders = {
-      statuses: status,
-      categoryIds: categoryId,
-      ids: id,
-      words: q === undefined ? undefined : prefixQuery(q),
-      shelterIds: shelterId,
-      breeds: breed?.map((value) => prefixQuery(value) ?? ""),
-      ages: age,
-      sizes: size,
-      sex,
-      yesNo,
-    };
+    const finders = findersOf(query);
     const db = c.get("services").db;
     const nearby = nearbyOf({ near, within, sort });
     // Every filter goes on; the direction only when it is not the default.
@@ -81,7 +72,7 @@ export const petHandlers = {
   },
 
   createPet: async (c) => {
-    const owner = { apiKeyHash: c.get("apiKey").hash, now: Date.now() };
+    const owner = { owner: keyOwner(c.get("apiKey")), now: Date.now() };
     const newPet = c.req.valid("json");
     const outcome = await createPet(c.get("services").db, newPet, owner, c.get("claim"));
     if (outcome.kind === "unknownCategory" || outcome.kind === "unknownShelter") {

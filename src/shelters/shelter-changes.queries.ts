@@ -1,4 +1,5 @@
 import { and, eq, exists, isNull, ne, notExists, or, type SQL, sql } from "drizzle-orm";
+import { type Creator, ownerValues } from "../accounts/owner.ts";
 import { callersAccount } from "../catalogue/ownership.ts";
 import { change } from "../changes/change.ts";
 import type { Claim, Outcome } from "../changes/outcomes.ts";
@@ -170,16 +171,16 @@ function newShelterColumns(newShelter: NewShelter): ShelterColumns {
 export function createShelter(
   db: Database,
   newShelter: NewShelter,
-  { apiKeyHash, now }: { apiKeyHash: string; now: number },
+  { owner, now }: Creator,
   claim: Claim | undefined,
 ): Promise<Outcome<Shelter, { kind: "limitReached"; cap: number }>> {
   return creation.answer(db, {
-    values: { ...newShelterColumns(newShelter), apiKeyHash, now },
+    values: { ...newShelterColumns(newShelter), ...ownerValues(owner), now },
     claim,
     made: ({ shelter: [row] }) => row && shelterShape.render(row),
     refused: ({ account: [account] }) => {
-      // Every authenticated key has an account row; reaching this means the data is broken.
-      if (!account) throw new Error("no account owns the API key, so the shelter was not added");
+      // Every authenticated key and signed-in person has an account row; reaching this means the data is broken.
+      if (!account) throw new Error("no account owns the caller, so the shelter was not added");
       return { kind: "limitReached", cap: SHELTERS_BY_PLAN[account.plan] };
     },
   });

@@ -1,3 +1,4 @@
+import { keyOwner } from "../accounts/owner.ts";
 import { decodeCursor } from "../api/cursor.ts";
 import { nextPageLink, pageReply } from "../api/pagination.ts";
 import { createdReply, foundReply, recordReply } from "../api/record-replies.ts";
@@ -51,7 +52,7 @@ export const shelterHandlers = {
   },
 
   createShelter: async (c) => {
-    const owner = { apiKeyHash: c.get("apiKey").hash, now: Date.now() };
+    const owner = { owner: keyOwner(c.get("apiKey")), now: Date.now() };
     const outcome = await createShelter(
       c.get("services").db,
       c.req.valid("json"),

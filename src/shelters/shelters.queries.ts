@@ -207,7 +207,7 @@ export async function findShelter(db: Database, id: number): Promise<Shelter | u
 }
 
 /** A shelter as a change finds it, with what decides whether the change may happen. */
-interface ShelterForChange {
+export interface ShelterForChange {
   shelter: Shelter;
   version: number;
   owned: boolean;

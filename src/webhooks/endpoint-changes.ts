@@ -1,9 +1,9 @@
+import type { Owner } from "../accounts/owner.ts";
 import type { Claim, Made, Outcome, Replayed, Reused, Stored } from "../changes/outcomes.ts";
 import type { EventTypeSelector } from "../events/events.schemas.ts";
 import type { Services } from "../services.ts";
 import * as writes from "./endpoint-writes.queries.ts";
 import { generateWebhookSecret } from "./webhook-secrets.ts";
-import type { Owner } from "./webhooks.queries.ts";
 import type { CreatedWebhook, Webhook } from "./webhooks.schemas.ts";
 
 /*

@@ -1,4 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
+import { type Owner, ownersAccount, ownerValues } from "../accounts/owner.ts";
 import { change } from "../changes/change.ts";
 import type { Claim, Outcome } from "../changes/outcomes.ts";
 import { type Database, type Drizzle, millis, preparedQueries, runOne } from "../db/database.ts";
@@ -7,13 +8,7 @@ import { shape } from "../db/shape.ts";
 import type { EventTypeSelector } from "../events/events.schemas.ts";
 import { firstRow, guardStorage } from "../storage/storage-guard.ts";
 import { MAX_SIGNING_SECRETS, SECRET_OVERLAP_MS, stillSigning } from "./webhook-secrets.ts";
-import {
-  type Owner,
-  ownedEndpoint,
-  ownersAccount,
-  ownerValues,
-  webhookShape,
-} from "./webhooks.queries.ts";
+import { ownedEndpoint, webhookShape } from "./webhooks.queries.ts";
 import { type CreatedWebhook, MAX_WEBHOOKS, type Webhook } from "./webhooks.schemas.ts";
 
 /*

@@ -1,3 +1,4 @@
+import { keyOwner, type Owner } from "../accounts/owner.ts";
 import { decodeCursor } from "../api/cursor.ts";
 import { nextPageLink, pageReply } from "../api/pagination.ts";
 import type { RouteHandlers } from "../api/route-handlers.ts";
@@ -17,7 +18,7 @@ import {
   registerWebhook,
   rotateWebhookSecret,
 } from "./endpoint-changes.ts";
-import { findWebhook, listWebhooks, type Owner } from "./webhooks.queries.ts";
+import { findWebhook, listWebhooks } from "./webhooks.queries.ts";
 import type { webhookRoutes } from "./webhooks.routes.ts";
 import {
   CreatedWebhookSchema,
@@ -44,9 +45,6 @@ function checkOrderTypes(
     checkScopes(apiKey, ["webhooks:write", "orders:read"]);
   }
 }
-
-/** The caller, as the owner of the endpoints its key's account has. */
-const ownerOf = (apiKey: { hash: string }): Owner => ({ kind: "key", apiKeyHash: apiKey.hash });
 
 /** Refuses a request for an endpoint that is not the caller's account's. */
 async function ownEndpoint(services: Services, owner: Owner, id: number): Promise<void> {
@@ -89,12 +87,12 @@ export const webhookHandlers = {
   },
 
   listWebhooks: async (c) => {
-    return c.json(await listWebhooks(c.get("services").db, ownerOf(c.get("apiKey"))), 200);
+    return c.json(await listWebhooks(c.get("services").db, keyOwner(c.get("apiKey"))), 200);
   },
 
   getWebhook: async (c) => {
     const { webhookId } = c.req.valid("param");
-    const webhook = await findWebhook(c.get("services").db, ownerOf(c.get("apiKey")), webhookId);
+    const webhook = await findWebhook(c.get("services").db, keyOwner(c.get("apiKey")), webhookId);
     if (!webhook) throw new ApiError("not_found", WEBHOOK_NOT_FOUND);
     return c.json(webhook, 200);
   },
@@ -105,14 +103,14 @@ export const webhookHandlers = {
     const services = c.get("services");
     checkOrderTypes(c.get("apiKey"), change.types);
     if (change.url !== undefined) checkUrl(change.url, services.config.webhooks.urlPolicy);
-    const webhook = await changeWebhook(services, ownerOf(c.get("apiKey")), webhookId, change);
+    const webhook = await changeWebhook(services, keyOwner(c.get("apiKey")), webhookId, change);
     if (!webhook) throw new ApiError("not_found", WEBHOOK_NOT_FOUND);
     return c.json(webhook, 200);
   },
 
   deleteWebhook: async (c) => {
     const { webhookId } = c.req.valid("param");
-    const deleted = await deleteWebhook(c.get("services"), ownerOf(c.get("apiKey")), webhookId);
+    const deleted = await deleteWebhook(c.get("services"), keyOwner(c.get("apiKey")), webhookId);
     if (!deleted) throw new ApiError("not_found", WEBHOOK_NOT_FOUND);
     return c.body(null, 204);
   },
@@ -121,7 +119,7 @@ export const webhookHandlers = {
     const { webhookId } = c.req.valid("param");
     const { limit, cursor } = c.req.valid("query");
     const services = c.get("services");
-    await ownEndpoint(services, ownerOf(c.get("apiKey")), webhookId);
+    await ownEndpoint(services, keyOwner(c.get("apiKey")), webhookId);
     const page = await services.webhookEndpoints.deliveries(webhookId, {
       beforeId: cursor === undefined ? undefined : decodeCursor(cursor),
       limit,
@@ -134,14 +132,14 @@ export const webhookHandlers = {
   testWebhook: async (c) => {
     const { webhookId } = c.req.valid("param");
     const services = c.get("services");
-    await ownEndpoint(services, ownerOf(c.get("apiKey")), webhookId);
+    await ownEndpoint(services, keyOwner(c.get("apiKey")), webhookId);
     return c.json(await services.webhookEndpoints.sendTest(webhookId), 202);
   },
 
   retryDelivery: async (c) => {
     const { webhookId, deliveryId } = c.req.valid("param");
     const services = c.get("services");
-    await ownEndpoint(services, ownerOf(c.get("apiKey")), webhookId);
+    await ownEndpoint(services, keyOwner(c.get("apiKey")), webhookId);
     const delivery = await services.webhookEndpoints.retry(webhookId, deliveryId);
     if (!delivery) throw new ApiError("not_found", DELIVERY_NOT_FOUND);
     return c.json(delivery, 202);
@@ -151,7 +149,7 @@ export const webhookHandlers = {
     const { webhookId } = c.req.valid("param");
     const { since } = c.req.valid("json");
     const services = c.get("services");
-    await ownEndpoint(services, ownerOf(c.get("apiKey")), webhookId);
+    await ownEndpoint(services, keyOwner(c.get("apiKey")), webhookId);
     const queued = await services.webhookEndpoints.recover(webhookId, Date.parse(since));
     return c.json({ queued }, 202);
   },

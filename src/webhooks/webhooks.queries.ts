@@ -1,9 +1,9 @@
 import { and, asc, eq, sql } from "drizzle-orm";
+import { type Owner, ownersAccount, ownerValues } from "../accounts/owner.ts";
 import { type Database, type Drizzle, preparedQueries, runOne } from "../db/database.ts";
 import { webhooks } from "../db/schema.ts";
 import { instant, jsonText, optional, shape } from "../db/shape.ts";
 import type { EventTypeSelector } from "../events/events.schemas.ts";
-import { accountOfKey } from "../keys/keys.queries.ts";
 import { firstRow, guardStorage } from "../storage/storage-guard.ts";
 import type { Webhook } from "./webhooks.schemas.ts";
 
@@ -16,21 +16,6 @@ export const webhookShape = shape(webhooks, {
   disabledReason: optional(webhooks.disabledReason),
   createdAt: instant(webhooks.createdAt),
 });
-
-/**
- * Who asks about an endpoint: an API key (by its hash), for its account's
- * endpoints, or an account itself (the dashboard).
- */
-export type Owner = { kind: "key"; apiKeyHash: string } | { kind: "account"; accountId: number };
-
-/** The owner as the statements bind it: one of the two set, the other null. */
-export const ownerValues = (owner: Owner) =>
-  owner.kind === "account"
-    ? { accountId: owner.accountId, apiKeyHash: null }
-    : { accountId: null, apiKeyHash: owner.apiKeyHash };
-
-/** The owner's account, from whichever of the two `ownerValues` bound. */
-export const ownersAccount = sql<number>`coalesce(${sql.placeholder("accountId")}, ${accountOfKey(sql.placeholder("apiKeyHash"))})`;
 
 /** The endpoint `id`, if it is the owner's account's. */
 export const ownedEndpoint = and(

@@ -37,9 +37,9 @@ const citiesTable = () =>
  * SQL adding the shelters with ids `first` to `last`, each owned by the
  * account the SQL expression `owner` names for its id `j`, placed as
  * `shelterPlace` says, named after its city and number ("Lyon shelter
- * 94"), and in the names' search index as a create leaves it; two
- * statements. The ids must be free: they are given, so animals made in
- * the same script can name them.
+ * 94"), and in the names' search index and the places' R*Tree as a
+ * create leaves it; three statements. The ids must be free: they are
+ * given, so animals made in the same script can name them.
  */
 export function sheltersSql(first: number, last: number, owner: string): string {
   const jitter = (multiplier: number) => `(((j * ${multiplier}) % 21) - 10) / 100.0`;
@@ -50,7 +50,9 @@ INSERT INTO shelters (id, account_id, name, email, street, city, country, latitu
 SELECT j, ${owner}, city || ' shelter ' || j, 'shelter-' || j || '@petstore.invalid', j || ' Harbour Road',
   city, country, latitude + ${jitter(7)}, longitude + ${jitter(11)}, 1, 0
 FROM n JOIN cities ON k = (j - 1) % ${CITY_PLACES.length};
-INSERT INTO shelter_search (rowid, name) SELECT id, name FROM shelters WHERE id BETWEEN ${first} AND ${last};`;
+INSERT INTO shelter_search (rowid, name) SELECT id, name FROM shelters WHERE id BETWEEN ${first} AND ${last};
+INSERT INTO shelter_places (id, min_lat, max_lat, min_lon, max_lon)
+SELECT id, latitude, latitude, longitude, longitude FROM shelters WHERE id BETWEEN ${first} AND ${last};`;
 }
 
 /** The email of the account that holds the scale run's shelters from `SHELTERS_PER_ACCOUNT * k + 1` on. */

@@ -1,5 +1,6 @@
 import { shelterPlace } from "./bench-shelters.ts";
 import { freshName } from "./catalogue-rows.ts";
+import { CITY_PLACES } from "./city-places.ts";
 import { SHELTER_REPLIES_PATH, WITH_HEADERS_PATH } from "./floor-paths.ts";
 import { makeThen, one } from "./flows.ts";
 import { andWithHeaders, type BenchRow, sameRequests } from "./row-kinds.ts";
@@ -13,6 +14,12 @@ import { andWithHeaders, type BenchRow, sameRequests } from "./row-kinds.ts";
 
 /** The adopters' first question: young animals good with children, about an eighth (7/55) of those seeded. */
 export const PROFILE_QUERY = "age=young&goodWithChildren=true";
+
+/** Within 50 km of the first city's centre, where shelter 1 and its animals are (bench-shelters.ts). */
+export const NEAR_QUERY = (() => {
+  const { latitude, longitude } = CITY_PLACES[0] ?? { latitude: 0, longitude: 0 };
+  return `near=${latitude},${longitude}&within=50`;
+})();
 
 let made = 0;
 /** A new shelter's body, in the next city in turn, named as no shelter yet is. */
@@ -37,6 +44,17 @@ export const SHELTER_ROWS: readonly BenchRow[] = [
     flow: () => one("GET", `/v1/pets?${PROFILE_QUERY}`, 200),
     floors: andWithHeaders("listPets' window by profile", () =>
       one("GET", `${WITH_HEADERS_PATH}?${PROFILE_QUERY}`, 200),
+    ),
+  },
+  {
+    id: "near",
+    label: `GET /v1/pets?${NEAR_QUERY}`,
+    tier: "other",
+    caller: "shopper",
+    // The R*Tree's candidates, each shelter's animals by index, nearest first.
+    flow: () => one("GET", `/v1/pets?${NEAR_QUERY}`, 200),
+    floors: andWithHeaders("listPets' page near a place", () =>
+      one("GET", `${WITH_HEADERS_PATH}?${NEAR_QUERY}`, 200),
     ),
   },
   {

@@ -5,23 +5,15 @@
  * Run with `npm run test:browser`; screenshots land in .screenshots/.
  */
 import assert from "node:assert/strict";
-import { mkdir, readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { type Browser, chromium } from "playwright-core";
+import { expectNoAxeViolations } from "./axe.ts";
 import { CHROMIUM, CHROMIUM_ARGS, requireChromium } from "./chromium.ts";
 import { startWorker, type WorkerServer } from "./worker-server.ts";
 
 const SCREENSHOTS = path.resolve(import.meta.dirname, "../../.screenshots");
-/** axe-core, run inside the page: the accessibility rules browsers' audits use. */
-const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
-
-interface AxeViolation {
-  id: string;
-  impact: string;
-  nodes: { target: string[]; failureSummary?: string }[];
-}
 
 requireChromium();
 
@@ -121,24 +113,7 @@ for (const colorScheme of ["light", "dark"] as const) {
       await page.getByText(name, { exact: false }).first().waitFor({ timeout: 30_000 });
     }
     await page.getByRole("button", { name: /Copy/ }).first().waitFor({ state: "attached" });
-    await page.evaluate(await readFile(AXE, "utf8"));
-    const violations = await page.evaluate(async () => {
-      const axe = (
-        globalThis as unknown as {
-          axe: { run(context: Document, options: object): Promise<{ violations: AxeViolation[] }> };
-        }
-      ).axe;
-      const { violations } = await axe.run(document, {
-        runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
-        resultTypes: ["violations"],
-      });
-      return violations.map(({ id, impact, nodes }) => ({
-        id,
-        impact,
-        nodes: nodes.slice(0, 5).map(({ target, failureSummary }) => ({ target, failureSummary })),
-      }));
-    });
-    assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
+    await expectNoAxeViolations(page, `/docs in ${colorScheme} mode`);
     await context.close();
   });
 }

@@ -55,6 +55,7 @@ describe("the rows", () => {
       "POST /v1/categories + DELETE",
       "PATCH /v1/categories/{id}",
       "GET /v1/pets?age=young&goodWithChildren=true",
+      "GET /v1/pets?near=40.71,-74.01&within=50",
       "GET /v1/shelters",
       "POST /v1/shelters + DELETE",
       "POST /v1/store/orders + complete",
@@ -175,8 +176,8 @@ describe("the rows", () => {
       "list-status",
       "list-status-floor@list-status",
     ]);
-    // Three hot rows and five others of two floors each, twenty-four others of one.
-    expect(pairedPlan(targets, 1)).toHaveLength(3 * 3 + 5 * 3 + 24 * 2);
+    // Three hot rows and six others of two floors each, twenty-four others of one.
+    expect(pairedPlan(targets, 1)).toHaveLength(3 * 3 + 6 * 3 + 24 * 2);
     expect(names(pairedPlan(targets, 2))).toEqual([
       "create-floor-1@create",
       "create",
@@ -192,11 +193,11 @@ describe("the rows", () => {
 
   it("fit the default run's load into its budget", () => {
     const { settings, otherRounds, deadlineMs } = parseBenchOptions([]);
-    // Twenty-nine other rows: more than three rounds hold, no more than two do.
+    // Thirty other rows: more than three rounds hold, no more than two do.
     expect([settings.rounds, otherRounds, settings.durationSeconds]).toEqual([9, 2, 2]);
-    // Warm-ups of 72 slots, two rounds of all 72, seven of the nine hot slots.
+    // Warm-ups of 75 slots, two rounds of all 75, seven of the nine hot slots.
     const seconds = loadSeconds(plannedRowTargets(otherRounds), settings, { paired: true });
-    expect(seconds).toBe(72 * 1 + (2 * 72 + 7 * 9) * 2);
+    expect(seconds).toBe(75 * 1 + (2 * 75 + 7 * 9) * 2);
     expect(seconds + 150).toBeLessThan(deadlineMs / 1000);
     expect(() => parseBenchOptions(["--rounds", "20"])).toThrow(/would not fit/);
     expect(() => parseBenchOptions(["--other-rounds", "5"])).toThrow(/fewer --rows/);

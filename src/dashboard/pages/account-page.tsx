@@ -45,6 +45,20 @@ export function AccountPage(props: AccountPageProps) {
       )}
       <Notices notices={notices} />
 
+      <h2>Your shelter's animals</h2>
+      <p>
+        Add the animals adopters look for, keep their details and status up to date, and show their
+        photos, from here or from a phone.
+      </p>
+      <p class="actions">
+        <a class="button" href="/dashboard/animals">
+          Your animals
+        </a>
+        <a class="button secondary" href="/dashboard/shelters">
+          Your shelters
+        </a>
+      </p>
+
       <h2>Plan</h2>
       <p>
         <strong data-testid="plan">{planNames[account.plan]}</strong>:{" "}

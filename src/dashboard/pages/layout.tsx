@@ -54,7 +54,7 @@ h1{font-size:1.6rem;margin:.5rem 0 1rem}
 h2{font-size:1.2rem;margin:1.75rem 0 .5rem}
 form{margin:0}
 label{display:block;font-weight:600;margin-top:.75rem}
-input[type=email],input[type=password],input[type=text],input[type=url],input[type=datetime-local],textarea{display:block;width:100%;max-width:36rem;padding:.45rem .5rem;font:inherit;border:1px solid #767676;border-radius:4px;background:var(--paper);color:var(--ink)}
+input[type=email],input[type=password],input[type=text],input[type=url],input[type=search],input[type=number],input[type=datetime-local],input[type=file],select,textarea{display:block;width:100%;max-width:36rem;padding:.45rem .5rem;font:inherit;border:1px solid #767676;border-radius:4px;background:var(--paper);color:var(--ink)}
 textarea{font-family:ui-monospace,monospace}
 button,.button{display:inline-block;padding:.45rem .9rem;font:inherit;font-size:.95rem;line-height:1.25;border:1px solid var(--accent);border-radius:4px;background:var(--accent);color:#fff;text-decoration:none;cursor:pointer;white-space:nowrap}
 button:hover,.button:hover{filter:brightness(1.1)}
@@ -107,6 +107,16 @@ summary{cursor:pointer}
 .facts{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.25rem 1rem}
 .facts dt{font-weight:600}
 .facts dd{margin:0;overflow-wrap:anywhere}
+.thumbs{display:grid;grid-template-columns:repeat(auto-fill,minmax(9rem,1fr));gap:1rem;list-style:none;padding:0;margin:.5rem 0}
+.thumbs figure{margin:0}
+.thumbs img{display:block;width:100%;aspect-ratio:1;object-fit:cover;border:1px solid var(--line);border-radius:4px;background:#f3f3f3}
+.thumbs figcaption{margin-top:.35rem}
+.preview{display:block;max-width:100%;height:auto;border:1px solid var(--line);border-radius:4px}
+.description{white-space:pre-line}
+textarea#description{font-family:inherit}
+details{margin:.75rem 0}
+.finders{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(14rem,100%),1fr));gap:0 1rem;max-width:60rem}
+.refused{background:#fdf0ef;border:1px solid var(--danger);border-radius:4px;padding:.6rem .8rem}
 @media (max-width:56rem){
 table.cards thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}
 table.cards,table.cards tbody,table.cards tr,table.cards td{display:block;width:100%}
@@ -126,15 +136,17 @@ td .actions{flex-wrap:wrap}
 let stylesSource: string | undefined;
 
 /**
- * Nothing loads from elsewhere, the one script that may run is the
+ * Nothing loads from elsewhere but the animals' photos (from where their
+ * public addresses point), the one script that may run is the
  * dashboard's own copy button (by its full address, so no other same-origin
  * script passes), the one style sheet is the pages' own (by its hash), forms
  * post only here, and no page is framed.
  */
-export async function contentSecurityPolicy(origin: string): Promise<string> {
+export async function contentSecurityPolicy(origin: string, photosOrigin: string): Promise<string> {
   stylesSource ??= `'sha256-${toBase64(await sha256(STYLES))}'`;
   return [
     "default-src 'none'",
+    `img-src ${photosOrigin}`,
     `script-src ${origin}${COPY_KEY_SCRIPT_PATH}`,
     `style-src ${stylesSource}`,
     "form-action 'self'",

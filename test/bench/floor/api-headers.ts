@@ -43,7 +43,11 @@ export const PAGE_TAG = `"${"A".repeat(22)}"`;
  * its tag, and a `Link` to the next page that keeps the request's
  * parameters, as the API's does.
  */
-export function pageWithHeaders(c: Context, items: unknown[], next: number | undefined): Response {
+export function pageWithHeaders(
+  c: Context,
+  items: unknown[],
+  next: number | { cursor: string } | undefined,
+): Response {
   const { cursor, ...kept } = c.req.queries();
   const parameters = { limit: c.req.query("limit") ?? "20", ...kept };
   const link: Record<string, string> =

@@ -1,3 +1,4 @@
+import { keyOwner, type Owner } from "../../../src/accounts/owner.ts";
 import { type Direction, decodeCursor, positionIn } from "../../../src/api/cursor.ts";
 import { deprecationLink, deprecationsIn, sunsetDate } from "../../../src/api/deprecation.ts";
 import { prefixQuery } from "../../../src/api/search-words.ts";
@@ -21,6 +22,7 @@ import {
 import type { OrderStatus } from "../../../src/orders/orders.schemas.ts";
 import { createPet, insertPet, newPetValues } from "../../../src/pets/pet-changes.queries.ts";
 import { editPet, removePet } from "../../../src/pets/pet-edits.ts";
+import type { PetFinders } from "../../../src/pets/pet-finders.ts";
 import { listPets } from "../../../src/pets/pet-listing.queries.ts";
 import {
   type PetAge,
@@ -42,7 +44,7 @@ import {
   registerWebhook,
   rotateWebhookSecret,
 } from "../../../src/webhooks/endpoint-changes.ts";
-import { findWebhook, listWebhooks, type Owner } from "../../../src/webhooks/webhooks.queries.ts";
+import { findWebhook, listWebhooks } from "../../../src/webhooks/webhooks.queries.ts";
 import { INSERT_ONLY_PATH, WITH_HEADERS_PATH } from "../floor-paths.ts";
 import { CHANGE_HEADERS, pageWithHeaders, READ_HEADERS } from "./api-headers.ts";
 import {
@@ -55,6 +57,7 @@ import {
   page,
   shopper,
 } from "./floor-requests.ts";
+import { listedPetsNear } from "./near-floors.ts";
 import { shelterFloors } from "./shelter-floors.ts";
 
 /**
@@ -94,12 +97,10 @@ function yesNoOf(c: FloorContext): Partial<Record<YesNoField, boolean>> {
   );
 }
 
-/** The listing's page, its filters read as the API reads them. */
-function listedPets(c: FloorContext, db: Database) {
-  const direction = (c.req.query("direction") ?? "asc") as Direction;
-  const [cursor, q] = [c.req.query("cursor"), c.req.query("q")];
-  return listPets(db, {
-    limit: page(c).limit,
+/** The listing's filters, read as the API reads them. */
+function findersOf(c: FloorContext): PetFinders {
+  const q = c.req.query("q");
+  return {
     statuses: c.req.queries("status") as PetStatus[] | undefined,
     categoryIds: c.req.queries("categoryId")?.map(Number),
     ids: c.req.queries("id")?.map(Number),
@@ -110,6 +111,19 @@ function listedPets(c: FloorContext, db: Database) {
     sizes: c.req.queries("size") as PetSize[] | undefined,
     sex: c.req.query("sex") as PetSex | undefined,
     yesNo: yesNoOf(c),
+  };
+}
+
+/** The listing's page, near a place when `near` is given, and where the next starts. */
+async function listedPets(c: FloorContext, db: Database) {
+  const finders = findersOf(c);
+  const near = await listedPetsNear(c, db, finders);
+  if (near) return near;
+  const direction = (c.req.query("direction") ?? "asc") as Direction;
+  const cursor = c.req.query("cursor");
+  return listPets(db, {
+    ...finders,
+    limit: page(c).limit,
     direction,
     after: cursor === undefined ? undefined : positionIn(cursor, direction),
   });
@@ -159,12 +173,12 @@ export const floors: Record<string, Floor> = {
     });
   },
   "POST /v1/pets": async (c, { db }) => {
-    const owner = { apiKeyHash: shopper, now: now() };
+    const owner = { owner: keyOwner({ hash: shopper }), now: now() };
     const outcome = await createPet(db, await c.req.json<NewPet>(), owner, undefined);
     return c.json(outcome.kind === "made" ? outcome.body : outcome, 201);
   },
   [`POST ${INSERT_ONLY_PATH}`]: async (c, { db }) => {
-    const owner = { apiKeyHash: shopper, now: now() };
+    const owner = { owner: keyOwner({ hash: shopper }), now: now() };
     const values = newPetValues(await c.req.json<NewPet>(), owner);
     const [row] = await runOne(db, insertOnly(db), values);
     return c.json(row && petShape.render(row), 201);

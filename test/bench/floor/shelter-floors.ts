@@ -1,3 +1,4 @@
+import { keyOwner } from "../../../src/accounts/owner.ts";
 import { prefixQuery } from "../../../src/api/search-words.ts";
 import type { Database } from "../../../src/db/database.ts";
 import { createShelter } from "../../../src/shelters/shelter-changes.queries.ts";
@@ -33,7 +34,7 @@ export const shelterFloors: Record<string, Floor> = {
     return pageWithHeaders(c, shelters, next);
   },
   "POST /v1/shelters": async (c, { db }) => {
-    const owner = { apiKeyHash: shopper, now: now() };
+    const owner = { owner: keyOwner({ hash: shopper }), now: now() };
     const outcome = await createShelter(db, await c.req.json<NewShelter>(), owner, undefined);
     return outcome.kind === "made" ? c.json(outcome.body, 201) : c.json(outcome, 409);
   },

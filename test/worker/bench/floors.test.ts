@@ -14,7 +14,7 @@ import {
   shopperSheltersSql,
 } from "../../bench/seeded-animals.ts";
 import { type Exchange, seed, sendUnit } from "../../bench/seeding.ts";
-import { PROFILE_QUERY } from "../../bench/shelter-rows.ts";
+import { NEAR_QUERY, PROFILE_QUERY } from "../../bench/shelter-rows.ts";
 import { seedKey } from "../support/keys.ts";
 import { Contract } from "../support/openapi-contract.ts";
 import { recordingD1 } from "../support/recording-d1.ts";
@@ -218,6 +218,7 @@ describe("the floor", () => {
       ["/v1/pets?q=luna", `${WITH_HEADERS_PATH}?q=luna`, {}],
       [`/v1/pets?id=${apiPet}`, `${WITH_HEADERS_PATH}?id=${floorPet}`, {}],
       [`/v1/pets?${PROFILE_QUERY}`, `${WITH_HEADERS_PATH}?${PROFILE_QUERY}`, {}],
+      [`/v1/pets?${NEAR_QUERY}&limit=1`, `${WITH_HEADERS_PATH}?${NEAR_QUERY}&limit=1`, {}],
       ["/v1/shelters", SHELTER_REPLIES_PATH, {}],
       ["/v1/shelters?limit=5", `${SHELTER_REPLIES_PATH}?limit=5`, {}],
       [`/v1/pets/${apiPet}`, `${WITH_HEADERS_PATH}/${floorPet}`, {}],
@@ -243,6 +244,18 @@ describe("the floor", () => {
     expect(found.length).toBeGreaterThan(0);
     expect(found.every((pet) => pet.age === "young" && pet.goodWithChildren)).toBe(true);
     for (const floorPath of [path, `${WITH_HEADERS_PATH}?${PROFILE_QUERY}`]) {
+      const { text } = await floorAnswer(new Request(`${ORIGIN}${floorPath}`));
+      expect(JSON.parse(text), floorPath).toEqual(found);
+    }
+  });
+
+  it("finds near a place, bare and sending the headers, the very page the API finds", async () => {
+    const path = `/v1/pets?${NEAR_QUERY}`;
+    const endpoint = await api(path, { key: keys.shopper });
+    const found = (await endpoint.json()) as { distanceKm: number | null }[];
+    expect(found.length).toBeGreaterThan(0);
+    expect(found.every((pet) => pet.distanceKm !== null && pet.distanceKm <= 50)).toBe(true);
+    for (const floorPath of [path, `${WITH_HEADERS_PATH}?${NEAR_QUERY}`]) {
       const { text } = await floorAnswer(new Request(`${ORIGIN}${floorPath}`));
       expect(JSON.parse(text), floorPath).toEqual(found);
     }

@@ -118,7 +118,12 @@ describe("a change and a read on a D1 session", () => {
       const changes = { eventsWaiting: false, replayed: false };
       const onPrimary = { ...onSession(db, session.target), changes };
       const pet = { name: `Session ${request}`, categoryId: 5 };
-      const made = await createPet(onPrimary, pet, { apiKeyHash, now: Date.now() }, undefined);
+      const made = await createPet(
+        onPrimary,
+        pet,
+        { owner: { kind: "key", apiKeyHash }, now: Date.now() },
+        undefined,
+      );
       const claim: Claim = {
         apiKeyHash,
         idempotencyKey: `session-${request}`,
@@ -126,8 +131,18 @@ describe("a change and a read on a D1 session", () => {
         requestHash: "same body",
         now: Date.now(),
       };
-      const stored = await createPet(onPrimary, pet, { apiKeyHash, now: claim.now }, claim);
-      const replayed = await createPet(onPrimary, pet, { apiKeyHash, now: claim.now }, claim);
+      const stored = await createPet(
+        onPrimary,
+        pet,
+        { owner: { kind: "key", apiKeyHash }, now: claim.now },
+        claim,
+      );
+      const replayed = await createPet(
+        onPrimary,
+        pet,
+        { owner: { kind: "key", apiKeyHash }, now: claim.now },
+        claim,
+      );
       const found = made.kind === "made" ? await findPet(onPrimary, made.body.id) : undefined;
       return { made, stored, replayed, found, session, changes };
     };

@@ -295,7 +295,7 @@ describe("a shelter that moves", () => {
     ]);
     const request: ChangeRequest = {
       id: shelter.id,
-      changer: { apiKeyHash: owner.hash, operatorEmail: config.operatorEmail },
+      changer: { kind: "key", apiKeyHash: owner.hash, operatorEmail: config.operatorEmail },
       accepted: undefined,
     };
     const moved = await editShelter(db, request, { latitude: -37.8136, longitude: 144.9631 });

@@ -97,7 +97,7 @@ describe("an animal's profile", () => {
     const gone = await madeShelter(owner.hash);
     const request = {
       id: gone.id,
-      changer: { apiKeyHash: owner.hash, operatorEmail: env.OPERATOR_EMAIL },
+      changer: { kind: "key" as const, apiKeyHash: owner.hash, operatorEmail: env.OPERATOR_EMAIL },
       accepted: undefined,
     };
     expect((await removeShelter(testServices().db, request, Date.now())).kind).toBe("deleted");

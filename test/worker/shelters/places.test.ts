@@ -25,7 +25,7 @@ beforeAll(async () => {
 function requestFor(id: number): ChangeRequest {
   return {
     id,
-    changer: { apiKeyHash: owner.hash, operatorEmail: config.operatorEmail },
+    changer: { kind: "key", apiKeyHash: owner.hash, operatorEmail: config.operatorEmail },
     accepted: undefined,
   };
 }

@@ -46,7 +46,7 @@ const { db, config } = testServices();
 function requestFor(seeded: SeededKey, id: number, accepted?: number[]): ChangeRequest {
   return {
     id,
-    changer: { apiKeyHash: seeded.hash, operatorEmail: config.operatorEmail },
+    changer: { kind: "key", apiKeyHash: seeded.hash, operatorEmail: config.operatorEmail },
     accepted,
   };
 }

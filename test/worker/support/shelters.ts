@@ -25,7 +25,7 @@ export async function addShelter(
   return createShelter(
     testServices().db,
     newShelter(overrides),
-    { apiKeyHash, now: Date.now() },
+    { owner: { kind: "key", apiKeyHash }, now: Date.now() },
     claim,
   );
 }
