@@ -19,7 +19,14 @@ const json = <T extends z.ZodType>(schema: T) => ({
   content: { "application/json": { schema } },
 });
 
+/** A request's required JSON body. */
 const body = <T extends z.ZodType>(schema: T) => ({ required: true, ...json(schema) });
+
+/** A reply: what it is, and its JSON body. */
+const reply = <T extends z.ZodType>(description: string, schema: T) => ({
+  description,
+  ...json(schema),
+});
 
 /**
  * The operator's endpoints, which `npm run key` and `npm run account` call,
@@ -32,10 +39,7 @@ export const adminRoutes = operatorRoutes({
     path: "/keys",
     request: { body: body(CreateKeyBodySchema) },
     responses: {
-      201: {
-        description: "The key, shown this once, and what it belongs to.",
-        ...json(CreatedKeySchema),
-      },
+      201: reply("The key, shown this once, and what it belongs to.", CreatedKeySchema),
     },
   },
   listKeys: {
@@ -43,10 +47,7 @@ export const adminRoutes = operatorRoutes({
     path: "/keys",
     request: { query: AccountQuerySchema },
     responses: {
-      200: {
-        description: "The account and its keys, newest first.",
-        ...json(AccountKeysSchema),
-      },
+      200: reply("The account and its keys, newest first.", AccountKeysSchema),
     },
   },
   revokeKey: {
@@ -54,14 +55,14 @@ export const adminRoutes = operatorRoutes({
     path: "/keys/{hash}/revoke",
     invalidIdMessage: messages.notFound,
     request: { params: KeyHashParamsSchema },
-    responses: { 200: { description: "The key, revoked.", ...json(KeySummarySchema) } },
+    responses: { 200: reply("The key, revoked.", KeySummarySchema) },
   },
   keyPlan: {
     method: "post",
     path: "/keys/{hash}/plan",
     invalidIdMessage: messages.notFound,
     request: { params: KeyHashParamsSchema, body: body(KeyPlanBodySchema) },
-    responses: { 200: { description: "The key with its new limits.", ...json(KeySummarySchema) } },
+    responses: { 200: reply("The key with its new limits.", KeySummarySchema) },
   },
   accountPlan: {
     method: "post",
@@ -69,10 +70,10 @@ export const adminRoutes = operatorRoutes({
     invalidIdMessage: messages.notFound,
     request: { params: EmailParamsSchema, body: body(AccountPlanBodySchema) },
     responses: {
-      200: {
-        description: "The account on its new plan, and how many of its keys took it.",
-        ...json(AccountPlanChangeSchema),
-      },
+      200: reply(
+        "The account on its new plan, and how many of its keys took it.",
+        AccountPlanChangeSchema,
+      ),
     },
   },
   invite: {
@@ -81,21 +82,17 @@ export const adminRoutes = operatorRoutes({
     invalidIdMessage: messages.notFound,
     request: { params: EmailParamsSchema },
     responses: {
-      201: {
-        description: "A one-time link that sets the account's password.",
-        ...json(InviteSchema),
-      },
+      201: reply("A one-time link that sets the account's password.", InviteSchema),
     },
   },
   dispatchEvents: {
     method: "post",
     path: "/events/dispatch",
     responses: {
-      200: {
-        description:
-          "The events waiting in the outbox, sent to the queue as the scheduled sweep sends them.",
-        ...json(z.object({ deliveriesQueued: z.number() })),
-      },
+      200: reply(
+        "The events waiting in the outbox, sent to the queue as the scheduled sweep sends them.",
+        z.object({ deliveriesQueued: z.number() }),
+      ),
     },
   },
 });

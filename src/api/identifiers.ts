@@ -6,6 +6,10 @@ export const MAX_ID = Number.MAX_SAFE_INTEGER;
 /** An identifier the service assigns: a whole number from 1 to 2^53 − 1. */
 export const IdentifierSchema = z.int().min(1).max(MAX_ID).openapi({ format: "int64" });
 
+/** A record's own `id`, which the service assigned when the record was made. */
+export const assignedId = (example: number) =>
+  IdentifierSchema.openapi({ description: "Assigned by the service on creation.", example });
+
 /**
  * A whole number from a path or query string, written only in digits: plain
  * coercion would also read "0x10", "1e1", " 5" or "10.0" as numbers.

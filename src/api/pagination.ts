@@ -6,6 +6,7 @@ import { CursorParamSchema, type Direction, encodeCursor } from "./cursor.ts";
 import { contentTag } from "./entity-tags.ts";
 import { digitsAsInteger } from "./identifiers.ts";
 import {
+  ANY_OPERATION,
   type DocumentedError,
   errorResponses,
   jsonReply,
@@ -15,6 +16,14 @@ import {
 
 /** The most items a page holds. */
 const MAX_PAGE_SIZE = 100;
+
+/**
+ * A page read with one row more than its `limit` asked for: the rows to
+ * send, and whether another page follows (the extra row says so).
+ */
+export function cutPage<R>(rows: readonly R[], limit: number): { listed: R[]; hasMore: boolean } {
+  return { listed: rows.slice(0, limit), hasMore: rows.length > limit };
+}
 
 /**
  * A listing's reply, named `name` in the document: its items as a bare
@@ -149,7 +158,7 @@ export function pagedListing<
     request: { query, params: params as P },
     responses: {
       200: jsonReply(description, page, { Link: nextPageLinkHeader(next) }),
-      ...errorResponses([400, 401, ...errors, 429, 500, 503]),
+      ...errorResponses([400, 401, ...errors, ...ANY_OPERATION]),
     },
   };
 }

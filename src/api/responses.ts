@@ -85,7 +85,7 @@ const everyReplyHeaders: ResponseHeaders = {
  * errors too, wherever their request reached the database; it is listed on
  * the replies a client reads data from, as the document has little room.
  */
-export const commonHeaders: ResponseHeaders = {
+const commonHeaders: ResponseHeaders = {
   ...everyReplyHeaders,
   "Consistency-Token": optionalHeader({
     description:
@@ -265,6 +265,9 @@ interface DocumentedStatus {
 
 /** A documented status, a status with the message its route sends instead of the usual one, or the full form. */
 export type DocumentedError = number | readonly [number, string] | DocumentedStatus;
+
+/** What any operation may answer, whatever it does: the limiter's 429, the service's 500 and 503. */
+export const ANY_OPERATION: readonly DocumentedError[] = [429, 500, 503];
 
 /** The 403s any operation can give a key, whatever it does: the same words on every operation. */
 export const KEY_REFUSALS: readonly ErrorCode[] = ["insufficient_scope", "address_not_allowed"];

@@ -4,7 +4,7 @@ import type { AppEnv } from "../context.ts";
 import { type Changer, changerOf } from "./ownership.ts";
 
 /**
- * What every change of a record of the catalogue (an animal, a category)
+ * What every change of a record of the catalogue (an animal, a category, a shelter)
  * shares: it is decided from the record as read where changes are made,
  * then written in one batch that holds only while the record is still at
  * the version read; when another change came between (the batch changed
@@ -34,17 +34,6 @@ export type CommonRefusal =
   | { kind: "notOwner" }
   | { kind: "preconditionFailed" };
 
-/** The record as read, or the refusal every change shares. */
-export function checked<R extends { owned: boolean; version: number }>(
-  current: R | undefined,
-  accepted: readonly number[] | undefined,
-): R | CommonRefusal {
-  if (!current) return { kind: "notFound" };
-  if (!current.owned) return { kind: "notOwner" };
-  if (!meetsIfMatch(accepted, current.version)) return { kind: "preconditionFailed" };
-  return current;
-}
-
 /**
  * How many times a change is decided afresh after another change of the
  * same record won the race: each loss means another change committed, so
@@ -58,13 +47,32 @@ const MAX_ATTEMPTS = 20;
  * read and its write, and is then run afresh. `what` names the change and
  * its record in the error of a record that never stays still.
  */
-export async function retryOnRace<T>(
-  what: string,
-  attempt: () => Promise<T | undefined>,
-): Promise<T> {
+async function retryOnRace<T>(what: string, attempt: () => Promise<T | undefined>): Promise<T> {
   for (let round = 1; round <= MAX_ATTEMPTS; round++) {
     const outcome = await attempt();
     if (outcome !== undefined) return outcome;
   }
   throw new Error(`${what} lost to another change ${MAX_ATTEMPTS} times in a row`);
+}
+
+/**
+ * One change of the record `request` names, made as every change of the
+ * catalogue is: `read` takes the record where changes are made, the refusals
+ * every change shares come first, then `decide` answers the outcome, or
+ * undefined when its write found the record moved on, and all is run afresh.
+ * `what` names the change (`edit of shelter`), the record's id following.
+ */
+export function changeRecord<R extends { owned: boolean; version: number }, T>(
+  what: string,
+  request: ChangeRequest,
+  read: () => Promise<R | undefined>,
+  decide: (current: R) => Promise<T | undefined> | T | undefined,
+): Promise<T | CommonRefusal> {
+  return retryOnRace(`${what} ${request.id}`, async (): Promise<T | CommonRefusal | undefined> => {
+    const current = await read();
+    if (!current) return { kind: "notFound" };
+    if (!current.owned) return { kind: "notOwner" };
+    if (!meetsIfMatch(request.accepted, current.version)) return { kind: "preconditionFailed" };
+    return decide(current);
+  });
 }

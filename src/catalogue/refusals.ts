@@ -2,7 +2,7 @@ import { ApiError, messages } from "../errors.ts";
 import type { CommonRefusal } from "./changes.ts";
 
 /** Every reason a change of the catalogue (an animal, its photos, a category, a shelter) gives for changing nothing. */
-type Refusal =
+export type Refusal =
   | CommonRefusal
   | { kind: "unknownCategory" }
   | { kind: "unknownShelter" }
@@ -13,7 +13,7 @@ type Refusal =
   | { kind: "photoNotFound" };
 
 /** How a refusal's error names the record the change was to: its noun, and the 404s of its path. */
-interface RefusedRecord {
+export interface RefusedRecord {
   noun: "animal" | "category" | "shelter";
   /** The 404 of the record's identifier. */
   notFound: string;

@@ -1,9 +1,10 @@
 import { decodeCursor } from "../api/cursor.ts";
 import { nextPageLink, pageReply } from "../api/pagination.ts";
+import { createdReply, foundReply, recordReply } from "../api/record-replies.ts";
 import type { RouteHandlers } from "../api/route-handlers.ts";
 import { changeRequestOf } from "../catalogue/changes.ts";
+import { deletionReply } from "../catalogue/deletion-reply.ts";
 import { refusalError } from "../catalogue/refusals.ts";
-import { ApiError } from "../errors.ts";
 import { createCategory, findCategory, listCategories } from "./categories.queries.ts";
 import type { categoryRoutes } from "./categories.routes.ts";
 import { CATEGORY_NOT_FOUND } from "./categories.schemas.ts";
@@ -24,10 +25,8 @@ export const categoryHandlers = {
   },
 
   getCategory: async (c) => {
-    const category = await findCategory(c.get("services").db, c.req.valid("param").categoryId);
-    if (!category) throw new ApiError("not_found", CATEGORY_NOT_FOUND);
-    c.header("ETag", category.etag);
-    return c.json(category, 200);
+    const { categoryId } = c.req.valid("param");
+    return foundReply(c, await findCategory(c.get("services").db, categoryId), CATEGORY_NOT_FOUND);
   },
 
   createCategory: async (c) => {
@@ -38,9 +37,7 @@ export const categoryHandlers = {
       now: Date.now(),
     });
     if (made.kind !== "made") throw refusalError(made, category);
-    c.header("Location", `/v1/categories/${made.category.id}`);
-    c.header("ETag", made.category.etag);
-    return c.json(made.category, 201);
+    return createdReply(c, made.category, "/v1/categories");
   },
 
   updateCategory: async (c) => {
@@ -48,14 +45,9 @@ export const categoryHandlers = {
     const outcome = await editCategory(c.get("services").db, request, c.req.valid("json").name);
     if (outcome.kind !== "renamed" && outcome.kind !== "unchanged")
       throw refusalError(outcome, category);
-    c.header("ETag", outcome.category.etag);
-    return c.json(outcome.category, 200);
+    return recordReply(c, outcome.category, 200);
   },
 
-  deleteCategory: async (c) => {
-    const request = changeRequestOf(c, c.req.valid("param").categoryId);
-    const outcome = await removeCategory(c.get("services").db, request, Date.now());
-    if (outcome.kind !== "deleted") throw refusalError(outcome, category);
-    return c.body(null, 204);
-  },
+  deleteCategory: (c) =>
+    deletionReply(c, c.req.valid("param").categoryId, removeCategory, category),
 } satisfies RouteHandlers<typeof categoryRoutes>;

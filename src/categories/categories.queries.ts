@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, isNull, notExists, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { ownerValues } from "../accounts/owner.ts";
+import { cutPage } from "../api/pagination.ts";
 import {
   type Changer,
   callersAccount,
@@ -64,10 +65,8 @@ export async function listCategories(
 ): Promise<{ categories: Category[]; hasMore: boolean }> {
   const values = { afterId: query.afterId, limit: query.limit + 1 };
   const rows = await guardStorage("D1", () => runOne(db, categoryQueries(db).page, values));
-  return {
-    categories: rows.slice(0, query.limit).map(categoryShape.render),
-    hasMore: rows.length > query.limit,
-  };
+  const { listed, hasMore } = cutPage(rows, query.limit);
+  return { categories: listed.map(categoryShape.render), hasMore };
 }
 
 export async function findCategory(db: Database, id: number): Promise<Category | undefined> {

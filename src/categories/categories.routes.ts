@@ -1,7 +1,9 @@
 import { conditionalChange, entityTagHeader, IfMatchHeaderSchema } from "../api/entity-tags.ts";
 import { pagedListing } from "../api/pagination.ts";
+import { readReplies, recordRefusals } from "../api/record-responses.ts";
 import { jsonBody, patchBody, patchTypeRefused } from "../api/request-bodies.ts";
 import {
+  ANY_OPERATION,
   type DocumentedError,
   deletedReply,
   errorResponses,
@@ -9,7 +11,6 @@ import {
   stringHeader,
 } from "../api/responses.ts";
 import { type ApiRoute, apiRoutes } from "../api/route-table.ts";
-import { messages } from "../errors.ts";
 import {
   CATEGORY_NOT_FOUND,
   CategoriesSchema,
@@ -30,14 +31,7 @@ export const categoriesTag = {
 const tagged = { tags: [categoriesTag.name], stability: "beta" } satisfies Partial<ApiRoute>;
 const managing = { ...tagged, invalidIdMessage: CATEGORY_NOT_FOUND } satisfies Partial<ApiRoute>;
 
-const notFound: DocumentedError = [404, CATEGORY_NOT_FOUND];
-const notOwner: DocumentedError = {
-  status: 403,
-  description:
-    "The key lacks this operation's scope or is used from outside its address ranges, or the category belongs to another account: only that account's keys may change it.",
-  message: messages.notOwner("category"),
-};
-const stale: DocumentedError = { status: 412, message: messages.preconditionFailed("category") };
+const { notFound, notOwner, stale } = recordRefusals("category", CATEGORY_NOT_FOUND);
 const nameTaken: DocumentedError = {
   status: 409,
   codes: ["category_exists"],
@@ -75,10 +69,7 @@ export const categoryRoutes = apiRoutes({
     description:
       "One category; its `ETag` is its `etag`. A `categoryId` that is not a valid identifier gives 404, like one that does not exist or was deleted.",
     request: { params: CategoryIdParamsSchema },
-    responses: {
-      200: jsonReply("The category.", CategorySchema),
-      ...errorResponses([401, notFound, 429, 500, 503]),
-    },
+    responses: readReplies("The category.", CategorySchema, notFound),
   },
   createCategory: {
     ...tagged,
@@ -96,7 +87,7 @@ export const categoryRoutes = apiRoutes({
         Location: stringHeader("Address of the new category.", "/v1/categories/8"),
         ETag: entityTagHeader,
       }),
-      ...errorResponses([400, 401, nameTaken, 413, 415, 429, 500, 503]),
+      ...errorResponses([400, 401, nameTaken, 413, 415, ...ANY_OPERATION]),
     },
   },
   updateCategory: {
@@ -122,9 +113,7 @@ export const categoryRoutes = apiRoutes({
         stale,
         413,
         patchTypeRefused,
-        429,
-        500,
-        503,
+        ...ANY_OPERATION,
       ]),
     },
   },
@@ -149,9 +138,7 @@ export const categoryRoutes = apiRoutes({
           description: "An animal that is not deleted belongs to the category.",
         },
         stale,
-        429,
-        500,
-        503,
+        ...ANY_OPERATION,
       ]),
     },
   },

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { EntityTagSchema } from "../api/entity-tags.ts";
-import { IdentifierSchema, idParams } from "../api/identifiers.ts";
+import { assignedId, idParams } from "../api/identifiers.ts";
 import { listOf, pageParameters } from "../api/pagination.ts";
 import { nameSchema } from "../api/text.ts";
 
@@ -24,10 +24,7 @@ export const CategoryPatchSchema = z.strictObject({ name: categoryName }).openap
 
 export const CategorySchema = z
   .object({
-    id: IdentifierSchema.openapi({
-      description: "Assigned by the service on creation.",
-      example: 2,
-    }),
+    id: assignedId(2),
     name: z.string().openapi({ example: "Cats" }),
     etag: EntityTagSchema,
   })

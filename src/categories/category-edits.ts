@@ -1,9 +1,4 @@
-import {
-  type ChangeRequest,
-  type CommonRefusal,
-  checked,
-  retryOnRace,
-} from "../catalogue/changes.ts";
+import { type ChangeRequest, type CommonRefusal, changeRecord } from "../catalogue/changes.ts";
 import type { Database } from "../db/database.ts";
 import { deleteCategory, readForChange, renameCategory } from "./categories.queries.ts";
 import type { Category } from "./categories.schemas.ts";
@@ -22,13 +17,16 @@ export async function editCategory(
   | { kind: "renamed"; category: Category }
   | { kind: "unchanged"; category: Category }
 > {
-  return retryOnRace(`rename of category ${request.id}`, async () => {
-    const current = checked(await readForChange(db, request.id, request.changer), request.accepted);
-    if ("kind" in current) return current;
-    if (current.category.name === name) return { kind: "unchanged", category: current.category };
-    const renamed = await renameCategory(db, { id: request.id, version: current.version, name });
-    return renamed.kind === "moved" ? undefined : renamed;
-  });
+  return changeRecord(
+    "rename of category",
+    request,
+    () => readForChange(db, request.id, request.changer),
+    async (current) => {
+      if (current.category.name === name) return { kind: "unchanged", category: current.category };
+      const renamed = await renameCategory(db, { id: request.id, version: current.version, name });
+      return renamed.kind === "moved" ? undefined : renamed;
+    },
+  );
 }
 
 /** Deletes the category, as the caller may, `If-Match` allows and no live animal forbids. */
@@ -37,11 +35,18 @@ export async function removeCategory(
   request: ChangeRequest,
   now: number,
 ): Promise<CategoryRefusal | { kind: "deleted" }> {
-  return retryOnRace(`deletion of category ${request.id}`, async () => {
-    const current = checked(await readForChange(db, request.id, request.changer), request.accepted);
-    if ("kind" in current) return current;
-    if (current.inUse) return { kind: "inUse" as const };
-    const { deleted } = await deleteCategory(db, { id: request.id, version: current.version, now });
-    return deleted ? { kind: "deleted" as const } : undefined;
-  });
+  return changeRecord(
+    "deletion of category",
+    request,
+    () => readForChange(db, request.id, request.changer),
+    async (current) => {
+      if (current.inUse) return { kind: "inUse" as const };
+      const { deleted } = await deleteCategory(db, {
+        id: request.id,
+        version: current.version,
+        now,
+      });
+      return deleted ? { kind: "deleted" as const } : undefined;
+    },
+  );
 }

@@ -5,7 +5,6 @@ import {
   EmailParamsSchema,
   type InviteSchema,
 } from "../admin/admin.schemas.ts";
-import { PlanSchema } from "../rate-limit/plans.ts";
 import {
   checkArguments,
   limitOptions,
@@ -13,6 +12,7 @@ import {
   limitsOf,
   limitsText,
   minuteOf,
+  planChoices,
   runOperatorCommand,
   subcommand,
 } from "./admin-client.ts";
@@ -26,7 +26,7 @@ function accountPath(email: string | undefined, action: string): string {
 const plan = subcommand({
   synopsis: "<email> <plan> [--per-minute N --per-day N]",
   summary: "move the account and every key that follows it to the plan",
-  help: `Moves the account to the plan (<plan>: ${PlanSchema.options.join("|")}). Every key
+  help: `Moves the account to the plan (<plan>: ${planChoices}). Every key
 of it that follows its account's plan takes the new limits from its next
 request, and so do keys made later; keys with limits of their own keep them.
 

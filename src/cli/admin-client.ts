@@ -3,6 +3,7 @@ import path from "node:path";
 import { parseEnv } from "node:util";
 import type { z } from "@hono/zod-openapi";
 import { OPERATOR_PATH } from "../api/public-paths.ts";
+import { PlanSchema } from "../rate-limit/plans.ts";
 import {
   envOf,
   findLocalServer,
@@ -41,6 +42,9 @@ const targetHelp = `  --url URL                 talk to the Worker at URL (its o
 
 Without --url or --env it talks to the Worker \`npm start\` serves, on whatever
 port, with ADMIN_TOKEN from .dev.vars (ADMIN_TOKEN in the environment wins).`;
+
+/** The plans a limit-setting subcommand takes, as its help lists them. */
+export const planChoices = PlanSchema.options.join("|");
 
 /** Options of the subcommands that set limits. */
 export const limitOptions = {

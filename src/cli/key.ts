@@ -9,7 +9,6 @@ import {
   type ListedKey,
 } from "../admin/admin.schemas.ts";
 import { hashApiKey, isWellFormedKey } from "../keys/key-format.ts";
-import { PlanSchema } from "../rate-limit/plans.ts";
 import { SCOPES } from "../scopes.ts";
 import {
   checkArguments,
@@ -18,6 +17,7 @@ import {
   limitsOf,
   limitsText,
   minuteOf,
+  planChoices,
   runOperatorCommand,
   subcommand,
 } from "./admin-client.ts";
@@ -82,7 +82,7 @@ fixed for good (a roll copies them).
 
   --account EMAIL           the account the key belongs to, made (on Free, with no password)
                             if missing; default: the environment's operator account
-  --plan PLAN               ${PlanSchema.options.join("|")}: limits of the key's own; without
+  --plan PLAN               ${planChoices}: limits of the key's own; without
                             it the key follows its account's plan
 ${limitsHelp}
   --scopes S,S…             only these scopes, comma-separated, from
@@ -148,7 +148,7 @@ key's SHA-256 is sent. Revoking a revoked key again changes nothing.
 const plan = subcommand({
   synopsis: "<key> <plan>|account [--per-minute N --per-day N]",
   summary: "give the key limits of its own, or make it follow its account",
-  help: `Gives the key limits of its own (<plan>: ${PlanSchema.options.join("|")}), which win
+  help: `Gives the key limits of its own (<plan>: ${planChoices}), which win
 over its account's plan, or with \`account\` makes it follow its account's plan
 again. Applies from the key's next request. Only the key's SHA-256 is sent.
 

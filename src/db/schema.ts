@@ -9,6 +9,7 @@ import {
 } from "drizzle-orm/sqlite-core";
 import { SCOPES, type Scope } from "../scopes.ts";
 import { profileColumns } from "./pet-profile-columns.ts";
+import { lifeColumns } from "./record-columns.ts";
 
 export const PET_STATUSES = ["available", "pending", "sold"] as const;
 
@@ -27,12 +28,7 @@ export const pets = sqliteTable(
     status: text("status", { enum: PET_STATUSES }).notNull().default("available"),
     // The account whose key added it; null for rows a migration made, which the operator account owns.
     accountId: integer("account_id").references(() => accounts.id),
-    // Grows by one with every change of the animal, in the change's own batch: its entity tag.
-    version: integer("version").notNull().default(1),
-    createdAt: integer("created_at", { mode: "timestamp_ms" })
-      .notNull()
-      .$defaultFn(() => new Date()),
-    deletedAt: integer("deleted_at", { mode: "timestamp_ms" }),
+    ...lifeColumns,
     ...profileColumns,
   },
   (table) => {
@@ -66,12 +62,7 @@ export const categories = sqliteTable(
     name: text("name").notNull(),
     // Null for rows a migration made, which the operator account owns.
     accountId: integer("account_id").references(() => accounts.id),
-    // Grows by one with every change of the category, in the change's own batch: its entity tag.
-    version: integer("version").notNull().default(1),
-    createdAt: integer("created_at", { mode: "timestamp_ms" })
-      .notNull()
-      .$defaultFn(() => new Date()),
-    deletedAt: integer("deleted_at", { mode: "timestamp_ms" }),
+    ...lifeColumns,
   },
   // Serves the listing in id order from the cursor, past tombstones without reading them.
   (table) => [index("categories_live_id_idx").on(table.id).where(sql`${table.deletedAt} IS NULL`)],

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { lifeColumns } from "./record-columns.ts";
 import { accounts } from "./schema.ts";
 
 /*
@@ -31,12 +32,7 @@ export const shelters = sqliteTable(
     country: text("country").notNull(),
     latitude: real("latitude").notNull(),
     longitude: real("longitude").notNull(),
-    // Grows by one with every change of the shelter, in the change's own batch: its entity tag.
-    version: integer("version").notNull().default(1),
-    createdAt: integer("created_at", { mode: "timestamp_ms" })
-      .notNull()
-      .$defaultFn(() => new Date()),
-    deletedAt: integer("deleted_at", { mode: "timestamp_ms" }),
+    ...lifeColumns,
   },
   (table) => {
     const live = sql`${table.deletedAt} IS NULL`;

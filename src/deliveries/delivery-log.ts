@@ -1,3 +1,4 @@
+import { cutPage } from "../api/pagination.ts";
 import type { DeliveryStatus } from "../webhooks/delivery-status.ts";
 import type { Delivery, DeliveryAttempt } from "../webhooks/webhooks.schemas.ts";
 
@@ -201,22 +202,20 @@ export class DeliveryLog {
 
   /** When the next pending delivery is due, if any. */
   nextDue(): number | undefined {
-    const [row] = this.#sql
-      .exec<{ due: number | null }>(
-        "SELECT min(due_at) AS due FROM deliveries WHERE status = 'pending'",
-      )
-      .toArray();
-    return row?.due ?? undefined;
+    return this.#earliest("due_at", "status = 'pending'");
   }
 
   /** When the oldest settled delivery was made, for the retention clean-up. */
   oldestSettled(): number | undefined {
+    return this.#earliest("created_at", "status != 'pending'");
+  }
+
+  /** The earliest time in `column` of the deliveries `where` selects, if any. */
+  #earliest(column: "due_at" | "created_at", where: string): number | undefined {
     const [row] = this.#sql
-      .exec<{ oldest: number | null }>(
-        "SELECT min(created_at) AS oldest FROM deliveries WHERE status != 'pending'",
-      )
+      .exec<{ at: number | null }>(`SELECT min(${column}) AS at FROM deliveries WHERE ${where}`)
       .toArray();
-    return row?.oldest ?? undefined;
+    return row?.at ?? undefined;
   }
 
   /** Removes settled deliveries made before `before`, with their attempts. */
@@ -238,8 +237,8 @@ export class DeliveryLog {
         limit + 1,
       )
       .toArray();
-    const listed = rows.slice(0, limit);
-    return { deliveries: this.#withAttempts(listed), hasMore: rows.length > limit };
+    const { listed, hasMore } = cutPage(rows, limit);
+    return { deliveries: this.#withAttempts(listed), hasMore };
   }
 
   /** One delivery as listDeliveries shows it. */

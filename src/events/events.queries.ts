@@ -1,4 +1,5 @@
 import { and, asc, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { cutPage } from "../api/pagination.ts";
 import { type Database, type Drizzle, millis, preparedQueries, runOne } from "../db/database.ts";
 import { events } from "../db/schema.ts";
 import { accountOfKey } from "../keys/keys.queries.ts";
@@ -37,12 +38,8 @@ export async function listEvents(db: Database, query: EventPageQuery): Promise<E
     limit: query.limit + 1,
   };
   const rows = await guardStorage("D1", () => runOne(db, query.types ? pageOfTypes : page, values));
-  const listed = rows.slice(0, query.limit);
-  return {
-    events: listed.map(toEvent),
-    lastSeq: listed.at(-1)?.seq,
-    hasMore: rows.length > query.limit,
-  };
+  const { listed, hasMore } = cutPage(rows, query.limit);
+  return { events: listed.map(toEvent), lastSeq: listed.at(-1)?.seq, hasMore };
 }
 
 /** Removes events past the retention period, sent or not; run by the scheduled job. */

@@ -3,7 +3,7 @@ import { listOf, pageParameters } from "../api/pagination.ts";
 import { CategorySchema } from "../categories/categories.schemas.ts";
 import { EVENT_TYPES } from "../db/schema.ts";
 import { OrderSchema } from "../orders/orders.schemas.ts";
-import { PetSchema, PetStatusSchema } from "../pets/pets.schemas.ts";
+import { examplePet, PetSchema, PetStatusSchema } from "../pets/pets.schemas.ts";
 import { ShelterSchema } from "../shelters/shelters.schemas.ts";
 
 const EventTypeSchema = z.enum(EVENT_TYPES).openapi("EventType", {
@@ -56,26 +56,13 @@ const createdAt = z.iso.datetime().openapi("EventCreatedAt", {
   example: EXAMPLE_TIME,
 });
 
-const examplePet = {
-  id: 42,
-  name: "Rex",
-  categoryId: 1,
+/** The animal the events' examples show: the document's, with an order placed for it. */
+const pendingPet = {
+  ...examplePet,
   status: "pending",
-  shelterId: 7,
-  breed: "Labrador Retriever",
-  age: "young",
-  sex: "male",
-  size: "large",
-  goodWithChildren: true,
   goodWithDogs: null,
-  goodWithCats: null,
-  houseTrained: true,
-  specialNeeds: false,
   spayedNeutered: null,
-  description: null,
-  distanceKm: null,
   etag: '"2"',
-  photoUrls: [],
 };
 const exampleCategory = { id: 8, name: "Ferrets", etag: '"1"' };
 const exampleOrder = {
@@ -125,7 +112,7 @@ const PetCreatedEventSchema = eventSchema({
   data: PetSchema,
   what: "an animal was added.",
   dataIs: "The animal as created.",
-  example: { data: { ...examplePet, status: "available" } },
+  example: { data: { ...pendingPet, status: "available" } },
 });
 
 const PetUpdatedEventSchema = eventSchema({
@@ -134,7 +121,7 @@ const PetUpdatedEventSchema = eventSchema({
   data: PetSchema,
   what: "an animal's fields were changed (not by an order, whose moves are `pet.status_changed` alone).",
   dataIs: "The animal after the change.",
-  example: { data: { ...examplePet, name: "Rex the Brave", etag: '"3"' }, changes: ["name"] },
+  example: { data: { ...pendingPet, name: "Rex the Brave", etag: '"3"' }, changes: ["name"] },
   extra: {
     changes: z
       .array(z.enum(["name", "categoryId", "status", "photoUrls"]))
@@ -149,7 +136,7 @@ const PetStatusChangedEventSchema = eventSchema({
   data: PetSchema,
   what: "an animal changed status: an order was placed, completed or cancelled, or a change set it (which also sends `pet.updated`).",
   dataIs: "The animal with its new status.",
-  example: { data: examplePet, previousStatus: "available" },
+  example: { data: pendingPet, previousStatus: "available" },
   extra: {
     previousStatus: PetStatusSchema.openapi({ description: "The status before the change." }),
   },
@@ -161,7 +148,7 @@ const PetDeletedEventSchema = eventSchema({
   data: PetSchema,
   what: "an animal was deleted.",
   dataIs: "The animal as it was, with the `etag` of its deletion.",
-  example: { data: { ...examplePet, status: "available", etag: '"3"' } },
+  example: { data: { ...pendingPet, status: "available", etag: '"3"' } },
 });
 
 const CategoryCreatedEventSchema = eventSchema({
@@ -300,7 +287,7 @@ const EventSchema = z
       id: EXAMPLE_ID,
       type: "pet.status_changed",
       createdAt: EXAMPLE_TIME,
-      data: examplePet,
+      data: pendingPet,
       previousStatus: "available",
     },
   });
@@ -313,7 +300,7 @@ export const EventsSchema = listOf("Events", EventSchema, {
       id: "evt_01jd8x3q7m2n4p6r8s0t2v4w6y",
       type: "pet.status_changed",
       createdAt: EXAMPLE_TIME,
-      data: examplePet,
+      data: pendingPet,
       previousStatus: "available",
     },
     {

@@ -1,34 +1,16 @@
 import {
   bodyText,
+  freeName,
   groupBy,
   isObject,
   type JsonObject,
-  mapOperations,
+  mapOperationMember,
   type OpenApiDocument,
   operationsOf,
   referenceTo,
+  sectionsOf,
 } from "./document-parts.ts";
 import { shareParameters } from "./shared-parameters.ts";
-
-/** Rebuilds each operation of a section (`paths`, `webhooks`) with its responses mapped. */
-function mapResponses<S extends Record<string, unknown> | undefined>(
-  section: S,
-  map: (response: JsonObject) => unknown,
-): S {
-  return mapOperations(section, (value) =>
-    isObject(value) && isObject(value.responses)
-      ? {
-          ...value,
-          responses: Object.fromEntries(
-            Object.entries(value.responses).map(([status, response]) => [
-              status,
-              isObject(response) ? map(response) : response,
-            ]),
-          ),
-        }
-      : value,
-  );
-}
 
 interface ResponseUse {
   status: string;
@@ -57,9 +39,7 @@ function responseName(uses: readonly ResponseUse[], taken: ReadonlySet<string>):
   const [tag] = tags;
   const status = uses[0]?.status ?? "default";
   const base = tags.size === 1 && tag ? `${tag}-${status}` : status;
-  let name = base;
-  for (let n = 2; taken.has(name); n++) name = `${base}-${n}`;
-  return name;
+  return freeName(base, (name) => taken.has(name));
 }
 
 /**
@@ -156,9 +136,10 @@ function sharedExamples(responses: readonly JsonObject[]): Map<string, string> {
     const name = same[0]?.name;
     if (same.length < 2 || name === undefined) continue;
     const taken = new Set(shared.values());
-    let component = name;
-    for (let n = 2; taken.has(component); n++) component = `${name}-${n}`;
-    shared.set(key, component);
+    shared.set(
+      key,
+      freeName(name, (component) => taken.has(component)),
+    );
   }
   return shared;
 }
@@ -176,8 +157,11 @@ function sharedExamples(responses: readonly JsonObject[]): Map<string, string> {
  * gives the document back.
  */
 export function compactDocument(document: OpenApiDocument): OpenApiDocument {
-  const sections = [document.paths, document.webhooks] as (Record<string, unknown> | undefined)[];
-  const { components: stated, unshared, nameOf } = sharedResponses(responseUses(sections));
+  const {
+    components: stated,
+    unshared,
+    nameOf,
+  } = sharedResponses(responseUses(sectionsOf(document)));
   // A shared response is stated once, so its headers and examples count once.
   const statedResponses = [...stated.values(), ...unshared];
   const shared = sharedHeaders(statedResponses);
@@ -238,8 +222,16 @@ export function compactDocument(document: OpenApiDocument): OpenApiDocument {
   } as OpenApiDocument["components"];
   return shareParameters({
     ...document,
-    paths: mapResponses(document.paths, referenced),
-    webhooks: mapResponses(document.webhooks, referenced),
+    ...mapOperationMember(document, "responses", (responses) =>
+      isObject(responses)
+        ? Object.fromEntries(
+            Object.entries(responses).map(([status, response]) => [
+              status,
+              isObject(response) ? referenced(response) : response,
+            ]),
+          )
+        : responses,
+    ),
     components,
   });
 }

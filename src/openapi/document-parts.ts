@@ -27,8 +27,13 @@ export function operationsOf(section: Record<string, unknown> | undefined): Json
   );
 }
 
+/** The sections that hold operations: `paths` and `webhooks`. */
+export function sectionsOf(document: OpenApiDocument): (Record<string, unknown> | undefined)[] {
+  return [document.paths, document.webhooks] as (Record<string, unknown> | undefined)[];
+}
+
 /** Rebuilds a section (`paths`, `webhooks`) with each of its operations mapped. */
-export function mapOperations<S extends Record<string, unknown> | undefined>(
+function mapOperations<S extends Record<string, unknown> | undefined>(
   section: S,
   map: (operation: unknown) => unknown,
 ): S {
@@ -41,6 +46,31 @@ export function mapOperations<S extends Record<string, unknown> | undefined>(
         : item,
     ]),
   ) as S;
+}
+
+/**
+ * The document's `paths` and `webhooks` with one member of every operation
+ * (its `responses`, its `parameters`) rebuilt by `map`, where it has one.
+ */
+export function mapOperationMember(
+  document: OpenApiDocument,
+  member: string,
+  map: (value: unknown) => unknown,
+): Pick<OpenApiDocument, "paths" | "webhooks"> {
+  const mapSection = <S extends Record<string, unknown> | undefined>(section: S) =>
+    mapOperations(section, (operation) =>
+      isObject(operation) && member in operation
+        ? { ...operation, [member]: map(operation[member]) }
+        : operation,
+    );
+  return { paths: mapSection(document.paths), webhooks: mapSection(document.webhooks) };
+}
+
+/** `base`, or the first of `base-2`, `base-3`… that is not taken. */
+export function freeName(base: string, taken: (name: string) => boolean): string {
+  let name = base;
+  for (let n = 2; taken(name); n++) name = `${base}-${n}`;
+  return name;
 }
 
 /**

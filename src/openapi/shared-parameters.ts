@@ -1,25 +1,15 @@
 import {
   bodyText,
+  freeName,
   groupBy,
   isObject,
   type JsonObject,
-  mapOperations,
+  mapOperationMember,
   type OpenApiDocument,
   operationsOf,
   referenceTo,
+  sectionsOf,
 } from "./document-parts.ts";
-
-/** Rebuilds each operation of a section with its parameters mapped. */
-function mapParameters<S extends Record<string, unknown> | undefined>(
-  section: S,
-  map: (parameter: unknown) => unknown,
-): S {
-  return mapOperations(section, (operation) =>
-    isObject(operation) && Array.isArray(operation.parameters)
-      ? { ...operation, parameters: operation.parameters.map(map) }
-      : operation,
-  );
-}
 
 /**
  * The parameters operations share alike (a listing's `cursor`, a path's
@@ -28,8 +18,7 @@ function mapParameters<S extends Record<string, unknown> | undefined>(
  * `components/parameters` under its name, numbered where two forms share one.
  */
 export function shareParameters(document: OpenApiDocument): OpenApiDocument {
-  const sections = [document.paths, document.webhooks] as (Record<string, unknown> | undefined)[];
-  const uses = sections
+  const uses = sectionsOf(document)
     .flatMap(operationsOf)
     .flatMap((operation) => (Array.isArray(operation.parameters) ? operation.parameters : []))
     .filter(isObject);
@@ -39,8 +28,7 @@ export function shareParameters(document: OpenApiDocument): OpenApiDocument {
     const [first] = same;
     if (same.length < 2 || !first) continue;
     const base = String(first.name ?? "parameter");
-    let name = base;
-    for (let n = 2; name in parameters; n++) name = `${base}-${n}`;
+    const name = freeName(base, (taken) => taken in parameters);
     parameters[name] = first;
     names.set(text, name);
   }
@@ -53,8 +41,9 @@ export function shareParameters(document: OpenApiDocument): OpenApiDocument {
   // Built from the document's own JSON, so of the document's own types.
   return {
     ...document,
-    paths: mapParameters(document.paths, reference),
-    webhooks: mapParameters(document.webhooks, reference),
+    ...mapOperationMember(document, "parameters", (parameters) =>
+      Array.isArray(parameters) ? parameters.map(reference) : parameters,
+    ),
     components: {
       ...document.components,
       parameters: parameters as Record<string, unknown>,

@@ -1,4 +1,5 @@
 import { and, asc, eq, gt, inArray, isNotNull, isNull, sql } from "drizzle-orm";
+import { cutPage } from "../api/pagination.ts";
 import { change } from "../changes/change.ts";
 import type { Claim, Outcome } from "../changes/outcomes.ts";
 import { type Database, type Drizzle, millis, preparedQueries, runOne } from "../db/database.ts";
@@ -192,10 +193,8 @@ export async function listOrders(db: Database, query: OrderPageQuery): Promise<O
   const rows = await guardStorage("D1", () =>
     runOne(db, query.status ? pageByStatus : page, values),
   );
-  return {
-    orders: rows.slice(0, query.limit).map(orderShape.render),
-    hasMore: rows.length > query.limit,
-  };
+  const { listed, hasMore } = cutPage(rows, query.limit);
+  return { orders: listed.map(orderShape.render), hasMore };
 }
 
 /** The order, if it belongs to the account of the caller's key. */

@@ -1,6 +1,7 @@
 import { pagedListing } from "../api/pagination.ts";
+import { readReplies } from "../api/record-responses.ts";
 import { jsonBody } from "../api/request-bodies.ts";
-import { createdHeaders, errorResponses, jsonReply } from "../api/responses.ts";
+import { ANY_OPERATION, createdHeaders, errorResponses, jsonReply } from "../api/responses.ts";
 import { type ApiRoute, apiRoutes } from "../api/route-table.ts";
 import { messages } from "../errors.ts";
 import { PET_NOT_FOUND } from "../pets/pets.schemas.ts";
@@ -57,9 +58,7 @@ function moveRoute(move: "complete" | "cancel", summary: string, row: string) {
           description: "The order is not `placed`.",
           message: messages.invalidTransition(other, moved),
         },
-        429,
-        500,
-        503,
+        ...ANY_OPERATION,
       ]),
     },
   } satisfies ApiRoute;
@@ -112,9 +111,7 @@ export const orderRoutes = apiRoutes({
         413,
         415,
         422,
-        429,
-        500,
-        503,
+        ...ANY_OPERATION,
       ]),
     },
   },
@@ -128,10 +125,7 @@ export const orderRoutes = apiRoutes({
     description:
       "One order of the caller's account. Another account's order, or an `orderId` that is not a valid identifier, gives 404 like one that does not exist.",
     request: { params: OrderIdParamsSchema },
-    responses: {
-      200: jsonReply("The order.", OrderSchema),
-      ...errorResponses([401, [404, ORDER_NOT_FOUND], 429, 500, 503]),
-    },
+    responses: readReplies("The order.", OrderSchema, [404, ORDER_NOT_FOUND]),
   },
   completeOrder: moveRoute(
     "complete",

@@ -1,9 +1,4 @@
-import {
-  type ChangeRequest,
-  type CommonRefusal,
-  checked,
-  retryOnRace,
-} from "../catalogue/changes.ts";
+import { type ChangeRequest, type CommonRefusal, changeRecord } from "../catalogue/changes.ts";
 import type { Database } from "../db/database.ts";
 import { deletePet, type PetUpdate, updatePet } from "./pet-changes.queries.ts";
 import { profileOf } from "./pet-profile.schemas.ts";
@@ -75,27 +70,24 @@ export async function editPet(
   request: ChangeRequest,
   patch: PetPatch,
 ): Promise<EditOutcome> {
-  return retryOnRace(`edit of animal ${request.id}`, async (): Promise<EditOutcome | undefined> => {
-    const current = checked(
-      await readForChange(db, {
-        ...request,
-        categoryId: patch.categoryId,
-        shelterId: patch.shelterId,
-      }),
-      request.accepted,
-    );
-    if ("kind" in current) return current;
-    if (!current.categoryKnown) return { kind: "unknownCategory" };
-    const update = changeOf(current, patch);
-    const refusal = shelterRefusal(current, update);
-    if (refusal) return refusal;
-    if (update.status !== undefined && current.placedOrder !== null) {
-      return { kind: "orderOpen", orderId: current.placedOrder };
-    }
-    if (update.changes.length === 0) return { kind: "unchanged", pet: current.pet };
-    const { pet } = await updatePet(db, update, request.changer);
-    return pet && { kind: "edited", pet };
-  });
+  return changeRecord(
+    "edit of animal",
+    request,
+    () =>
+      readForChange(db, { ...request, categoryId: patch.categoryId, shelterId: patch.shelterId }),
+    async (current): Promise<EditOutcome | undefined> => {
+      if (!current.categoryKnown) return { kind: "unknownCategory" };
+      const update = changeOf(current, patch);
+      const refusal = shelterRefusal(current, update);
+      if (refusal) return refusal;
+      if (update.status !== undefined && current.placedOrder !== null) {
+        return { kind: "orderOpen", orderId: current.placedOrder };
+      }
+      if (update.changes.length === 0) return { kind: "unchanged", pet: current.pet };
+      const { pet } = await updatePet(db, update, request.changer);
+      return pet && { kind: "edited", pet };
+    },
+  );
 }
 
 /** Deletes the animal, as the caller may, `If-Match` allows and no placed order forbids. */
@@ -104,14 +96,11 @@ export async function removePet(
   request: ChangeRequest,
   now: number,
 ): Promise<DeleteOutcome> {
-  return retryOnRace(
-    `deletion of animal ${request.id}`,
-    async (): Promise<DeleteOutcome | undefined> => {
-      const current = checked(
-        await readForChange(db, { ...request, categoryId: undefined, shelterId: undefined }),
-        request.accepted,
-      );
-      if ("kind" in current) return current;
+  return changeRecord(
+    "deletion of animal",
+    request,
+    () => readForChange(db, { ...request, categoryId: undefined, shelterId: undefined }),
+    async (current): Promise<DeleteOutcome | undefined> => {
       if (current.placedOrder !== null) return { kind: "orderOpen", orderId: current.placedOrder };
       const deleted = await deletePet(db, { id: request.id, version: current.version, now });
       return deleted ? { kind: "deleted" } : undefined;

@@ -1,8 +1,10 @@
 import { keyOwner } from "../accounts/owner.ts";
 import { positionIn } from "../api/cursor.ts";
 import { nextPageLink, pageReply } from "../api/pagination.ts";
+import { createdReply, foundReply, recordReply } from "../api/record-replies.ts";
 import type { RouteHandlers } from "../api/route-handlers.ts";
 import { changeRequestOf } from "../catalogue/changes.ts";
+import { deletionReply } from "../catalogue/deletion-reply.ts";
 import { refusalError } from "../catalogue/refusals.ts";
 import { ApiError, messages } from "../errors.ts";
 import { replyOf } from "../idempotency/idempotent-request.ts";
@@ -78,16 +80,12 @@ export const petHandlers = {
     }
     if (outcome.kind === "notOwner") throw new ApiError("not_owner", messages.notOwner("shelter"));
     const pet = replyOf(outcome, 201, PetSchema);
-    c.header("Location", `/v1/pets/${pet.id}`);
-    c.header("ETag", pet.etag);
-    return c.json(pet, 201);
+    return createdReply(c, pet, "/v1/pets");
   },
 
   getPet: async (c) => {
-    const pet = await findPet(c.get("services").db, c.req.valid("param").petId);
-    if (!pet) throw new ApiError("not_found", PET_NOT_FOUND);
-    c.header("ETag", pet.etag);
-    return c.json(pet, 200);
+    const { petId } = c.req.valid("param");
+    return foundReply(c, await findPet(c.get("services").db, petId), PET_NOT_FOUND);
   },
 
   updatePet: async (c) => {
@@ -95,14 +93,8 @@ export const petHandlers = {
     const outcome = await editPet(c.get("services").db, request, c.req.valid("json"));
     if (outcome.kind !== "edited" && outcome.kind !== "unchanged")
       throw refusalError(outcome, animal);
-    c.header("ETag", outcome.pet.etag);
-    return c.json(outcome.pet, 200);
+    return recordReply(c, outcome.pet, 200);
   },
 
-  deletePet: async (c) => {
-    const request = changeRequestOf(c, c.req.valid("param").petId);
-    const outcome = await removePet(c.get("services").db, request, Date.now());
-    if (outcome.kind !== "deleted") throw refusalError(outcome, animal);
-    return c.body(null, 204);
-  },
+  deletePet: (c) => deletionReply(c, c.req.valid("param").petId, removePet, animal),
 } satisfies RouteHandlers<typeof petRoutes>;

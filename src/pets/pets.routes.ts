@@ -1,7 +1,9 @@
 import { conditionalChange, entityTagHeader, IfMatchHeaderSchema } from "../api/entity-tags.ts";
 import { pagedListing } from "../api/pagination.ts";
+import { recordRefusals } from "../api/record-responses.ts";
 import { jsonBody, patchBody, patchTypeRefused } from "../api/request-bodies.ts";
 import {
+  ANY_OPERATION,
   createdHeaders,
   type DocumentedError,
   deletedReply,
@@ -27,12 +29,9 @@ const managing = {
   invalidIdMessage: PET_NOT_FOUND,
 } satisfies Partial<ApiRoute>;
 
-export const notFound: DocumentedError = [404, PET_NOT_FOUND];
-export const notOwner: DocumentedError = {
-  status: 403,
-  description:
-    "The key lacks this operation's scope or is used from outside its address ranges, or the animal belongs to another account: only that account's keys may change it.",
-};
+const refusals = recordRefusals("animal", PET_NOT_FOUND);
+/** The animal's 404 and 403, which the operations on its photos document too. */
+export const { notFound, notOwner } = refusals;
 const unknownCategory: DocumentedError = {
   status: 422,
   codes: ["unknown_category", "unknown_shelter"],
@@ -62,11 +61,7 @@ const notOwnerOfEither: DocumentedError = {
 const CONDITIONAL = conditionalChange("added the animal");
 
 /** Why a change of an animal is refused, whatever it changes, after whose it is. */
-const changeRefusals: DocumentedError[] = [
-  notFound,
-  orderOpen,
-  { status: 412, message: messages.preconditionFailed("animal") },
-];
+const changeRefusals: DocumentedError[] = [notFound, orderOpen, refusals.stale];
 
 /** The animals' operations, keyed by operation id: the one declaration of each. */
 export const petRoutes = apiRoutes({
@@ -119,9 +114,7 @@ export const petRoutes = apiRoutes({
           description:
             "`categoryId` names no category or `shelterId` no shelter, or the Idempotency-Key was used with a different body or on another operation.",
         },
-        429,
-        500,
-        503,
+        ...ANY_OPERATION,
       ]),
     },
   },
@@ -139,7 +132,7 @@ export const petRoutes = apiRoutes({
     request: { params: PetIdParamsSchema },
     responses: {
       200: jsonReply("The animal; its `ETag` is its `etag`.", PetSchema),
-      ...errorResponses([401, notFound, 410, 429, 500, 503]),
+      ...errorResponses([401, notFound, 410, ...ANY_OPERATION]),
     },
   },
   updatePet: {
@@ -165,9 +158,7 @@ export const petRoutes = apiRoutes({
         payloadTooLarge,
         patchTypeRefused,
         unknownCategory,
-        429,
-        500,
-        503,
+        ...ANY_OPERATION,
       ]),
     },
   },
@@ -181,7 +172,7 @@ export const petRoutes = apiRoutes({
     request: { params: PetIdParamsSchema, headers: IfMatchHeaderSchema },
     responses: {
       204: deletedReply,
-      ...errorResponses([400, 401, notOwner, ...changeRefusals, 429, 500, 503]),
+      ...errorResponses([400, 401, notOwner, ...changeRefusals, ...ANY_OPERATION]),
     },
   },
 });

@@ -1,6 +1,11 @@
 import { z } from "@hono/zod-openapi";
 import { EntityTagSchema } from "../api/entity-tags.ts";
-import { IdentifierParameterSchema, IdentifierSchema, idParams } from "../api/identifiers.ts";
+import {
+  assignedId,
+  IdentifierParameterSchema,
+  IdentifierSchema,
+  idParams,
+} from "../api/identifiers.ts";
 import { listOf, pageParameters, repeatedParameter } from "../api/pagination.ts";
 import { wordsParameter } from "../api/search-words.ts";
 import { nameSchema } from "../api/text.ts";
@@ -71,7 +76,8 @@ export const PetPatchSchema = z
   });
 export type PetPatch = z.infer<typeof PetPatchSchema>;
 
-const examplePet = {
+/** The animal the document shows, which the events' examples show too. */
+export const examplePet = {
   id: 42,
   name: "Rex",
   categoryId: 1,
@@ -95,10 +101,7 @@ const examplePet = {
 
 export const PetSchema = z
   .object({
-    id: IdentifierSchema.openapi({
-      description: "Assigned by the service on creation.",
-      example: 42,
-    }),
+    id: assignedId(42),
     name: z.string().openapi({ example: "Rex" }),
     categoryId: IdentifierSchema.openapi({ example: 1 }),
     status: PetStatusSchema,

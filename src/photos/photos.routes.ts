@@ -1,4 +1,11 @@
-import { createdHeaders, deletedReply, errorResponses, jsonReply } from "../api/responses.ts";
+import { readReplies } from "../api/record-responses.ts";
+import {
+  ANY_OPERATION,
+  createdHeaders,
+  deletedReply,
+  errorResponses,
+  jsonReply,
+} from "../api/responses.ts";
 import { type ApiRoute, apiRoutes } from "../api/route-table.ts";
 import { PHOTO_TYPES } from "../db/photos-table.ts";
 import { messages } from "../errors.ts";
@@ -73,9 +80,7 @@ export const petPhotoRoutes = apiRoutes({
           message: messages.unsupportedBodyType(PHOTO_TYPES),
         },
         422,
-        429,
-        500,
-        503,
+        ...ANY_OPERATION,
       ]),
     },
   },
@@ -88,10 +93,7 @@ export const petPhotoRoutes = apiRoutes({
     description:
       "Oldest first, as in `photoUrls`; at most ten, in one reply. Listing them is the only way to learn their ids.",
     request: { params: PetIdParamsSchema },
-    responses: {
-      200: jsonReply("The animal's photos (possibly none).", PhotosSchema),
-      ...errorResponses([401, notFound, 429, 500, 503]),
-    },
+    responses: readReplies("The animal's photos (possibly none).", PhotosSchema, notFound),
   },
   deletePetPhoto: {
     ...photos,
@@ -105,7 +107,7 @@ export const petPhotoRoutes = apiRoutes({
     request: { params: PhotoParamsSchema },
     responses: {
       204: deletedReply,
-      ...errorResponses([401, notOwner, [404, PHOTO_NOT_FOUND], 429, 500, 503]),
+      ...errorResponses([401, notOwner, [404, PHOTO_NOT_FOUND], ...ANY_OPERATION]),
     },
   },
 });

@@ -1,9 +1,4 @@
-import {
-  type ChangeRequest,
-  type CommonRefusal,
-  checked,
-  retryOnRace,
-} from "../catalogue/changes.ts";
+import { type ChangeRequest, type CommonRefusal, changeRecord } from "../catalogue/changes.ts";
 import type { Database } from "../db/database.ts";
 import { columnsOf, deleteShelter, updateShelter } from "./shelter-changes.queries.ts";
 import { readShelterForChange } from "./shelters.queries.ts";
@@ -42,14 +37,11 @@ export async function editShelter(
   request: ChangeRequest,
   patch: ShelterPatch,
 ): Promise<EditOutcome> {
-  return retryOnRace(
-    `edit of shelter ${request.id}`,
-    async (): Promise<EditOutcome | undefined> => {
-      const current = checked(
-        await readShelterForChange(db, request.id, request.changer),
-        request.accepted,
-      );
-      if ("kind" in current) return current;
+  return changeRecord(
+    "edit of shelter",
+    request,
+    () => readShelterForChange(db, request.id, request.changer),
+    async (current): Promise<EditOutcome | undefined> => {
       const after = patched(current.shelter, patch);
       if (unchanged(current.shelter, after)) return { kind: "unchanged", shelter: current.shelter };
       const { shelter } = await updateShelter(db, {
@@ -68,14 +60,11 @@ export async function removeShelter(
   request: ChangeRequest,
   now: number,
 ): Promise<DeleteOutcome> {
-  return retryOnRace(
-    `deletion of shelter ${request.id}`,
-    async (): Promise<DeleteOutcome | undefined> => {
-      const current = checked(
-        await readShelterForChange(db, request.id, request.changer),
-        request.accepted,
-      );
-      if ("kind" in current) return current;
+  return changeRecord(
+    "deletion of shelter",
+    request,
+    () => readShelterForChange(db, request.id, request.changer),
+    async (current): Promise<DeleteOutcome | undefined> => {
       if (current.inUse) return { kind: "inUse" };
       const { deleted } = await deleteShelter(db, {
         id: request.id,

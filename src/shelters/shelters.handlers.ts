@@ -1,9 +1,11 @@
 import { keyOwner } from "../accounts/owner.ts";
 import { decodeCursor } from "../api/cursor.ts";
 import { nextPageLink, pageReply } from "../api/pagination.ts";
+import { createdReply, foundReply, recordReply } from "../api/record-replies.ts";
 import type { RouteHandlers } from "../api/route-handlers.ts";
 import { prefixQuery } from "../api/search-words.ts";
 import { changeRequestOf } from "../catalogue/changes.ts";
+import { deletionReply } from "../catalogue/deletion-reply.ts";
 import { refusalError } from "../catalogue/refusals.ts";
 import { ApiError, messages } from "../errors.ts";
 import { replyOf } from "../idempotency/idempotent-request.ts";
@@ -64,16 +66,12 @@ export const shelterHandlers = {
       );
     }
     const shelter = replyOf(outcome, 201, ShelterSchema);
-    c.header("Location", `/v1/shelters/${shelter.id}`);
-    c.header("ETag", shelter.etag);
-    return c.json(shelter, 201);
+    return createdReply(c, shelter, "/v1/shelters");
   },
 
   getShelter: async (c) => {
-    const shelter = await findShelter(c.get("services").db, c.req.valid("param").shelterId);
-    if (!shelter) throw new ApiError("not_found", SHELTER_NOT_FOUND);
-    c.header("ETag", shelter.etag);
-    return c.json(shelter, 200);
+    const { shelterId } = c.req.valid("param");
+    return foundReply(c, await findShelter(c.get("services").db, shelterId), SHELTER_NOT_FOUND);
   },
 
   updateShelter: async (c) => {
@@ -81,14 +79,8 @@ export const shelterHandlers = {
     const outcome = await editShelter(c.get("services").db, request, c.req.valid("json"));
     if (outcome.kind !== "edited" && outcome.kind !== "unchanged")
       throw refusalError(outcome, shelter);
-    c.header("ETag", outcome.shelter.etag);
-    return c.json(outcome.shelter, 200);
+    return recordReply(c, outcome.shelter, 200);
   },
 
-  deleteShelter: async (c) => {
-    const request = changeRequestOf(c, c.req.valid("param").shelterId);
-    const outcome = await removeShelter(c.get("services").db, request, Date.now());
-    if (outcome.kind !== "deleted") throw refusalError(outcome, shelter);
-    return c.body(null, 204);
-  },
+  deleteShelter: (c) => deletionReply(c, c.req.valid("param").shelterId, removeShelter, shelter),
 } satisfies RouteHandlers<typeof shelterRoutes>;

@@ -1,9 +1,10 @@
 import { conditionalChange, entityTagHeader, IfMatchHeaderSchema } from "../api/entity-tags.ts";
 import { pagedListing } from "../api/pagination.ts";
+import { readReplies, recordRefusals } from "../api/record-responses.ts";
 import { jsonBody, patchBody, patchTypeRefused } from "../api/request-bodies.ts";
 import {
+  ANY_OPERATION,
   createdHeaders,
-  type DocumentedError,
   deletedReply,
   errorResponses,
   jsonReply,
@@ -30,14 +31,7 @@ export const sheltersTag = {
 const tagged = { tags: [sheltersTag.name], stability: "beta" } satisfies Partial<ApiRoute>;
 const managing = { ...tagged, invalidIdMessage: SHELTER_NOT_FOUND } satisfies Partial<ApiRoute>;
 
-const notFound: DocumentedError = [404, SHELTER_NOT_FOUND];
-const notOwner: DocumentedError = {
-  status: 403,
-  description:
-    "The key lacks this operation's scope or is used from outside its address ranges, or the shelter belongs to another account: only that account's keys may change it.",
-  message: messages.notOwner("shelter"),
-};
-const stale: DocumentedError = { status: 412, message: messages.preconditionFailed("shelter") };
+const { notFound, notOwner, stale } = recordRefusals("shelter", SHELTER_NOT_FOUND);
 
 const CONDITIONAL = conditionalChange("made the shelter");
 
@@ -86,9 +80,7 @@ export const shelterRoutes = apiRoutes({
         413,
         415,
         422,
-        429,
-        500,
-        503,
+        ...ANY_OPERATION,
       ]),
     },
   },
@@ -101,10 +93,7 @@ export const shelterRoutes = apiRoutes({
     description:
       "One shelter; its `ETag` is its `etag`. A `shelterId` that is not a valid identifier gives 404, like one that does not exist or was deleted.",
     request: { params: ShelterIdParamsSchema },
-    responses: {
-      200: jsonReply("The shelter.", ShelterSchema),
-      ...errorResponses([401, notFound, 429, 500, 503]),
-    },
+    responses: readReplies("The shelter.", ShelterSchema, notFound),
   },
   updateShelter: {
     ...managing,
@@ -128,9 +117,7 @@ export const shelterRoutes = apiRoutes({
         stale,
         413,
         patchTypeRefused,
-        429,
-        500,
-        503,
+        ...ANY_OPERATION,
       ]),
     },
   },
@@ -151,9 +138,7 @@ export const shelterRoutes = apiRoutes({
         notFound,
         { status: 409, codes: ["shelter_in_use"], message: messages.shelterInUse },
         stale,
-        429,
-        500,
-        503,
+        ...ANY_OPERATION,
       ]),
     },
   },

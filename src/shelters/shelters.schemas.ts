@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { EntityTagSchema } from "../api/entity-tags.ts";
-import { IdentifierParameterSchema, IdentifierSchema, idParams } from "../api/identifiers.ts";
+import { assignedId, IdentifierParameterSchema, idParams } from "../api/identifiers.ts";
 import { listOf, pageParameters, repeatedParameter } from "../api/pagination.ts";
 import { wordsParameter } from "../api/search-words.ts";
 import { nameSchema } from "../api/text.ts";
@@ -176,10 +176,7 @@ const exampleShelter = {
 
 export const ShelterSchema = z
   .object({
-    id: IdentifierSchema.openapi({
-      description: "Assigned by the service on creation.",
-      example: 7,
-    }),
+    id: assignedId(7),
     name: z.string(),
     email: z.string(),
     phone: z.string().nullable(),

@@ -1,10 +1,12 @@
 import { pagedListing } from "../api/pagination.ts";
+import { oneRecordErrors, readReplies } from "../api/record-responses.ts";
 import { jsonBody } from "../api/request-bodies.ts";
 import {
-  commonHeaders,
+  ANY_OPERATION,
   deletedReply,
   errorResponses,
   idempotentReplayedHeader,
+  jsonReply,
 } from "../api/responses.ts";
 import { type ApiRoute, apiRoutes } from "../api/route-table.ts";
 import { messages } from "../errors.ts";
@@ -34,12 +36,6 @@ const REPLAYED_SECRET =
 
 const beta = { tags: [WEBHOOKS_TAG], stability: "beta" } satisfies Partial<ApiRoute>;
 
-const accepted = (description: string, schema: typeof DeliverySchema | typeof RecoveredSchema) => ({
-  description,
-  headers: commonHeaders,
-  content: { "application/json": { schema } },
-});
-
 /**
  * The webhook endpoints' operations, keyed by operation id: the one
  * declaration of each. The bodies of createWebhook and updateWebhook state
@@ -59,11 +55,11 @@ export function webhookRoutes(policy: WebhookUrlPolicy) {
         body: jsonBody(newWebhookSchema(policy)),
       },
       responses: {
-        201: {
-          description: "The endpoint, with its signing secret (never shown again).",
-          headers: { ...commonHeaders, "Idempotent-Replayed": idempotentReplayedHeader },
-          content: { "application/json": { schema: CreatedWebhookSchema } },
-        },
+        201: jsonReply(
+          "The endpoint, with its signing secret (never shown again).",
+          CreatedWebhookSchema,
+          { "Idempotent-Replayed": idempotentReplayedHeader },
+        ),
         ...errorResponses([
           400,
           401,
@@ -76,9 +72,7 @@ export function webhookRoutes(policy: WebhookUrlPolicy) {
           413,
           415,
           422,
-          429,
-          500,
-          503,
+          ...ANY_OPERATION,
         ]),
       },
     },
@@ -90,12 +84,8 @@ export function webhookRoutes(policy: WebhookUrlPolicy) {
       summary: "List the account's webhook endpoints",
       description: `The account's endpoints, oldest first (at most ${MAX_WEBHOOKS}, so never paged), without their secrets.`,
       responses: {
-        200: {
-          description: "The endpoints (possibly none).",
-          headers: commonHeaders,
-          content: { "application/json": { schema: WebhooksSchema } },
-        },
-        ...errorResponses([401, 429, 500, 503]),
+        200: jsonReply("The endpoints (possibly none).", WebhooksSchema),
+        ...errorResponses([401, ...ANY_OPERATION]),
       },
     },
     getWebhook: {
@@ -108,14 +98,7 @@ export function webhookRoutes(policy: WebhookUrlPolicy) {
       description:
         "One of the account's endpoints, without its secret: its `status`, and `disabledReason` when the service disabled it. Another account's endpoint, or a `webhookId` that is not a valid identifier, gives 404.",
       request: { params: WebhookIdParamsSchema },
-      responses: {
-        200: {
-          description: "The endpoint.",
-          headers: commonHeaders,
-          content: { "application/json": { schema: WebhookSchema } },
-        },
-        ...errorResponses([401, [404, WEBHOOK_NOT_FOUND], 429, 500, 503]),
-      },
+      responses: readReplies("The endpoint.", WebhookSchema, [404, WEBHOOK_NOT_FOUND]),
     },
     updateWebhook: {
       ...beta,
@@ -131,12 +114,8 @@ export function webhookRoutes(policy: WebhookUrlPolicy) {
         body: jsonBody(webhookChangeSchema(policy)),
       },
       responses: {
-        200: {
-          description: "The endpoint as changed.",
-          headers: commonHeaders,
-          content: { "application/json": { schema: WebhookSchema } },
-        },
-        ...errorResponses([400, 401, [404, WEBHOOK_NOT_FOUND], 413, 415, 429, 500, 503]),
+        200: jsonReply("The endpoint as changed.", WebhookSchema),
+        ...errorResponses([400, 401, [404, WEBHOOK_NOT_FOUND], 413, 415, ...ANY_OPERATION]),
       },
     },
     deleteWebhook: {
@@ -151,7 +130,7 @@ export function webhookRoutes(policy: WebhookUrlPolicy) {
       request: { params: WebhookIdParamsSchema },
       responses: {
         204: deletedReply,
-        ...errorResponses([401, [404, WEBHOOK_NOT_FOUND], 429, 500, 503]),
+        ...oneRecordErrors([404, WEBHOOK_NOT_FOUND]),
       },
     },
     listDeliveries: {
@@ -183,8 +162,8 @@ export function webhookRoutes(policy: WebhookUrlPolicy) {
         "Sends a signed `webhook.test` event (`data`: `{ webhookId }`) to this endpoint only, now, as a delivery of its own: one attempt, listed with the others, never in the event feed and never counted toward the endpoint's health. A disabled endpoint records it as `skipped`. Takes no body.",
       request: { params: WebhookIdParamsSchema },
       responses: {
-        202: accepted("The delivery, on its way.", DeliverySchema),
-        ...errorResponses([401, [404, WEBHOOK_NOT_FOUND], 429, 500, 503]),
+        202: jsonReply("The delivery, on its way.", DeliverySchema),
+        ...oneRecordErrors([404, WEBHOOK_NOT_FOUND]),
       },
     },
     retryDelivery: {
@@ -198,8 +177,8 @@ export function webhookRoutes(policy: WebhookUrlPolicy) {
         "Sends the delivery's event again, now, with the same `webhook-id`, as one more attempt recorded beneath it (whatever its status). Takes no body.",
       request: { params: DeliveryIdParamsSchema },
       responses: {
-        202: accepted("The delivery, pending its new attempt.", DeliverySchema),
-        ...errorResponses([401, [404, DELIVERY_NOT_FOUND], 429, 500, 503]),
+        202: jsonReply("The delivery, pending its new attempt.", DeliverySchema),
+        ...oneRecordErrors([404, DELIVERY_NOT_FOUND]),
       },
     },
     recoverWebhook: {
@@ -216,8 +195,8 @@ export function webhookRoutes(policy: WebhookUrlPolicy) {
         body: jsonBody(RecoverSchema),
       },
       responses: {
-        202: accepted("How many events were queued again.", RecoveredSchema),
-        ...errorResponses([400, 401, [404, WEBHOOK_NOT_FOUND], 413, 415, 429, 500, 503]),
+        202: jsonReply("How many events were queued again.", RecoveredSchema),
+        ...errorResponses([400, 401, [404, WEBHOOK_NOT_FOUND], 413, 415, ...ANY_OPERATION]),
       },
     },
     rotateWebhookSecret: {
@@ -231,12 +210,12 @@ export function webhookRoutes(policy: WebhookUrlPolicy) {
       description: `Gives the endpoint a new signing secret, shown in this reply only. Deliveries are signed with every secret of the endpoint younger than 24 hours since it was replaced, newest first, at most three (\`webhook-signature: v1,<new> v1,<older>\`): a receiver that verifies with the old secret keeps working while it switches, with no gap. Takes no body. ${REPLAYED_SECRET}`,
       request: { params: WebhookIdParamsSchema },
       responses: {
-        200: {
-          description: "The endpoint, with its new signing secret (never shown again).",
-          headers: { ...commonHeaders, "Idempotent-Replayed": idempotentReplayedHeader },
-          content: { "application/json": { schema: CreatedWebhookSchema } },
-        },
-        ...errorResponses([400, 401, [404, WEBHOOK_NOT_FOUND], 422, 429, 500, 503]),
+        200: jsonReply(
+          "The endpoint, with its new signing secret (never shown again).",
+          CreatedWebhookSchema,
+          { "Idempotent-Replayed": idempotentReplayedHeader },
+        ),
+        ...errorResponses([400, 401, [404, WEBHOOK_NOT_FOUND], 422, ...ANY_OPERATION]),
       },
     },
   });

@@ -87,6 +87,33 @@ export function Choice(props: {
   );
 }
 
+/** One Choice per option, all of one name; the first takes the focus when `focus` says so. */
+export function ChoiceList<V extends string>(props: {
+  type: "radio" | "checkbox";
+  name: string;
+  options: readonly V[];
+  checked: (option: V) => boolean;
+  focus: boolean;
+  label: (option: V) => Child;
+  detail?: (option: V) => Child;
+}) {
+  return (
+    <>
+      {props.options.map((option, index) => (
+        <Choice
+          type={props.type}
+          name={props.name}
+          value={option}
+          checked={props.checked(option)}
+          autofocus={props.focus && index === 0}
+          label={props.label(option)}
+          detail={props.detail?.(option)}
+        />
+      ))}
+    </>
+  );
+}
+
 /** A button that posts to the dashboard (with the form's token) and nothing else: an action on a row or a page. */
 export function PostButton(props: { action: string; label: string; csrf: string }) {
   return (

@@ -9,7 +9,7 @@ import {
   type KeyFormValues,
   READ_SCOPES,
 } from "../key-form.ts";
-import { Choice, Choices, describedBy, FieldError } from "./form-fields.tsx";
+import { ChoiceList, Choices, describedBy, FieldError } from "./form-fields.tsx";
 import { Layout } from "./layout.tsx";
 
 /** What each scope lets a key do, in a person's words. */
@@ -66,17 +66,15 @@ export function KeyFormPage(props: {
       <form method="post" action="/dashboard/keys" class="stacked">
         <input type="hidden" name={CSRF_FIELD} value={csrf} />
         <Choices name="access" legend="What the key may do" errors={errors.access}>
-          {ACCESS_CHOICES.map((access, index) => (
-            <Choice
-              type="radio"
-              name="access"
-              value={access}
-              checked={values.access === access}
-              autofocus={focus === "access" && index === 0}
-              label={ACCESS_LABELS[access].label}
-              detail={ACCESS_LABELS[access].detail}
-            />
-          ))}
+          <ChoiceList
+            type="radio"
+            name="access"
+            options={ACCESS_CHOICES}
+            checked={(access) => values.access === access}
+            focus={focus === "access"}
+            label={(access) => ACCESS_LABELS[access].label}
+            detail={(access) => ACCESS_LABELS[access].detail}
+          />
         </Choices>
         <Choices
           name="scope"
@@ -84,17 +82,15 @@ export function KeyFormPage(props: {
           hint='Used only with "Only the scopes ticked below". A write scope does not include its read scope.'
           errors={errors.scope}
         >
-          {SCOPES.map((scope, index) => (
-            <Choice
-              type="checkbox"
-              name="scope"
-              value={scope}
-              checked={values.scopes.includes(scope)}
-              autofocus={focus === "scope" && index === 0}
-              label={<code>{scope}</code>}
-              detail={SCOPE_DETAILS[scope]}
-            />
-          ))}
+          <ChoiceList
+            type="checkbox"
+            name="scope"
+            options={SCOPES}
+            checked={(scope) => values.scopes.includes(scope)}
+            focus={focus === "scope"}
+            label={(scope) => <code>{scope}</code>}
+            detail={(scope) => SCOPE_DETAILS[scope]}
+          />
         </Choices>
         <Choices
           name="expires"
@@ -103,16 +99,14 @@ export function KeyFormPage(props: {
           errors={errors.expires}
         >
           <div class="inline-choices">
-            {EXPIRY_CHOICES.map((expiry, index) => (
-              <Choice
-                type="radio"
-                name="expires"
-                value={expiry}
-                checked={values.expires === expiry}
-                autofocus={focus === "expires" && index === 0}
-                label={EXPIRY_LABELS[expiry]}
-              />
-            ))}
+            <ChoiceList
+              type="radio"
+              name="expires"
+              options={EXPIRY_CHOICES}
+              checked={(expiry) => values.expires === expiry}
+              focus={focus === "expires"}
+              label={(expiry) => EXPIRY_LABELS[expiry]}
+            />
           </div>
         </Choices>
         <div>
