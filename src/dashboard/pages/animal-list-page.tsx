@@ -4,7 +4,7 @@ import type { Shelter } from "../../shelters/shelters.schemas.ts";
 import type { Notice } from "../notices.ts";
 import { AnimalFinders } from "./animal-finders.tsx";
 import { STATUS_NAMES } from "./animal-form-page.tsx";
-import { Layout } from "./layout.tsx";
+import { ACCOUNT_PAGE, Layout } from "./layout.tsx";
 import { Notices } from "./notice-view.tsx";
 
 interface AnimalListPageProps {
@@ -67,7 +67,7 @@ export function AnimalListPage(props: AnimalListPageProps) {
   return (
     <Layout title="Your animals" signedIn={{ email, csrf }}>
       <p>
-        <a href="/dashboard/account">Back to your account</a>
+        <a href={ACCOUNT_PAGE}>Back to your account</a>
       </p>
       <Notices notices={notices} />
       <p class="actions">

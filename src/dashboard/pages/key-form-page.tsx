@@ -10,7 +10,7 @@ import {
   READ_SCOPES,
 } from "../key-form.ts";
 import { ChoiceList, Choices, describedBy, FieldError } from "./form-fields.tsx";
-import { Layout } from "./layout.tsx";
+import { ACCOUNT_PAGE, Layout } from "./layout.tsx";
 
 /** What each scope lets a key do, in a person's words. */
 const SCOPE_DETAILS: Record<Scope, string> = {
@@ -135,7 +135,7 @@ export function KeyFormPage(props: {
         </p>
         <div class="actions">
           <button type="submit">Create the key</button>
-          <a class="button secondary" href="/dashboard/account">
+          <a class="button secondary" href={ACCOUNT_PAGE}>
             Cancel
           </a>
         </div>

@@ -6,7 +6,7 @@ import { CSRF_FIELD } from "../csrf.ts";
 import { READ_SCOPES } from "../key-form.ts";
 import { PostButton } from "./form-fields.tsx";
 import { formatCount, formatUtc } from "./format.ts";
-import { ColumnHeads, Layout } from "./layout.tsx";
+import { ACCOUNT_PAGE, ColumnHeads, Layout } from "./layout.tsx";
 
 /** What a person can still do with a key: roll and revoke an active one, only revoke a rolled one. */
 function keyActions(key: KeyRow, now: Date): { roll: boolean; revoke: boolean } {
@@ -136,7 +136,7 @@ export function RevokePage(props: { email: string; keyRow: KeyRow; csrf: string;
           The key ending <code>{name}</code> has nothing left to revoke: {keyStatus(keyRow, now)}.
         </p>
         <p>
-          <a href="/dashboard/account">Back to your account</a>
+          <a href={ACCOUNT_PAGE}>Back to your account</a>
         </p>
       </Layout>
     );
@@ -168,7 +168,7 @@ export function RevokePage(props: { email: string; keyRow: KeyRow; csrf: string;
             Revoke the key ending {name}
           </button>
         </form>
-        <a class="button secondary" href="/dashboard/account">
+        <a class="button secondary" href={ACCOUNT_PAGE}>
           Keep it
         </a>
       </div>

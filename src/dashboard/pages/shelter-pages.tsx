@@ -2,7 +2,7 @@ import type { Shelter } from "../../shelters/shelters.schemas.ts";
 import { CSRF_FIELD } from "../csrf.ts";
 import type { Notice } from "../notices.ts";
 import { openStreetMapUrl } from "../shelter-form.ts";
-import { Layout } from "./layout.tsx";
+import { ACCOUNT_PAGE, Layout } from "./layout.tsx";
 import { Notices } from "./notice-view.tsx";
 
 /** The shelter's fields as a person reads them, with a link that opens its point on OpenStreetMap. */
@@ -41,7 +41,7 @@ export function ShelterListPage(props: {
   return (
     <Layout title="Your shelters" signedIn={{ email, csrf }}>
       <p>
-        <a href="/dashboard/account">Back to your account</a>
+        <a href={ACCOUNT_PAGE}>Back to your account</a>
       </p>
       <Notices notices={notices} />
       <p class="actions">

@@ -7,7 +7,7 @@ import {
   type WebhookFormValues,
 } from "../webhook-form.ts";
 import { Choice, Choices, describedBy, FieldError } from "./form-fields.tsx";
-import { Layout } from "./layout.tsx";
+import { ACCOUNT_PAGE, Layout } from "./layout.tsx";
 
 const FAMILY_NAMES: Record<(typeof EVENT_GROUPS)[number]["family"], string> = {
   "pet.*": "Every animal event",
@@ -37,7 +37,7 @@ export function WebhookFormPage(props: WebhookFormPageProps) {
   const { email, csrf, values, errors = {}, formError, urlHint, webhookId } = props;
   const focus = firstInError(WEBHOOK_FIELDS, errors);
   const editing = webhookId !== undefined;
-  const back = editing ? `/dashboard/webhooks/${webhookId}` : "/dashboard/account";
+  const back = editing ? `/dashboard/webhooks/${webhookId}` : ACCOUNT_PAGE;
   let first = true;
   return (
     <Layout

@@ -4,7 +4,7 @@ import type { Notice } from "../notices.ts";
 import { DeliveryTable } from "./deliveries.tsx";
 import { describedBy, FieldError } from "./form-fields.tsx";
 import { formatUtc } from "./format.ts";
-import { Layout } from "./layout.tsx";
+import { ACCOUNT_PAGE, Layout } from "./layout.tsx";
 import { Notices } from "./notice-view.tsx";
 import { Action, statusText } from "./webhook-table.tsx";
 
@@ -104,7 +104,7 @@ export function WebhookPage(props: WebhookPageProps) {
   return (
     <Layout title="Webhook endpoint" signedIn={{ email, csrf }}>
       <p>
-        <a href="/dashboard/account">Back to your account</a>
+        <a href={ACCOUNT_PAGE}>Back to your account</a>
       </p>
       <Notices notices={notices} />
       <Facts webhook={webhook} />
