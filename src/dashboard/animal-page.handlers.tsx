@@ -1,4 +1,3 @@
-import { acceptedVersions } from "../api/entity-tags.ts";
 import { findCategory } from "../categories/categories.queries.ts";
 import { removePet } from "../pets/pet-edits.ts";
 import type { PetForChange } from "../pets/pets.queries.ts";
@@ -7,9 +6,9 @@ import { findShelter } from "../shelters/shelters.queries.ts";
 import { noticeAndRedirect } from "./account.handlers.tsx";
 import { formToken } from "./csrf.ts";
 import { newFormKey } from "./form-keys.ts";
-import { etagOf } from "./form-refusals.ts";
+import { deletionRequest, staleDeletion } from "./form-refusals.ts";
 import { takeNotices } from "./notices.ts";
-import { accountChanger, animalNotFound, ownAnimal } from "./own-animal.ts";
+import { animalNotFound, ownAnimal } from "./own-animal.ts";
 import { AnimalPage, type AnimalView, DeleteAnimalPage } from "./pages/animal-page.tsx";
 import type { DashboardContext } from "./session.ts";
 
@@ -87,12 +86,7 @@ export async function confirmDeleteAnimal(c: DashboardContext) {
 export async function deleteAnimal(c: DashboardContext) {
   const animal = await ownAnimal(c);
   if (!animal) return animalNotFound(c);
-  const etag = etagOf(c);
-  const request = {
-    id: animal.pet.id,
-    changer: accountChanger(c),
-    accepted: etag === undefined ? undefined : acceptedVersions(etag),
-  };
+  const request = deletionRequest(c, animal.pet.id);
   const services = c.get("services");
   const outcome = await removePet(services.db, request, Date.now());
   switch (outcome.kind) {
@@ -106,8 +100,7 @@ export async function deleteAnimal(c: DashboardContext) {
     }
     case "preconditionFailed": {
       const current = await ownAnimal(c);
-      const refusal =
-        "Someone changed this animal after this page was drawn, so it was not deleted. Here it is as it now is: delete it if you still mean to.";
+      const refusal = staleDeletion("animal");
       return current ? renderDeleteAnimal(c, current, refusal) : animalNotFound(c);
     }
     default:

@@ -1,12 +1,10 @@
-import { acceptedVersions } from "../api/entity-tags.ts";
 import { listAccountShelters } from "../shelters/account-shelters.queries.ts";
 import { removeShelter } from "../shelters/shelter-edits.ts";
 import type { ShelterForChange } from "../shelters/shelters.queries.ts";
 import { noticeAndRedirect } from "./account.handlers.tsx";
 import { formToken } from "./csrf.ts";
-import { etagOf } from "./form-refusals.ts";
+import { deletionRequest, staleDeletion } from "./form-refusals.ts";
 import { takeNotices } from "./notices.ts";
-import { accountChanger } from "./own-animal.ts";
 import { ownShelter, shelterNotFound } from "./own-shelter.ts";
 import { DeleteShelterPage, ShelterListPage, ShelterPage } from "./pages/shelter-pages.tsx";
 import type { DashboardContext } from "./session.ts";
@@ -60,12 +58,7 @@ export async function confirmDeleteShelter(c: DashboardContext) {
 export async function deleteShelterFromForm(c: DashboardContext) {
   const found = await ownShelter(c);
   if (!found) return shelterNotFound(c);
-  const etag = etagOf(c);
-  const request = {
-    id: found.shelter.id,
-    changer: accountChanger(c),
-    accepted: etag === undefined ? undefined : acceptedVersions(etag),
-  };
+  const request = deletionRequest(c, found.shelter.id);
   const outcome = await removeShelter(c.get("services").db, request, Date.now());
   switch (outcome.kind) {
     case "deleted": {
@@ -80,8 +73,7 @@ export async function deleteShelterFromForm(c: DashboardContext) {
       );
     case "preconditionFailed": {
       const current = await ownShelter(c);
-      const refusal =
-        "Someone changed this shelter after this page was drawn, so it was not deleted. Here it is as it now is: delete it if you still mean to.";
+      const refusal = staleDeletion("shelter");
       return current ? renderDeleteShelter(c, current, refusal) : shelterNotFound(c);
     }
     default:

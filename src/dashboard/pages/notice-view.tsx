@@ -1,6 +1,6 @@
 import type { Notice } from "../notices.ts";
 import { formatUtc } from "./format.ts";
-import { COPY_KEY_SCRIPT_PATH } from "./layout.tsx";
+import { ACCOUNT_PAGE, COPY_KEY_SCRIPT_PATH } from "./layout.tsx";
 
 /** A secret's only showing: in a read-only field to copy, with a copy button when scripts run. */
 function OneTimeSecret(props: { value: string; index: number; label: string; what: string }) {
@@ -93,6 +93,18 @@ export function Notices({ notices }: { notices: Notice[] }) {
         <NoticeItem notice={notice} index={index} />
       ))}
       {secret && <script src={COPY_KEY_SCRIPT_PATH} defer />}
+    </>
+  );
+}
+
+/** The top of a page below the account's: the way back to it, then what the last form did. */
+export function BackToAccount({ notices }: { notices: Notice[] }) {
+  return (
+    <>
+      <p>
+        <a href={ACCOUNT_PAGE}>Back to your account</a>
+      </p>
+      <Notices notices={notices} />
     </>
   );
 }

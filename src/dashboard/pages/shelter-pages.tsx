@@ -2,8 +2,8 @@ import type { Shelter } from "../../shelters/shelters.schemas.ts";
 import { CSRF_FIELD } from "../csrf.ts";
 import type { Notice } from "../notices.ts";
 import { openStreetMapUrl } from "../shelter-form.ts";
-import { ACCOUNT_PAGE, Layout } from "./layout.tsx";
-import { Notices } from "./notice-view.tsx";
+import { Layout } from "./layout.tsx";
+import { BackToAccount, Notices } from "./notice-view.tsx";
 
 /** The shelter's fields as a person reads them, with a link that opens its point on OpenStreetMap. */
 function ShelterFacts({ shelter }: { shelter: Shelter }) {
@@ -40,10 +40,7 @@ export function ShelterListPage(props: {
   const { email, csrf, shelters, notices } = props;
   return (
     <Layout title="Your shelters" signedIn={{ email, csrf }}>
-      <p>
-        <a href={ACCOUNT_PAGE}>Back to your account</a>
-      </p>
-      <Notices notices={notices} />
+      <BackToAccount notices={notices} />
       <p class="actions">
         <a class="button" href="/dashboard/shelters/new">
           Add a shelter

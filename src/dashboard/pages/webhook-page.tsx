@@ -4,8 +4,8 @@ import type { Notice } from "../notices.ts";
 import { DeliveryTable } from "./deliveries.tsx";
 import { describedBy, FieldError } from "./form-fields.tsx";
 import { formatUtc } from "./format.ts";
-import { ACCOUNT_PAGE, Layout } from "./layout.tsx";
-import { Notices } from "./notice-view.tsx";
+import { Layout } from "./layout.tsx";
+import { BackToAccount } from "./notice-view.tsx";
 import { Action, statusText } from "./webhook-table.tsx";
 
 interface WebhookPageProps {
@@ -103,10 +103,7 @@ export function WebhookPage(props: WebhookPageProps) {
   const last = deliveries?.hasMore ? deliveries.deliveries.at(-1) : undefined;
   return (
     <Layout title="Webhook endpoint" signedIn={{ email, csrf }}>
-      <p>
-        <a href={ACCOUNT_PAGE}>Back to your account</a>
-      </p>
-      <Notices notices={notices} />
+      <BackToAccount notices={notices} />
       <Facts webhook={webhook} />
       <div class="actions">
         <a class="button secondary" href={`/dashboard/webhooks/${id}/edit`}>
