@@ -125,3 +125,41 @@ export function PostButton(props: { action: string; label: string; csrf: string 
     </form>
   );
 }
+
+/** Why the last attempt was refused, when it was, above what it refused. */
+export function Refusal({ reason }: { reason: string | undefined }) {
+  if (!reason) return null;
+  return (
+    <p class="error refused" role="alert" data-testid="form-error">
+      {reason}
+    </p>
+  );
+}
+
+/**
+ * A confirmation's two ways on: the post that does what it asks (with the
+ * version the page shows, where the change wants one), or back without it.
+ */
+export function ConfirmActions(props: {
+  action: string;
+  csrf: string;
+  etag?: string;
+  confirm: Child;
+  back: string;
+}) {
+  const { action, csrf, etag, confirm, back } = props;
+  return (
+    <div class="actions">
+      <form method="post" action={action}>
+        <input type="hidden" name={CSRF_FIELD} value={csrf} />
+        {etag !== undefined && <input type="hidden" name="etag" value={etag} />}
+        <button type="submit" class="danger">
+          {confirm}
+        </button>
+      </form>
+      <a class="button secondary" href={back}>
+        Keep it
+      </a>
+    </div>
+  );
+}

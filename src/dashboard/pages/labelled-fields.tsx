@@ -1,7 +1,7 @@
 import type { Child } from "hono/jsx";
 import { CSRF_FIELD } from "../csrf.ts";
 import { FORM_KEY_FIELD } from "../form-keys.ts";
-import { describedBy, FieldError } from "./form-fields.tsx";
+import { describedBy, FieldError, Refusal } from "./form-fields.tsx";
 
 /** A labelled field's label, hint, error and whether it takes the focus. */
 interface FieldFrame {
@@ -100,11 +100,7 @@ export function RecordForm(props: {
   const editing = "id" in target;
   return (
     <>
-      {formError && (
-        <p class="error refused" role="alert" data-testid="form-error">
-          {formError}
-        </p>
-      )}
+      <Refusal reason={formError} />
       <form
         method="post"
         action={editing ? `${collection}/${target.id}` : collection}

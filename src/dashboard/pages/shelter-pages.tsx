@@ -1,7 +1,7 @@
 import type { Shelter } from "../../shelters/shelters.schemas.ts";
-import { CSRF_FIELD } from "../csrf.ts";
 import type { Notice } from "../notices.ts";
 import { openStreetMapUrl } from "../shelter-form.ts";
+import { ConfirmActions, Refusal } from "./form-fields.tsx";
 import { Layout } from "./layout.tsx";
 import { BackToAccount, Notices } from "./notice-view.tsx";
 
@@ -117,28 +117,19 @@ export function DeleteShelterPage(props: {
   const { email, csrf, shelter, error } = props;
   return (
     <Layout title="Delete this shelter?" signedIn={{ email, csrf }}>
-      {error && (
-        <p class="error refused" role="alert" data-testid="form-error">
-          {error}
-        </p>
-      )}
+      <Refusal reason={error} />
       <ShelterFacts shelter={shelter} />
       <p>
         A shelter can be deleted once no animal lives there: move its animals or delete them first.
         This cannot be undone.
       </p>
-      <div class="actions">
-        <form method="post" action={`/dashboard/shelters/${shelter.id}/delete`}>
-          <input type="hidden" name={CSRF_FIELD} value={csrf} />
-          <input type="hidden" name="etag" value={shelter.etag} />
-          <button type="submit" class="danger">
-            Delete the shelter
-          </button>
-        </form>
-        <a class="button secondary" href={`/dashboard/shelters/${shelter.id}`}>
-          Keep it
-        </a>
-      </div>
+      <ConfirmActions
+        action={`/dashboard/shelters/${shelter.id}/delete`}
+        csrf={csrf}
+        etag={shelter.etag}
+        confirm="Delete the shelter"
+        back={`/dashboard/shelters/${shelter.id}`}
+      />
     </Layout>
   );
 }

@@ -2,7 +2,7 @@ import type { Delivery, Webhook } from "../../webhooks/webhooks.schemas.ts";
 import { CSRF_FIELD } from "../csrf.ts";
 import type { Notice } from "../notices.ts";
 import { DeliveryTable } from "./deliveries.tsx";
-import { describedBy, FieldError } from "./form-fields.tsx";
+import { ConfirmActions, describedBy, FieldError } from "./form-fields.tsx";
 import { formatUtc } from "./format.ts";
 import { Layout } from "./layout.tsx";
 import { BackToAccount } from "./notice-view.tsx";
@@ -146,17 +146,12 @@ export function DeleteWebhookPage(props: { email: string; csrf: string; webhook:
         It receives no more events, and its deliveries and their attempts are deleted with it. This
         cannot be undone: to receive events there again, register it anew, with a new secret.
       </p>
-      <div class="actions">
-        <form method="post" action={`/dashboard/webhooks/${webhook.id}/delete`}>
-          <input type="hidden" name={CSRF_FIELD} value={csrf} />
-          <button type="submit" class="danger">
-            Delete the endpoint
-          </button>
-        </form>
-        <a class="button secondary" href={`/dashboard/webhooks/${webhook.id}`}>
-          Keep it
-        </a>
-      </div>
+      <ConfirmActions
+        action={`/dashboard/webhooks/${webhook.id}/delete`}
+        csrf={csrf}
+        confirm="Delete the endpoint"
+        back={`/dashboard/webhooks/${webhook.id}`}
+      />
     </Layout>
   );
 }
