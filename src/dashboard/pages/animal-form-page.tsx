@@ -43,7 +43,13 @@ export function AnimalFormPage(props: AnimalFormPageProps) {
   ];
   return (
     <Layout title={editing ? "Edit the animal" : "Add an animal"} signedIn={{ email, csrf }}>
-      <RecordForm collection="/dashboard/animals" csrf={csrf} target={target} formError={formError}>
+      <RecordForm
+        collection="/dashboard/animals"
+        add="Add the animal"
+        csrf={csrf}
+        target={target}
+        formError={formError}
+      >
         <TextField
           name="name"
           label="Name"
@@ -74,15 +80,6 @@ export function AnimalFormPage(props: AnimalFormPageProps) {
           autofocus={focus === "status"}
         />
         <ProfileFields values={values} errors={errors} focus={focus} shelters={shelters} />
-        <div class="actions">
-          <button type="submit">{editing ? "Save changes" : "Add the animal"}</button>
-          <a
-            class="button secondary"
-            href={editing ? `/dashboard/animals/${target.id}` : "/dashboard/animals"}
-          >
-            Cancel
-          </a>
-        </div>
       </RecordForm>
     </Layout>
   );

@@ -163,3 +163,15 @@ export function ConfirmActions(props: {
     </div>
   );
 }
+
+/** A form's last row: the button that sends it, and the way back without sending. */
+export function FormActions({ submit, back }: { submit: string; back: string }) {
+  return (
+    <div class="actions">
+      <button type="submit">{submit}</button>
+      <a class="button secondary" href={back}>
+        Cancel
+      </a>
+    </div>
+  );
+}

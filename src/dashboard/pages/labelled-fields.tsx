@@ -1,7 +1,7 @@
 import type { Child } from "hono/jsx";
 import { CSRF_FIELD } from "../csrf.ts";
 import { FORM_KEY_FIELD } from "../form-keys.ts";
-import { describedBy, FieldError, Refusal } from "./form-fields.tsx";
+import { describedBy, FieldError, FormActions, Refusal } from "./form-fields.tsx";
 
 /** A labelled field's label, hint, error and whether it takes the focus. */
 interface FieldFrame {
@@ -85,27 +85,26 @@ export function TextField(
 export type RecordTarget = { formKey: string } | { id: number; etag: string };
 
 /**
- * The opening of a form that adds a record (to `collection`) or edits one
- * (at `collection/{id}`): why it was refused, if it was, then the form with
- * its CSRF token and its one-time token or the version it was drawn from.
+ * A form that adds a record (to `collection`) or edits one (at
+ * `collection/{id}`): why it was refused, if it was, then the form with its
+ * CSRF token and its one-time token or the version it was drawn from, its
+ * fields, and its button (`add` names it for a new record) and way back.
  */
 export function RecordForm(props: {
   collection: string;
+  add: string;
   csrf: string;
   target: RecordTarget;
   formError: string | undefined;
   children: Child;
 }) {
-  const { collection, csrf, target, formError, children } = props;
+  const { collection, add, csrf, target, formError, children } = props;
   const editing = "id" in target;
+  const page = editing ? `${collection}/${target.id}` : collection;
   return (
     <>
       <Refusal reason={formError} />
-      <form
-        method="post"
-        action={editing ? `${collection}/${target.id}` : collection}
-        class="stacked"
-      >
+      <form method="post" action={page} class="stacked">
         <input type="hidden" name={CSRF_FIELD} value={csrf} />
         {editing ? (
           <input type="hidden" name="etag" value={target.etag} />
@@ -113,6 +112,7 @@ export function RecordForm(props: {
           <input type="hidden" name={FORM_KEY_FIELD} value={target.formKey} />
         )}
         {children}
+        <FormActions submit={editing ? "Save changes" : add} back={page} />
       </form>
     </>
   );

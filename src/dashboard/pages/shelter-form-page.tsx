@@ -49,6 +49,7 @@ export function ShelterFormPage(props: ShelterFormPageProps) {
     <Layout title={editing ? "Edit the shelter" : "Add a shelter"} signedIn={{ email, csrf }}>
       <RecordForm
         collection="/dashboard/shelters"
+        add="Add the shelter"
         csrf={csrf}
         target={target}
         formError={formError}
@@ -99,15 +100,6 @@ export function ShelterFormPage(props: ShelterFormPageProps) {
             required: true,
           })}
         </fieldset>
-        <div class="actions">
-          <button type="submit">{editing ? "Save changes" : "Add the shelter"}</button>
-          <a
-            class="button secondary"
-            href={editing ? `/dashboard/shelters/${target.id}` : "/dashboard/shelters"}
-          >
-            Cancel
-          </a>
-        </div>
       </RecordForm>
     </Layout>
   );
