@@ -34,7 +34,7 @@ export interface AnimalFormPageProps {
  * and the focus on the first field in error.
  */
 export function AnimalFormPage(props: AnimalFormPageProps) {
-  const { email, csrf, values, errors = {}, formError, categories, shelters, target } = props;
+  const { email, csrf, values, errors = {}, categories, shelters, target } = props;
   const focus = firstInError(ANIMAL_FIELDS, errors);
   const editing = "id" in target;
   const categoryOptions = [
@@ -43,13 +43,7 @@ export function AnimalFormPage(props: AnimalFormPageProps) {
   ];
   return (
     <Layout title={editing ? "Edit the animal" : "Add an animal"} signedIn={{ email, csrf }}>
-      <RecordForm
-        collection="/dashboard/animals"
-        add="Add the animal"
-        csrf={csrf}
-        target={target}
-        formError={formError}
-      >
+      <RecordForm {...props} collection="/dashboard/animals" add="Add the animal">
         <TextField
           name="name"
           label="Name"

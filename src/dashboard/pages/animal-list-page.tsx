@@ -4,8 +4,8 @@ import type { Shelter } from "../../shelters/shelters.schemas.ts";
 import type { Notice } from "../notices.ts";
 import { AnimalFinders } from "./animal-finders.tsx";
 import { STATUS_NAMES } from "./animal-form-page.tsx";
-import { Layout } from "./layout.tsx";
-import { BackToAccount } from "./notice-view.tsx";
+import { ACCOUNT_PAGE, Layout } from "./layout.tsx";
+import { BackTo } from "./notice-view.tsx";
 
 interface AnimalListPageProps {
   email: string;
@@ -66,7 +66,7 @@ export function AnimalListPage(props: AnimalListPageProps) {
   const filtered = Object.keys(finders).length > 0;
   return (
     <Layout title="Your animals" signedIn={{ email, csrf }}>
-      <BackToAccount notices={notices} />
+      <BackTo href={ACCOUNT_PAGE} text="Back to your account" notices={notices} />
       <p class="actions">
         <a class="button" href="/dashboard/animals/new">
           Add an animal

@@ -9,7 +9,7 @@ import { ProfileFacts } from "./animal-profile.tsx";
 import { ConfirmActions, describedBy, FieldError, Refusal } from "./form-fields.tsx";
 import { formatUtc } from "./format.ts";
 import { Layout } from "./layout.tsx";
-import { Notices } from "./notice-view.tsx";
+import { BackTo } from "./notice-view.tsx";
 
 /** What the animal page shows of the animal. */
 export interface AnimalView {
@@ -136,10 +136,7 @@ export function AnimalPage(props: AnimalPageProps) {
   const id = animal.pet.id;
   return (
     <Layout title={animal.pet.name} signedIn={{ email, csrf }}>
-      <p>
-        <a href="/dashboard/animals">Back to your animals</a>
-      </p>
-      <Notices notices={notices} />
+      <BackTo href="/dashboard/animals" text="Back to your animals" notices={notices} />
       <AnimalFacts animal={animal} />
       <div class="actions">
         <a class="button secondary" href={`/dashboard/animals/${id}/edit`}>

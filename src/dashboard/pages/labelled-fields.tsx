@@ -95,7 +95,7 @@ export function RecordForm(props: {
   add: string;
   csrf: string;
   target: RecordTarget;
-  formError: string | undefined;
+  formError?: string;
   children: Child;
 }) {
   const { collection, add, csrf, target, formError, children } = props;

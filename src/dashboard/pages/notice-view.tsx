@@ -1,6 +1,6 @@
 import type { Notice } from "../notices.ts";
 import { formatUtc } from "./format.ts";
-import { ACCOUNT_PAGE, COPY_KEY_SCRIPT_PATH } from "./layout.tsx";
+import { COPY_KEY_SCRIPT_PATH } from "./layout.tsx";
 
 /** A secret's only showing: in a read-only field to copy, with a copy button when scripts run. */
 function OneTimeSecret(props: { value: string; index: number; label: string; what: string }) {
@@ -97,12 +97,13 @@ export function Notices({ notices }: { notices: Notice[] }) {
   );
 }
 
-/** The top of a page below the account's: the way back to it, then what the last form did. */
-export function BackToAccount({ notices }: { notices: Notice[] }) {
+/** The top of a page below another: the way back to it, then what the last form did. */
+export function BackTo(props: { href: string; text: string; notices: Notice[] }) {
+  const { href, text, notices } = props;
   return (
     <>
       <p>
-        <a href={ACCOUNT_PAGE}>Back to your account</a>
+        <a href={href}>{text}</a>
       </p>
       <Notices notices={notices} />
     </>

@@ -2,8 +2,8 @@ import type { Shelter } from "../../shelters/shelters.schemas.ts";
 import type { Notice } from "../notices.ts";
 import { openStreetMapUrl } from "../shelter-form.ts";
 import { ConfirmActions, Refusal } from "./form-fields.tsx";
-import { Layout } from "./layout.tsx";
-import { BackToAccount, Notices } from "./notice-view.tsx";
+import { ACCOUNT_PAGE, Layout } from "./layout.tsx";
+import { BackTo } from "./notice-view.tsx";
 
 /** The shelter's fields as a person reads them, with a link that opens its point on OpenStreetMap. */
 function ShelterFacts({ shelter }: { shelter: Shelter }) {
@@ -40,7 +40,7 @@ export function ShelterListPage(props: {
   const { email, csrf, shelters, notices } = props;
   return (
     <Layout title="Your shelters" signedIn={{ email, csrf }}>
-      <BackToAccount notices={notices} />
+      <BackTo href={ACCOUNT_PAGE} text="Back to your account" notices={notices} />
       <p class="actions">
         <a class="button" href="/dashboard/shelters/new">
           Add a shelter
@@ -87,10 +87,7 @@ export function ShelterPage(props: {
   const { email, csrf, shelter, notices } = props;
   return (
     <Layout title={shelter.name} signedIn={{ email, csrf }}>
-      <p>
-        <a href="/dashboard/shelters">Back to your shelters</a>
-      </p>
-      <Notices notices={notices} />
+      <BackTo href="/dashboard/shelters" text="Back to your shelters" notices={notices} />
       <ShelterFacts shelter={shelter} />
       <div class="actions">
         <a class="button secondary" href={`/dashboard/shelters/${shelter.id}/edit`}>

@@ -4,8 +4,8 @@ import type { Notice } from "../notices.ts";
 import { DeliveryTable } from "./deliveries.tsx";
 import { ConfirmActions, describedBy, FieldError } from "./form-fields.tsx";
 import { formatUtc } from "./format.ts";
-import { Layout } from "./layout.tsx";
-import { BackToAccount } from "./notice-view.tsx";
+import { ACCOUNT_PAGE, Layout } from "./layout.tsx";
+import { BackTo } from "./notice-view.tsx";
 import { Action, statusText } from "./webhook-table.tsx";
 
 interface WebhookPageProps {
@@ -103,7 +103,7 @@ export function WebhookPage(props: WebhookPageProps) {
   const last = deliveries?.hasMore ? deliveries.deliveries.at(-1) : undefined;
   return (
     <Layout title="Webhook endpoint" signedIn={{ email, csrf }}>
-      <BackToAccount notices={notices} />
+      <BackTo href={ACCOUNT_PAGE} text="Back to your account" notices={notices} />
       <Facts webhook={webhook} />
       <div class="actions">
         <a class="button secondary" href={`/dashboard/webhooks/${id}/edit`}>
