@@ -4,7 +4,7 @@ import type { PetForChange } from "../pets/pets.queries.ts";
 import { listPhotos } from "../photos/pet-photos.queries.ts";
 import { findShelter } from "../shelters/shelters.queries.ts";
 import { noticeAndRedirect } from "./account.handlers.tsx";
-import { formToken } from "./csrf.ts";
+import { signedInAs } from "./csrf.ts";
 import { newFormKey } from "./form-keys.ts";
 import { deletionRequest, staleDeletion } from "./form-refusals.ts";
 import { takeNotices } from "./notices.ts";
@@ -37,16 +37,15 @@ export async function renderAnimal(
   animal: PetForChange,
   refused?: { status: 400 | 409 | 413 | 415; reason: string },
 ) {
-  const [view, photos, csrf] = await Promise.all([
+  const [view, photos, signedIn] = await Promise.all([
     viewOf(c, animal),
     listPhotos(c.get("services").db, animal.pet.id),
-    formToken(c, "session"),
+    signedInAs(c),
   ]);
   const notices = refused ? [] : await takeNotices(c.get("services").db, c.get("session"));
   const page = (
     <AnimalPage
-      email={c.get("account").email}
-      csrf={csrf}
+      {...signedIn}
       animal={view}
       notices={notices}
       photos={photos ?? []}
@@ -64,11 +63,9 @@ export async function showAnimal(c: DashboardContext) {
 
 /** The confirmation, or, when the deletion was refused, the confirmation again with the reason and a 409. */
 async function renderDeleteAnimal(c: DashboardContext, animal: PetForChange, refusal?: string) {
-  const csrf = await formToken(c, "session");
+  const signedIn = await signedInAs(c);
   const view = await viewOf(c, animal);
-  const page = (
-    <DeleteAnimalPage email={c.get("account").email} csrf={csrf} animal={view} error={refusal} />
-  );
+  const page = <DeleteAnimalPage {...signedIn} animal={view} error={refusal} />;
   return c.html(page, refusal ? 409 : 200);
 }
 

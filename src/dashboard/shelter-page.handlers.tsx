@@ -2,7 +2,7 @@ import { listAccountShelters } from "../shelters/account-shelters.queries.ts";
 import { removeShelter } from "../shelters/shelter-edits.ts";
 import type { ShelterForChange } from "../shelters/shelters.queries.ts";
 import { noticeAndRedirect } from "./account.handlers.tsx";
-import { formToken } from "./csrf.ts";
+import { signedInAs } from "./csrf.ts";
 import { deletionRequest, staleDeletion } from "./form-refusals.ts";
 import { takeNotices } from "./notices.ts";
 import { ownShelter, shelterNotFound } from "./own-shelter.ts";
@@ -12,39 +12,26 @@ import type { DashboardContext } from "./session.ts";
 /** The account's shelters (a plan caps how many it has, so one page holds them all). */
 export async function listShelterPages(c: DashboardContext) {
   const { db } = c.get("services");
-  const [shelters, csrf] = await Promise.all([
+  const [shelters, signedIn] = await Promise.all([
     listAccountShelters(db, c.get("account").id),
-    formToken(c, "session"),
+    signedInAs(c),
   ]);
   const notices = await takeNotices(db, c.get("session"));
-  const email = c.get("account").email;
-  return c.html(
-    <ShelterListPage email={email} csrf={csrf} shelters={shelters} notices={notices} />,
-  );
+  return c.html(<ShelterListPage {...signedIn} shelters={shelters} notices={notices} />);
 }
 
 export async function showShelter(c: DashboardContext) {
   const found = await ownShelter(c);
   if (!found) return shelterNotFound(c);
-  const csrf = await formToken(c, "session");
+  const signedIn = await signedInAs(c);
   const notices = await takeNotices(c.get("services").db, c.get("session"));
-  const email = c.get("account").email;
-  return c.html(
-    <ShelterPage email={email} csrf={csrf} shelter={found.shelter} notices={notices} />,
-  );
+  return c.html(<ShelterPage {...signedIn} shelter={found.shelter} notices={notices} />);
 }
 
 /** The confirmation, or, when the deletion was refused, the confirmation again with the reason and a 409. */
 async function renderDeleteShelter(c: DashboardContext, found: ShelterForChange, refusal?: string) {
-  const csrf = await formToken(c, "session");
-  const page = (
-    <DeleteShelterPage
-      email={c.get("account").email}
-      csrf={csrf}
-      shelter={found.shelter}
-      error={refusal}
-    />
-  );
+  const signedIn = await signedInAs(c);
+  const page = <DeleteShelterPage {...signedIn} shelter={found.shelter} error={refusal} />;
   return c.html(page, refusal ? 409 : 200);
 }
 
