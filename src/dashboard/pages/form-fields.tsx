@@ -20,6 +20,16 @@ export function FieldError({ id, errors }: { id: string; errors: string[] | unde
   );
 }
 
+/** The sentence under a field's label saying what it needs, if it has one; `id` is what the field points at. */
+export function Hint({ id, hint }: { id: string | undefined; hint: Child | undefined }) {
+  if (!hint) return null;
+  return (
+    <p class="hint" id={id}>
+      {hint}
+    </p>
+  );
+}
+
 /** What ties a field to its hint and its error, for a screen reader. */
 export function describedBy(...ids: (string | false | undefined)[]): string | undefined {
   const named = ids.filter((id): id is string => typeof id === "string" && id !== "");
@@ -47,11 +57,7 @@ export function Choices(props: {
       aria-invalid={errorId ? "true" : undefined}
     >
       <legend>{legend}</legend>
-      {hint && (
-        <p class="hint" id={hintId}>
-          {hint}
-        </p>
-      )}
+      <Hint id={hintId} hint={hint} />
       <FieldError id={`${name}-error`} errors={errors} />
       {children}
     </fieldset>

@@ -1,7 +1,7 @@
 import type { Child } from "hono/jsx";
 import { CSRF_FIELD } from "../csrf.ts";
 import { FORM_KEY_FIELD } from "../form-keys.ts";
-import { describedBy, FieldError, FormActions, Refusal } from "./form-fields.tsx";
+import { describedBy, FieldError, FormActions, Hint, Refusal } from "./form-fields.tsx";
 
 /** A labelled field's label, hint, error and whether it takes the focus. */
 interface FieldFrame {
@@ -29,11 +29,7 @@ function Labelled({ frame, children }: { frame: FieldFrame; children: Child }) {
   return (
     <div>
       <label for={name}>{label}</label>
-      {hint && (
-        <p class="hint" id={`${name}-hint`}>
-          {hint}
-        </p>
-      )}
+      <Hint id={`${name}-hint`} hint={hint} />
       <FieldError id={`${name}-error`} errors={errors} />
       {children}
     </div>
