@@ -4,7 +4,7 @@ import type { Shelter } from "../../shelters/shelters.schemas.ts";
 import type { Notice } from "../notices.ts";
 import { AnimalFinders } from "./animal-finders.tsx";
 import { STATUS_NAMES } from "./animal-form-page.tsx";
-import { ACCOUNT_PAGE, Layout } from "./layout.tsx";
+import { ACCOUNT_PAGE, ColumnHeads, Layout } from "./layout.tsx";
 import { BackTo } from "./notice-view.tsx";
 
 interface AnimalListPageProps {
@@ -34,14 +34,7 @@ function AnimalTable({ animals, categories }: { animals: Pet[]; categories: Cate
   const names = new Map(categories.map((category) => [category.id, category.name]));
   return (
     <table class="cards">
-      <thead>
-        <tr>
-          <th scope="col">Name</th>
-          <th scope="col">Category</th>
-          <th scope="col">Status</th>
-          <th scope="col">Photos</th>
-        </tr>
-      </thead>
+      <ColumnHeads names={["Name", "Category", "Status", "Photos"]} />
       <tbody>
         {animals.map((pet) => (
           <tr>

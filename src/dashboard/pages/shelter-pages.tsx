@@ -2,7 +2,7 @@ import type { Shelter } from "../../shelters/shelters.schemas.ts";
 import type { Notice } from "../notices.ts";
 import { openStreetMapUrl } from "../shelter-form.ts";
 import { ConfirmActions, Refusal } from "./form-fields.tsx";
-import { ACCOUNT_PAGE, Layout } from "./layout.tsx";
+import { ACCOUNT_PAGE, ColumnHeads, Layout } from "./layout.tsx";
 import { BackTo } from "./notice-view.tsx";
 
 /** The shelter's fields as a person reads them, with a link that opens its point on OpenStreetMap. */
@@ -51,13 +51,7 @@ export function ShelterListPage(props: {
         <p>You have no shelters yet. Add the place your animals live, so adopters can find them.</p>
       ) : (
         <table class="cards">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Town or city</th>
-              <th scope="col">Email</th>
-            </tr>
-          </thead>
+          <ColumnHeads names={["Name", "Town or city", "Email"]} />
           <tbody>
             {shelters.map((shelter) => (
               <tr>
