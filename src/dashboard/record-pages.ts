@@ -7,7 +7,7 @@ export type SignedIn = readonly [MiddlewareHandler<DashboardEnv>, MiddlewareHand
 type Page = (c: DashboardContext) => Response | Promise<Response>;
 
 /** The pages that add, show, edit and delete one kind of the account's records; `list` where it has one. */
-export interface RecordPages {
+interface RecordPages {
   list?: Page;
   showNew: Page;
   create: Page;
