@@ -14,11 +14,10 @@ import {
 } from "./animal-form.ts";
 import { signedInAs } from "./csrf.ts";
 import { FORM_KEY_FIELD, formClaim, newFormKey } from "./form-keys.ts";
-import { editedVersion, reusedForm } from "./form-refusals.ts";
+import { editedVersion, reusedForm, savedText, staleEdit } from "./form-refusals.ts";
 import { type FieldErrors, textOf } from "./form-values.ts";
 import { accountChanger, animalNotFound, animalPage, ownAnimal } from "./own-animal.ts";
 import { AnimalFormPage, type AnimalFormPageProps } from "./pages/animal-form-page.tsx";
-import { type RecordEdits, savedEdit, showEditForm, staleEditForm } from "./record-edits.ts";
 import type { DashboardContext } from "./session.ts";
 
 /** The categories an animal may be put in, for the form's select (the first hundred, by id). */
@@ -98,16 +97,15 @@ export async function createAnimal(c: DashboardContext) {
   return noticeAndRedirect(c, { kind: "done", text }, animalPage(made.id));
 }
 
-const animalEdits: RecordEdits<Pet, AnimalFormValues> = {
-  noun: "animal",
-  own: async (c) => (await ownAnimal(c))?.pet,
-  notFound: animalNotFound,
-  page: animalPage,
-  valuesOf: animalValuesOf,
-  form: renderAnimalForm,
-};
-
-export const showEditAnimal = showEditForm(animalEdits);
+export async function showEditAnimal(c: DashboardContext) {
+  const animal = await ownAnimal(c);
+  if (!animal) return animalNotFound(c);
+  const { pet } = animal;
+  return renderAnimalForm(c, {
+    values: animalValuesOf(pet),
+    target: { id: pet.id, etag: pet.etag },
+  });
+}
 
 /**
  * Changes the animal through the API's own change, as `If-Match` the
@@ -127,10 +125,25 @@ export async function updateAnimal(c: DashboardContext) {
   const outcome = await editPet(c.get("services").db, request, parsed.pet);
   switch (outcome.kind) {
     case "edited":
-    case "unchanged":
-      return savedEdit(c, animalEdits, outcome.kind === "edited", outcome.pet);
-    case "preconditionFailed":
-      return staleEditForm(c, animalEdits, (current) => sameAnimal(current, parsed.pet));
+    case "unchanged": {
+      const text = savedText(outcome.kind === "edited", outcome.pet.name, "animal");
+      return noticeAndRedirect(c, { kind: "done", text }, animalPage(id));
+    }
+    case "preconditionFailed": {
+      const current = await ownAnimal(c);
+      if (!current) return animalNotFound(c);
+      // A second submit of a form that was saved: the animal is as it asks, so nothing is lost.
+      if (sameAnimal(current.pet, parsed.pet)) {
+        const text = `${current.pet.name} is saved.`;
+        return noticeAndRedirect(c, { kind: "done", text }, animalPage(id));
+      }
+      const formError = staleEdit("animal");
+      return renderAnimalForm(
+        c,
+        { values: animalValuesOf(current.pet), formError, target: { id, etag: current.pet.etag } },
+        409,
+      );
+    }
     case "orderOpen": {
       const errors = {
         status: [

@@ -1,16 +1,15 @@
 import { replyOf } from "../idempotency/idempotent-request.ts";
 import { createShelter } from "../shelters/shelter-changes.queries.ts";
 import { editShelter } from "../shelters/shelter-edits.ts";
-import { type Shelter, ShelterSchema } from "../shelters/shelters.schemas.ts";
+import { ShelterSchema } from "../shelters/shelters.schemas.ts";
 import { noticeAndRedirect } from "./account.handlers.tsx";
 import { signedInAs } from "./csrf.ts";
 import { FORM_KEY_FIELD, formClaim, newFormKey } from "./form-keys.ts";
-import { editedVersion, reusedForm } from "./form-refusals.ts";
+import { editedVersion, reusedForm, savedText, staleEdit } from "./form-refusals.ts";
 import { type FieldErrors, textOf } from "./form-values.ts";
 import { accountChanger } from "./own-animal.ts";
 import { ownShelter, shelterNotFound, shelterPage } from "./own-shelter.ts";
 import { ShelterFormPage, type ShelterFormPageProps } from "./pages/shelter-form-page.tsx";
-import { type RecordEdits, savedEdit, showEditForm, staleEditForm } from "./record-edits.ts";
 import type { DashboardContext } from "./session.ts";
 import {
   NEW_SHELTER_VALUES,
@@ -63,16 +62,15 @@ export async function createShelterFromForm(c: DashboardContext) {
   return noticeAndRedirect(c, { kind: "done", text }, shelterPage(made.id));
 }
 
-const shelterEdits: RecordEdits<Shelter, ShelterFormValues> = {
-  noun: "shelter",
-  own: async (c) => (await ownShelter(c))?.shelter,
-  notFound: shelterNotFound,
-  page: shelterPage,
-  valuesOf: shelterValuesOf,
-  form: renderShelterForm,
-};
-
-export const showEditShelter = showEditForm(shelterEdits);
+export async function showEditShelter(c: DashboardContext) {
+  const found = await ownShelter(c);
+  if (!found) return shelterNotFound(c);
+  const { shelter } = found;
+  return renderShelterForm(c, {
+    values: shelterValuesOf(shelter),
+    target: { id: shelter.id, etag: shelter.etag },
+  });
+}
 
 /**
  * Changes the shelter through the API's own change, as `If-Match` the
@@ -92,10 +90,18 @@ export async function updateShelterFromForm(c: DashboardContext) {
   const outcome = await editShelter(c.get("services").db, request, parsed.shelter);
   switch (outcome.kind) {
     case "edited":
-    case "unchanged":
-      return savedEdit(c, shelterEdits, outcome.kind === "edited", outcome.shelter);
-    case "preconditionFailed":
-      return staleEditForm(c, shelterEdits);
+    case "unchanged": {
+      const text = savedText(outcome.kind === "edited", outcome.shelter.name, "shelter");
+      return noticeAndRedirect(c, { kind: "done", text }, shelterPage(id));
+    }
+    case "preconditionFailed": {
+      const current = await ownShelter(c);
+      if (!current) return shelterNotFound(c);
+      const formError = staleEdit("shelter");
+      const values = shelterValuesOf(current.shelter);
+      const target = { id, etag: current.shelter.etag };
+      return renderShelterForm(c, { values, formError, target }, 409);
+    }
     default:
       return shelterNotFound(c);
   }
