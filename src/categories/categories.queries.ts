@@ -8,7 +8,7 @@ import {
   changerValues,
   ownedByCaller,
 } from "../catalogue/ownership.ts";
-import { change } from "../changes/change.ts";
+import { change, deletionBy } from "../changes/change.ts";
 import { type Database, type Drizzle, millis, preparedQueries, runOne } from "../db/database.ts";
 import { categories, pets } from "../db/schema.ts";
 import { categoryNames, indexName, unindexName } from "../db/search-tables.ts";
@@ -227,10 +227,4 @@ const deletion = change()
   .event({ type: "category.deleted", data: categoryShape, where: thisCategory });
 
 /** Deletes the category if it is still at `version` and no live animal names it: whether it did. */
-export async function deleteCategory(
-  db: Database,
-  { id, version, now }: { id: number; version: number; now: number },
-): Promise<{ deleted: boolean }> {
-  const { results } = await deletion.run(db, { id, version, now });
-  return { deleted: results.deleted.length > 0 };
-}
+export const deleteCategory = deletionBy(deletion);

@@ -297,6 +297,19 @@ class Change<Results> {
   }
 }
 
+/**
+ * A change that deletes a record only if it is still at `version` (and
+ * nothing else forbids it), run as at `now`: whether its `deleted` step took it.
+ */
+export function deletionBy(deletion: {
+  run(db: Database, values: Values): Promise<Done<{ deleted: unknown[] }>>;
+}) {
+  return async (db: Database, values: { id: number; version: number; now: number }) => {
+    const { results } = await deletion.run(db, values);
+    return { deleted: results.deleted.length > 0 };
+  };
+}
+
 /** A change with no steps yet: declare them in the order they run. */
 export function change(): Change<Record<never, never>> {
   return new Change({ steps: [], events: [], reads: [], reply: undefined });

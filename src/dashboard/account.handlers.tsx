@@ -2,7 +2,7 @@ import * as changes from "../keys/key-changes.ts";
 import { findAccountKey, listAccountKeys } from "../keys/keys.queries.ts";
 import { listWebhooksWithLatestDelivery } from "../webhooks/webhook-overview.ts";
 import { accountUsage } from "./account-usage.ts";
-import { formToken } from "./csrf.ts";
+import { formToken, signedInAs } from "./csrf.ts";
 import { leaveNotice, type Notice, takeNotices } from "./notices.ts";
 import { AccountPage } from "./pages/account-page.tsx";
 import { RevokePage } from "./pages/keys.tsx";
@@ -71,9 +71,8 @@ function ownKey(c: DashboardContext) {
 export async function confirmRevoke(c: DashboardContext) {
   const key = await ownKey(c);
   if (!key) return keyNotFound(c);
-  const csrf = await formToken(c, "session");
-  const email = c.get("account").email;
-  return c.html(<RevokePage email={email} keyRow={key} csrf={csrf} now={new Date()} />);
+  const signedIn = await signedInAs(c);
+  return c.html(<RevokePage {...signedIn} keyRow={key} now={new Date()} />);
 }
 
 export async function submitRevokeForm(c: DashboardContext) {

@@ -12,7 +12,7 @@ import {
   NEW_ANIMAL_VALUES,
   parseAnimalForm,
 } from "./animal-form.ts";
-import { formToken } from "./csrf.ts";
+import { signedInAs } from "./csrf.ts";
 import { FORM_KEY_FIELD, formClaim, newFormKey } from "./form-keys.ts";
 import { editedVersion, reusedForm, savedText, staleEdit } from "./form-refusals.ts";
 import { type FieldErrors, textOf } from "./form-values.ts";
@@ -36,19 +36,13 @@ async function renderAnimalForm(
   },
   status: 200 | 400 | 409 | 422 = 200,
 ) {
-  const [csrf, categories, shelters] = await Promise.all([
-    formToken(c, "session"),
+  const [signedIn, categories, shelters] = await Promise.all([
+    signedInAs(c),
     categoryChoices(c),
     listAccountShelters(c.get("services").db, c.get("account").id),
   ]);
   const page = (
-    <AnimalFormPage
-      email={c.get("account").email}
-      csrf={csrf}
-      categories={categories}
-      shelters={shelters}
-      {...form}
-    />
+    <AnimalFormPage {...signedIn} categories={categories} shelters={shelters} {...form} />
   );
   return c.html(page, status);
 }

@@ -1,7 +1,7 @@
 import { PET_STATUSES } from "../db/schema.ts";
 import { YES_NO_FIELDS } from "../pets/pet-profile.schemas.ts";
 import { type NewPet, NewPetSchema, type Pet } from "../pets/pets.schemas.ts";
-import { type FieldErrors, type PostedForm, textOf } from "./form-values.ts";
+import { type FieldErrors, type PostedForm, textsByField } from "./form-values.ts";
 
 /** The animal form's fields, in the order the page shows them; their names are the API's. */
 export const ANIMAL_FIELDS = [
@@ -73,9 +73,7 @@ export function parseAnimalForm(
 ):
   | { ok: true; pet: NewPet; values: AnimalFormValues }
   | { ok: false; errors: FieldErrors<AnimalField>; values: AnimalFormValues } {
-  const values = Object.fromEntries(
-    ANIMAL_FIELDS.map((field) => [field, textOf(form, field)]),
-  ) as AnimalFormValues;
+  const values = textsByField(form, ANIMAL_FIELDS);
   // A browser sends a textarea's line breaks as CR LF; the description keeps them as LF.
   values.description = values.description.replaceAll("\r\n", "\n");
   const parsed = NewPetSchema.safeParse({

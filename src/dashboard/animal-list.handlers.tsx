@@ -5,7 +5,7 @@ import { listPets } from "../pets/pet-listing.queries.ts";
 import { YES_NO_FIELDS } from "../pets/pet-profile.schemas.ts";
 import { ListPetsQuerySchema } from "../pets/pets.schemas.ts";
 import { listAccountShelters } from "../shelters/account-shelters.queries.ts";
-import { formToken } from "./csrf.ts";
+import { signedInAs } from "./csrf.ts";
 import { takeNotices } from "./notices.ts";
 import { FINDER_FIELDS } from "./pages/animal-finders.tsx";
 import { AnimalListPage } from "./pages/animal-list-page.tsx";
@@ -61,18 +61,12 @@ export async function listAnimals(c: DashboardContext) {
     direction: "desc",
     ...(cursor ? { cursor } : {}),
   });
-  const [csrf, categories, shelters] = await Promise.all([
-    formToken(c, "session"),
+  const [signedIn, categories, shelters] = await Promise.all([
+    signedInAs(c),
     listCategories(services.db, { limit: 100, afterId: 0 }),
     listAccountShelters(services.db, c.get("account").id),
   ]);
-  const shown = {
-    email: c.get("account").email,
-    csrf,
-    finders,
-    categories: categories.categories,
-    shelters,
-  };
+  const shown = { ...signedIn, finders, categories: categories.categories, shelters };
   const after = query.success ? afterCursor(query.data.cursor, query.data.direction) : undefined;
   if (!query.success || after === null) {
     const error = "These filters cannot be used: change them and search again.";

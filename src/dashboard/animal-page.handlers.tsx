@@ -1,15 +1,14 @@
-import { acceptedVersions } from "../api/entity-tags.ts";
 import { findCategory } from "../categories/categories.queries.ts";
 import { removePet } from "../pets/pet-edits.ts";
 import type { PetForChange } from "../pets/pets.queries.ts";
 import { listPhotos } from "../photos/pet-photos.queries.ts";
 import { findShelter } from "../shelters/shelters.queries.ts";
 import { noticeAndRedirect } from "./account.handlers.tsx";
-import { formToken } from "./csrf.ts";
+import { signedInAs } from "./csrf.ts";
 import { newFormKey } from "./form-keys.ts";
-import { etagOf } from "./form-refusals.ts";
+import { deletionRequest, staleDeletion } from "./form-refusals.ts";
 import { takeNotices } from "./notices.ts";
-import { accountChanger, animalNotFound, ownAnimal } from "./own-animal.ts";
+import { animalNotFound, ownAnimal } from "./own-animal.ts";
 import { AnimalPage, type AnimalView, DeleteAnimalPage } from "./pages/animal-page.tsx";
 import type { DashboardContext } from "./session.ts";
 
@@ -38,16 +37,15 @@ export async function renderAnimal(
   animal: PetForChange,
   refused?: { status: 400 | 409 | 413 | 415; reason: string },
 ) {
-  const [view, photos, csrf] = await Promise.all([
+  const [view, photos, signedIn] = await Promise.all([
     viewOf(c, animal),
     listPhotos(c.get("services").db, animal.pet.id),
-    formToken(c, "session"),
+    signedInAs(c),
   ]);
   const notices = refused ? [] : await takeNotices(c.get("services").db, c.get("session"));
   const page = (
     <AnimalPage
-      email={c.get("account").email}
-      csrf={csrf}
+      {...signedIn}
       animal={view}
       notices={notices}
       photos={photos ?? []}
@@ -65,11 +63,9 @@ export async function showAnimal(c: DashboardContext) {
 
 /** The confirmation, or, when the deletion was refused, the confirmation again with the reason and a 409. */
 async function renderDeleteAnimal(c: DashboardContext, animal: PetForChange, refusal?: string) {
-  const csrf = await formToken(c, "session");
+  const signedIn = await signedInAs(c);
   const view = await viewOf(c, animal);
-  const page = (
-    <DeleteAnimalPage email={c.get("account").email} csrf={csrf} animal={view} error={refusal} />
-  );
+  const page = <DeleteAnimalPage {...signedIn} animal={view} error={refusal} />;
   return c.html(page, refusal ? 409 : 200);
 }
 
@@ -87,12 +83,7 @@ export async function confirmDeleteAnimal(c: DashboardContext) {
 export async function deleteAnimal(c: DashboardContext) {
   const animal = await ownAnimal(c);
   if (!animal) return animalNotFound(c);
-  const etag = etagOf(c);
-  const request = {
-    id: animal.pet.id,
-    changer: accountChanger(c),
-    accepted: etag === undefined ? undefined : acceptedVersions(etag),
-  };
+  const request = deletionRequest(c, animal.pet.id);
   const services = c.get("services");
   const outcome = await removePet(services.db, request, Date.now());
   switch (outcome.kind) {
@@ -106,8 +97,7 @@ export async function deleteAnimal(c: DashboardContext) {
     }
     case "preconditionFailed": {
       const current = await ownAnimal(c);
-      const refusal =
-        "Someone changed this animal after this page was drawn, so it was not deleted. Here it is as it now is: delete it if you still mean to.";
+      const refusal = staleDeletion("animal");
       return current ? renderDeleteAnimal(c, current, refusal) : animalNotFound(c);
     }
     default:

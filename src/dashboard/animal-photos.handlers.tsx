@@ -9,7 +9,7 @@ import { toBase64 } from "../utils/base64url.ts";
 import { sha256 } from "../utils/sha256.ts";
 import { noticeAndRedirect } from "./account.handlers.tsx";
 import { renderAnimal } from "./animal-page.handlers.tsx";
-import { formToken } from "./csrf.ts";
+import { signedInAs } from "./csrf.ts";
 import { formClaim } from "./form-keys.ts";
 import { accountChanger, animalNotFound, animalPage, ownAnimal } from "./own-animal.ts";
 import { RemovePhotoPage } from "./pages/animal-page.tsx";
@@ -117,16 +117,8 @@ const photoNotFound = (c: DashboardContext) =>
 export async function confirmRemovePhoto(c: DashboardContext) {
   const found = await ownPhoto(c);
   if (!found) return photoNotFound(c);
-  const csrf = await formToken(c, "session");
-  const page = (
-    <RemovePhotoPage
-      email={c.get("account").email}
-      csrf={csrf}
-      pet={found.animal.pet}
-      photo={found.photo}
-    />
-  );
-  return c.html(page);
+  const signedIn = await signedInAs(c);
+  return c.html(<RemovePhotoPage {...signedIn} pet={found.animal.pet} photo={found.photo} />);
 }
 
 /** Takes the photo from its animal through the API's own change; its object goes as after the API's. */

@@ -52,6 +52,11 @@ export async function formToken(c: DashboardContext, tie: FormTokenTie): Promise
   return toBase64Url(new Uint8Array(signature));
 }
 
+/** Who a signed-in page is for, as its header shows them, and the token its forms carry. */
+export async function signedInAs(c: DashboardContext): Promise<{ email: string; csrf: string }> {
+  return { email: c.get("account").email, csrf: await formToken(c, "session") };
+}
+
 /**
  * Every dashboard form post's CSRF check, behind hono/csrf's Origin check:
  * a missing or wrong token gets the route's own refusal, and the handler

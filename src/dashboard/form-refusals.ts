@@ -1,5 +1,6 @@
 import { acceptedVersions, EntityTagSchema } from "../api/entity-tags.ts";
 import { textOf } from "./form-values.ts";
+import { accountChanger } from "./own-animal.ts";
 import { messageResponse } from "./pages/layout.tsx";
 import type { DashboardContext } from "./session.ts";
 
@@ -9,7 +10,7 @@ import type { DashboardContext } from "./session.ts";
  */
 
 /** The version a form was drawn from, as its `etag` field carries it; undefined when it is not one. */
-export function etagOf(c: DashboardContext): string | undefined {
+function etagOf(c: DashboardContext): string | undefined {
   const etag = textOf(c.get("form"), "etag");
   return EntityTagSchema.safeParse(etag).success ? etag : undefined;
 }
@@ -36,6 +37,20 @@ export function editedVersion(
 /** An edit of a version that changed since: refused, the form showing the record as it now is. */
 export const staleEdit = (noun: string) =>
   `Someone changed this ${noun} after you opened this form, so your changes were not saved. The form now shows its current values: make your changes again and save.`;
+
+/**
+ * What a deletion's confirmation asks of the change: the record, the account
+ * as its changer, and the versions it accepts (any, when the form does not say).
+ */
+export function deletionRequest(c: DashboardContext, id: number) {
+  const etag = etagOf(c);
+  const accepted = etag === undefined ? undefined : acceptedVersions(etag);
+  return { id, changer: accountChanger(c), accepted };
+}
+
+/** A deletion of a version that changed since: refused, the confirmation showing the record as it now is. */
+export const staleDeletion = (noun: string) =>
+  `Someone changed this ${noun} after this page was drawn, so it was not deleted. Here it is as it now is: delete it if you still mean to.`;
 
 /** A form's one-time token sent again with other values: nothing was made. */
 export const reusedForm = (things: string) =>

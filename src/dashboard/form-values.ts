@@ -7,6 +7,17 @@ export function textOf(form: PostedForm, name: string): string {
   return typeof value === "string" ? value : "";
 }
 
+/** The text of each of the form's fields, by name. */
+export function textsByField<Field extends string>(
+  form: PostedForm,
+  fields: readonly Field[],
+): Record<Field, string> {
+  return Object.fromEntries(fields.map((field) => [field, textOf(form, field)])) as Record<
+    Field,
+    string
+  >;
+}
+
 /** Every text value of the field (the boxes ticked of a group of checkboxes). */
 export function textsOf(form: PostedForm, name: string): string[] {
   const value = form[name];

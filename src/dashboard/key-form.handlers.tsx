@@ -1,6 +1,6 @@
 import * as changes from "../keys/key-changes.ts";
 import { noticeAndRedirect } from "./account.handlers.tsx";
-import { formToken } from "./csrf.ts";
+import { signedInAs } from "./csrf.ts";
 import type { FieldErrors } from "./form-values.ts";
 import { EMPTY_KEY_FORM, type KeyField, type KeyFormValues, parseKeyForm } from "./key-form.ts";
 import { KeyFormPage } from "./pages/key-form-page.tsx";
@@ -14,8 +14,7 @@ async function renderKeyForm(
   form: { values: KeyFormValues; errors?: FieldErrors<KeyField>; formError?: string },
   status: 200 | 400 | 409 = 200,
 ) {
-  const csrf = await formToken(c, "session");
-  return c.html(<KeyFormPage email={c.get("account").email} csrf={csrf} {...form} />, status);
+  return c.html(<KeyFormPage {...(await signedInAs(c))} {...form} />, status);
 }
 
 export function showKeyForm(c: DashboardContext) {

@@ -75,12 +75,11 @@ export async function insertSession(
 }
 
 /** The session with this token hash (when it ends, its bookmark) and the account it signs in, ended or not. */
-export async function findSession(
+export function findSession(
   db: Database,
   tokenHash: string,
 ): Promise<{ session: Pick<SessionRow, "expiresAt" | "bookmark">; account: Account } | undefined> {
-  const found = await firstRow(db, sessionQueries(db).find, { tokenHash });
-  return found;
+  return firstRow(db, sessionQueries(db).find, { tokenHash });
 }
 
 /** Keeps `bookmark` with the session, unless it holds a newer one. */

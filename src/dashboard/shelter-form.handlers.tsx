@@ -3,7 +3,7 @@ import { createShelter } from "../shelters/shelter-changes.queries.ts";
 import { editShelter } from "../shelters/shelter-edits.ts";
 import { ShelterSchema } from "../shelters/shelters.schemas.ts";
 import { noticeAndRedirect } from "./account.handlers.tsx";
-import { formToken } from "./csrf.ts";
+import { signedInAs } from "./csrf.ts";
 import { FORM_KEY_FIELD, formClaim, newFormKey } from "./form-keys.ts";
 import { editedVersion, reusedForm, savedText, staleEdit } from "./form-refusals.ts";
 import { type FieldErrors, textOf } from "./form-values.ts";
@@ -29,8 +29,7 @@ async function renderShelterForm(
   },
   status: 200 | 400 | 409 = 200,
 ) {
-  const csrf = await formToken(c, "session");
-  return c.html(<ShelterFormPage email={c.get("account").email} csrf={csrf} {...form} />, status);
+  return c.html(<ShelterFormPage {...(await signedInAs(c))} {...form} />, status);
 }
 
 export function showNewShelter(c: DashboardContext) {

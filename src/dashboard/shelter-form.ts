@@ -1,6 +1,6 @@
 import { COUNTRY_CODES } from "../shelters/countries.ts";
 import { type NewShelter, NewShelterSchema, type Shelter } from "../shelters/shelters.schemas.ts";
-import { type FieldErrors, type PostedForm, textOf } from "./form-values.ts";
+import { type FieldErrors, type PostedForm, textsByField } from "./form-values.ts";
 
 /** The shelter form's fields, in the order the page shows them; their names are the API's (the address's members by their own). */
 export const SHELTER_FIELDS = [
@@ -78,9 +78,7 @@ export function parseShelterForm(
 ):
   | { ok: true; shelter: NewShelter; values: ShelterFormValues }
   | { ok: false; errors: FieldErrors<ShelterField>; values: ShelterFormValues } {
-  const values = Object.fromEntries(
-    SHELTER_FIELDS.map((field) => [field, textOf(form, field)]),
-  ) as ShelterFormValues;
+  const values = textsByField(form, SHELTER_FIELDS);
   const parsed = NewShelterSchema.safeParse({
     name: values.name,
     email: values.email.trim(),

@@ -1,12 +1,10 @@
-import { acceptedVersions } from "../api/entity-tags.ts";
 import { listAccountShelters } from "../shelters/account-shelters.queries.ts";
 import { removeShelter } from "../shelters/shelter-edits.ts";
 import type { ShelterForChange } from "../shelters/shelters.queries.ts";
 import { noticeAndRedirect } from "./account.handlers.tsx";
-import { formToken } from "./csrf.ts";
-import { etagOf } from "./form-refusals.ts";
+import { signedInAs } from "./csrf.ts";
+import { deletionRequest, staleDeletion } from "./form-refusals.ts";
 import { takeNotices } from "./notices.ts";
-import { accountChanger } from "./own-animal.ts";
 import { ownShelter, shelterNotFound } from "./own-shelter.ts";
 import { DeleteShelterPage, ShelterListPage, ShelterPage } from "./pages/shelter-pages.tsx";
 import type { DashboardContext } from "./session.ts";
@@ -14,39 +12,26 @@ import type { DashboardContext } from "./session.ts";
 /** The account's shelters (a plan caps how many it has, so one page holds them all). */
 export async function listShelterPages(c: DashboardContext) {
   const { db } = c.get("services");
-  const [shelters, csrf] = await Promise.all([
+  const [shelters, signedIn] = await Promise.all([
     listAccountShelters(db, c.get("account").id),
-    formToken(c, "session"),
+    signedInAs(c),
   ]);
   const notices = await takeNotices(db, c.get("session"));
-  const email = c.get("account").email;
-  return c.html(
-    <ShelterListPage email={email} csrf={csrf} shelters={shelters} notices={notices} />,
-  );
+  return c.html(<ShelterListPage {...signedIn} shelters={shelters} notices={notices} />);
 }
 
 export async function showShelter(c: DashboardContext) {
   const found = await ownShelter(c);
   if (!found) return shelterNotFound(c);
-  const csrf = await formToken(c, "session");
+  const signedIn = await signedInAs(c);
   const notices = await takeNotices(c.get("services").db, c.get("session"));
-  const email = c.get("account").email;
-  return c.html(
-    <ShelterPage email={email} csrf={csrf} shelter={found.shelter} notices={notices} />,
-  );
+  return c.html(<ShelterPage {...signedIn} shelter={found.shelter} notices={notices} />);
 }
 
 /** The confirmation, or, when the deletion was refused, the confirmation again with the reason and a 409. */
 async function renderDeleteShelter(c: DashboardContext, found: ShelterForChange, refusal?: string) {
-  const csrf = await formToken(c, "session");
-  const page = (
-    <DeleteShelterPage
-      email={c.get("account").email}
-      csrf={csrf}
-      shelter={found.shelter}
-      error={refusal}
-    />
-  );
+  const signedIn = await signedInAs(c);
+  const page = <DeleteShelterPage {...signedIn} shelter={found.shelter} error={refusal} />;
   return c.html(page, refusal ? 409 : 200);
 }
 
@@ -60,12 +45,7 @@ export async function confirmDeleteShelter(c: DashboardContext) {
 export async function deleteShelterFromForm(c: DashboardContext) {
   const found = await ownShelter(c);
   if (!found) return shelterNotFound(c);
-  const etag = etagOf(c);
-  const request = {
-    id: found.shelter.id,
-    changer: accountChanger(c),
-    accepted: etag === undefined ? undefined : acceptedVersions(etag),
-  };
+  const request = deletionRequest(c, found.shelter.id);
   const outcome = await removeShelter(c.get("services").db, request, Date.now());
   switch (outcome.kind) {
     case "deleted": {
@@ -80,8 +60,7 @@ export async function deleteShelterFromForm(c: DashboardContext) {
       );
     case "preconditionFailed": {
       const current = await ownShelter(c);
-      const refusal =
-        "Someone changed this shelter after this page was drawn, so it was not deleted. Here it is as it now is: delete it if you still mean to.";
+      const refusal = staleDeletion("shelter");
       return current ? renderDeleteShelter(c, current, refusal) : shelterNotFound(c);
     }
     default:

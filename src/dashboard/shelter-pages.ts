@@ -1,4 +1,5 @@
-import { Hono, type MiddlewareHandler } from "hono";
+import type { Hono } from "hono";
+import { recordPages, type SignedIn } from "./record-pages.ts";
 import type { DashboardEnv } from "./session.ts";
 import {
   createShelterFromForm,
@@ -13,22 +14,16 @@ import {
   showShelter,
 } from "./shelter-page.handlers.tsx";
 
-/**
- * The account's shelters, below /dashboard/shelters: every page needs a
- * session, every post (`signedIn`) its CSRF token too.
- */
-export function shelterPages(
-  signedIn: readonly [MiddlewareHandler<DashboardEnv>, MiddlewareHandler<DashboardEnv>],
-): Hono<DashboardEnv> {
-  const shelters = new Hono<DashboardEnv>();
-  const [session] = signedIn;
-  shelters.get("/", session, listShelterPages);
-  shelters.get("/new", session, showNewShelter);
-  shelters.post("/", ...signedIn, createShelterFromForm);
-  shelters.get("/:id", session, showShelter);
-  shelters.post("/:id", ...signedIn, updateShelterFromForm);
-  shelters.get("/:id/edit", session, showEditShelter);
-  shelters.get("/:id/delete", session, confirmDeleteShelter);
-  shelters.post("/:id/delete", ...signedIn, deleteShelterFromForm);
-  return shelters;
+/** The account's shelters, below /dashboard/shelters. */
+export function shelterPages(signedIn: SignedIn): Hono<DashboardEnv> {
+  return recordPages(signedIn, {
+    list: listShelterPages,
+    showNew: showNewShelter,
+    create: createShelterFromForm,
+    show: showShelter,
+    update: updateShelterFromForm,
+    showEdit: showEditShelter,
+    confirmDelete: confirmDeleteShelter,
+    delete: deleteShelterFromForm,
+  });
 }

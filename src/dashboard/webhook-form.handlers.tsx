@@ -1,7 +1,7 @@
 import { changeWebhook, registerWebhook } from "../webhooks/endpoint-changes.ts";
 import { MAX_WEBHOOKS } from "../webhooks/webhooks.schemas.ts";
 import { noticeAndRedirect } from "./account.handlers.tsx";
-import { formToken } from "./csrf.ts";
+import { signedInAs } from "./csrf.ts";
 import type { FieldErrors } from "./form-values.ts";
 import { accountOwner, ownWebhook, webhookNotFound, webhookPage } from "./own-webhook.ts";
 import { WebhookFormPage } from "./pages/webhook-form-page.tsx";
@@ -19,11 +19,9 @@ async function renderWebhookForm(
   webhookId?: number,
   status: 200 | 400 | 409 = 200,
 ) {
-  const csrf = await formToken(c, "session");
   const page = (
     <WebhookFormPage
-      email={c.get("account").email}
-      csrf={csrf}
+      {...(await signedInAs(c))}
       urlHint={urlRulesInBrief(c.get("services").config.webhooks.urlPolicy)}
       webhookId={webhookId}
       {...form}

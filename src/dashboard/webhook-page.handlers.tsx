@@ -1,7 +1,7 @@
 import { DAY_MS } from "../rate-limit/windows.ts";
 import type { Webhook } from "../webhooks/webhooks.schemas.ts";
 import { noticeAndRedirect } from "./account.handlers.tsx";
-import { formToken } from "./csrf.ts";
+import { signedInAs } from "./csrf.ts";
 import { textOf } from "./form-values.ts";
 import { takeNotices } from "./notices.ts";
 import { ownWebhook, webhookNotFound, webhookPage } from "./own-webhook.ts";
@@ -33,12 +33,11 @@ async function renderWebhook(
     .get("services")
     .webhookEndpoints.deliveries(webhook.id, { beforeId: before, limit: DELIVERIES_PER_PAGE })
     .catch(() => undefined);
-  const csrf = await formToken(c, "session");
+  const signedIn = await signedInAs(c);
   const notices = recover.error ? [] : await takeNotices(c.get("services").db, c.get("session"));
   const page = (
     <WebhookPage
-      email={c.get("account").email}
-      csrf={csrf}
+      {...signedIn}
       webhook={webhook}
       deliveries={deliveries}
       before={before}
@@ -87,6 +86,6 @@ export async function submitRecoverForm(c: DashboardContext) {
 export async function confirmDeleteWebhook(c: DashboardContext) {
   const webhook = await ownWebhook(c);
   if (!webhook) return webhookNotFound(c);
-  const csrf = await formToken(c, "session");
-  return c.html(<DeleteWebhookPage email={c.get("account").email} csrf={csrf} webhook={webhook} />);
+  const signedIn = await signedInAs(c);
+  return c.html(<DeleteWebhookPage {...signedIn} webhook={webhook} />);
 }

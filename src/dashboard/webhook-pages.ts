@@ -1,5 +1,5 @@
-import { Hono, type MiddlewareHandler } from "hono";
-import { requireSession } from "./auth.handlers.tsx";
+import type { Hono } from "hono";
+import { recordPages, type SignedIn } from "./record-pages.ts";
 import type { DashboardEnv } from "./session.ts";
 import {
   submitDeleteWebhookForm,
@@ -17,21 +17,19 @@ import {
 import { confirmDeleteWebhook, showWebhook, submitRecoverForm } from "./webhook-page.handlers.tsx";
 
 /**
- * The webhook endpoints' pages, below /dashboard/webhooks: every page needs a
- * session, every post (`signedIn`) its CSRF token too.
+ * The webhook endpoints' pages, below /dashboard/webhooks (the account's
+ * page lists them), with what an endpoint's page posts besides an edit.
  */
-export function webhookPages(
-  signedIn: readonly [MiddlewareHandler<DashboardEnv>, MiddlewareHandler<DashboardEnv>],
-): Hono<DashboardEnv> {
-  const webhooks = new Hono<DashboardEnv>();
-  const session = requireSession();
-  webhooks.get("/new", session, showNewWebhook);
-  webhooks.post("/", ...signedIn, submitNewWebhookForm);
-  webhooks.get("/:id", session, showWebhook);
-  webhooks.post("/:id", ...signedIn, submitWebhookEditForm);
-  webhooks.get("/:id/edit", session, showEditWebhook);
-  webhooks.get("/:id/delete", session, confirmDeleteWebhook);
-  webhooks.post("/:id/delete", ...signedIn, submitDeleteWebhookForm);
+export function webhookPages(signedIn: SignedIn): Hono<DashboardEnv> {
+  const webhooks = recordPages(signedIn, {
+    showNew: showNewWebhook,
+    create: submitNewWebhookForm,
+    show: showWebhook,
+    update: submitWebhookEditForm,
+    showEdit: showEditWebhook,
+    confirmDelete: confirmDeleteWebhook,
+    delete: submitDeleteWebhookForm,
+  });
   webhooks.post("/:id/pause", ...signedIn, submitPauseOrResumeForm(false));
   webhooks.post("/:id/resume", ...signedIn, submitPauseOrResumeForm(true));
   webhooks.post("/:id/test", ...signedIn, submitTestSendForm);

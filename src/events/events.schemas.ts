@@ -151,31 +151,54 @@ const PetDeletedEventSchema = eventSchema({
   example: { data: { ...pendingPet, status: "available", etag: '"3"' } },
 });
 
-const CategoryCreatedEventSchema = eventSchema({
-  name: "CategoryCreatedEvent",
-  type: "category.created",
-  data: CategorySchema,
-  what: "a category was added.",
-  dataIs: "The category as created.",
-  example: { data: exampleCategory },
-});
+/**
+ * A catalogue record's three events: added, changed (`updated` says how,
+ * with its example) and deleted; `data` the record as the API returns it.
+ */
+function recordEvents<F extends "category" | "shelter", D extends z.ZodType>(record: {
+  family: F;
+  data: D;
+  example: object;
+  updated: { what: string; example: object };
+}) {
+  const { family, data, example, updated } = record;
+  const name = family.charAt(0).toUpperCase() + family.slice(1);
+  return {
+    created: eventSchema({
+      name: `${name}CreatedEvent`,
+      type: `${family}.created`,
+      data,
+      what: `a ${family} was added.`,
+      dataIs: `The ${family} as created.`,
+      example: { data: example },
+    }),
+    updated: eventSchema({
+      name: `${name}UpdatedEvent`,
+      type: `${family}.updated`,
+      data,
+      what: updated.what,
+      dataIs: `The ${family} after the change.`,
+      example: { data: updated.example },
+    }),
+    deleted: eventSchema({
+      name: `${name}DeletedEvent`,
+      type: `${family}.deleted`,
+      data,
+      what: `a ${family} was deleted.`,
+      dataIs: `The ${family} as it was, with the \`etag\` of its deletion.`,
+      example: { data: { ...example, etag: '"2"' } },
+    }),
+  };
+}
 
-const CategoryUpdatedEventSchema = eventSchema({
-  name: "CategoryUpdatedEvent",
-  type: "category.updated",
+const categoryEvents = recordEvents({
+  family: "category",
   data: CategorySchema,
-  what: "a category was renamed.",
-  dataIs: "The category after the change.",
-  example: { data: { ...exampleCategory, name: "Ferrets and weasels", etag: '"2"' } },
-});
-
-const CategoryDeletedEventSchema = eventSchema({
-  name: "CategoryDeletedEvent",
-  type: "category.deleted",
-  data: CategorySchema,
-  what: "a category was deleted.",
-  dataIs: "The category as it was, with the `etag` of its deletion.",
-  example: { data: { ...exampleCategory, etag: '"2"' } },
+  example: exampleCategory,
+  updated: {
+    what: "a category was renamed.",
+    example: { ...exampleCategory, name: "Ferrets and weasels", etag: '"2"' },
+  },
 });
 
 const exampleShelter = {
@@ -191,31 +214,14 @@ const exampleShelter = {
   etag: '"1"',
 };
 
-const ShelterCreatedEventSchema = eventSchema({
-  name: "ShelterCreatedEvent",
-  type: "shelter.created",
+const shelterEvents = recordEvents({
+  family: "shelter",
   data: ShelterSchema,
-  what: "a shelter was added.",
-  dataIs: "The shelter as created.",
-  example: { data: exampleShelter },
-});
-
-const ShelterUpdatedEventSchema = eventSchema({
-  name: "ShelterUpdatedEvent",
-  type: "shelter.updated",
-  data: ShelterSchema,
-  what: "a shelter was changed.",
-  dataIs: "The shelter after the change.",
-  example: { data: { ...exampleShelter, phone: "+44 20 7946 0000", etag: '"2"' } },
-});
-
-const ShelterDeletedEventSchema = eventSchema({
-  name: "ShelterDeletedEvent",
-  type: "shelter.deleted",
-  data: ShelterSchema,
-  what: "a shelter was deleted.",
-  dataIs: "The shelter as it was, with the `etag` of its deletion.",
-  example: { data: { ...exampleShelter, etag: '"2"' } },
+  example: exampleShelter,
+  updated: {
+    what: "a shelter was changed.",
+    example: { ...exampleShelter, phone: "+44 20 7946 0000", etag: '"2"' },
+  },
 });
 
 const OrderPlacedEventSchema = eventSchema({
@@ -253,12 +259,12 @@ export const eventSchemas = {
   "pet.updated": PetUpdatedEventSchema,
   "pet.status_changed": PetStatusChangedEventSchema,
   "pet.deleted": PetDeletedEventSchema,
-  "category.created": CategoryCreatedEventSchema,
-  "category.updated": CategoryUpdatedEventSchema,
-  "category.deleted": CategoryDeletedEventSchema,
-  "shelter.created": ShelterCreatedEventSchema,
-  "shelter.updated": ShelterUpdatedEventSchema,
-  "shelter.deleted": ShelterDeletedEventSchema,
+  "category.created": categoryEvents.created,
+  "category.updated": categoryEvents.updated,
+  "category.deleted": categoryEvents.deleted,
+  "shelter.created": shelterEvents.created,
+  "shelter.updated": shelterEvents.updated,
+  "shelter.deleted": shelterEvents.deleted,
   "order.placed": OrderPlacedEventSchema,
   "order.completed": OrderCompletedEventSchema,
   "order.cancelled": OrderCancelledEventSchema,
@@ -270,12 +276,12 @@ const EventSchema = z
     PetUpdatedEventSchema,
     PetStatusChangedEventSchema,
     PetDeletedEventSchema,
-    CategoryCreatedEventSchema,
-    CategoryUpdatedEventSchema,
-    CategoryDeletedEventSchema,
-    ShelterCreatedEventSchema,
-    ShelterUpdatedEventSchema,
-    ShelterDeletedEventSchema,
+    categoryEvents.created,
+    categoryEvents.updated,
+    categoryEvents.deleted,
+    shelterEvents.created,
+    shelterEvents.updated,
+    shelterEvents.deleted,
     OrderPlacedEventSchema,
     OrderCompletedEventSchema,
     OrderCancelledEventSchema,

@@ -1,7 +1,7 @@
 import { and, eq, exists, isNull, ne, notExists, or, type SQL, sql } from "drizzle-orm";
 import { type Creator, ownerValues } from "../accounts/owner.ts";
 import { callersAccount } from "../catalogue/ownership.ts";
-import { change } from "../changes/change.ts";
+import { change, deletionBy } from "../changes/change.ts";
 import type { Claim, Outcome } from "../changes/outcomes.ts";
 import { type Database, type Drizzle, millis } from "../db/database.ts";
 import { shelterPlaces } from "../db/places-table.ts";
@@ -301,10 +301,4 @@ const deletion = change()
   .event({ type: "shelter.deleted", data: shelterShape, where: thisShelter });
 
 /** Deletes the shelter if it is still at `version` and no live animal lives there: whether it did. */
-export async function deleteShelter(
-  db: Database,
-  { id, version, now }: { id: number; version: number; now: number },
-): Promise<{ deleted: boolean }> {
-  const { results } = await deletion.run(db, { id, version, now });
-  return { deleted: results.deleted.length > 0 };
-}
+export const deleteShelter = deletionBy(deletion);

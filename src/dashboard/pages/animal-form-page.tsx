@@ -34,7 +34,7 @@ export interface AnimalFormPageProps {
  * and the focus on the first field in error.
  */
 export function AnimalFormPage(props: AnimalFormPageProps) {
-  const { email, csrf, values, errors = {}, formError, categories, shelters, target } = props;
+  const { email, csrf, values, errors = {}, categories, shelters, target } = props;
   const focus = firstInError(ANIMAL_FIELDS, errors);
   const editing = "id" in target;
   const categoryOptions = [
@@ -43,7 +43,7 @@ export function AnimalFormPage(props: AnimalFormPageProps) {
   ];
   return (
     <Layout title={editing ? "Edit the animal" : "Add an animal"} signedIn={{ email, csrf }}>
-      <RecordForm collection="/dashboard/animals" csrf={csrf} target={target} formError={formError}>
+      <RecordForm {...props} collection="/dashboard/animals" add="Add the animal">
         <TextField
           name="name"
           label="Name"
@@ -74,15 +74,6 @@ export function AnimalFormPage(props: AnimalFormPageProps) {
           autofocus={focus === "status"}
         />
         <ProfileFields values={values} errors={errors} focus={focus} shelters={shelters} />
-        <div class="actions">
-          <button type="submit">{editing ? "Save changes" : "Add the animal"}</button>
-          <a
-            class="button secondary"
-            href={editing ? `/dashboard/animals/${target.id}` : "/dashboard/animals"}
-          >
-            Cancel
-          </a>
-        </div>
       </RecordForm>
     </Layout>
   );

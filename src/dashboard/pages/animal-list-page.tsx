@@ -4,8 +4,8 @@ import type { Shelter } from "../../shelters/shelters.schemas.ts";
 import type { Notice } from "../notices.ts";
 import { AnimalFinders } from "./animal-finders.tsx";
 import { STATUS_NAMES } from "./animal-form-page.tsx";
-import { ACCOUNT_PAGE, Layout } from "./layout.tsx";
-import { Notices } from "./notice-view.tsx";
+import { ACCOUNT_PAGE, ColumnHeads, Layout } from "./layout.tsx";
+import { BackTo } from "./notice-view.tsx";
 
 interface AnimalListPageProps {
   email: string;
@@ -34,14 +34,7 @@ function AnimalTable({ animals, categories }: { animals: Pet[]; categories: Cate
   const names = new Map(categories.map((category) => [category.id, category.name]));
   return (
     <table class="cards">
-      <thead>
-        <tr>
-          <th scope="col">Name</th>
-          <th scope="col">Category</th>
-          <th scope="col">Status</th>
-          <th scope="col">Photos</th>
-        </tr>
-      </thead>
+      <ColumnHeads names={["Name", "Category", "Status", "Photos"]} />
       <tbody>
         {animals.map((pet) => (
           <tr>
@@ -66,10 +59,7 @@ export function AnimalListPage(props: AnimalListPageProps) {
   const filtered = Object.keys(finders).length > 0;
   return (
     <Layout title="Your animals" signedIn={{ email, csrf }}>
-      <p>
-        <a href={ACCOUNT_PAGE}>Back to your account</a>
-      </p>
-      <Notices notices={notices} />
+      <BackTo href={ACCOUNT_PAGE} text="Back to your account" notices={notices} />
       <p class="actions">
         <a class="button" href="/dashboard/animals/new">
           Add an animal

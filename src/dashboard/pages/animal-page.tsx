@@ -6,10 +6,10 @@ import { FORM_KEY_FIELD } from "../form-keys.ts";
 import type { Notice } from "../notices.ts";
 import { STATUS_NAMES } from "./animal-form-page.tsx";
 import { ProfileFacts } from "./animal-profile.tsx";
-import { describedBy, FieldError } from "./form-fields.tsx";
+import { ConfirmActions, describedBy, FieldError, Refusal } from "./form-fields.tsx";
 import { formatUtc } from "./format.ts";
 import { Layout } from "./layout.tsx";
-import { Notices } from "./notice-view.tsx";
+import { BackTo } from "./notice-view.tsx";
 
 /** What the animal page shows of the animal. */
 export interface AnimalView {
@@ -136,10 +136,7 @@ export function AnimalPage(props: AnimalPageProps) {
   const id = animal.pet.id;
   return (
     <Layout title={animal.pet.name} signedIn={{ email, csrf }}>
-      <p>
-        <a href="/dashboard/animals">Back to your animals</a>
-      </p>
-      <Notices notices={notices} />
+      <BackTo href="/dashboard/animals" text="Back to your animals" notices={notices} />
       <AnimalFacts animal={animal} />
       <div class="actions">
         <a class="button secondary" href={`/dashboard/animals/${id}/edit`}>
@@ -166,28 +163,19 @@ export function DeleteAnimalPage(props: {
   const id = animal.pet.id;
   return (
     <Layout title="Delete this animal?" signedIn={{ email, csrf }}>
-      {error && (
-        <p class="error refused" role="alert" data-testid="form-error">
-          {error}
-        </p>
-      )}
+      <Refusal reason={error} />
       <AnimalFacts animal={animal} />
       <p>
         It is no longer shown to adopters and cannot be ordered; its photos are deleted with it.
         This cannot be undone.
       </p>
-      <div class="actions">
-        <form method="post" action={`/dashboard/animals/${id}/delete`}>
-          <input type="hidden" name={CSRF_FIELD} value={csrf} />
-          <input type="hidden" name="etag" value={animal.pet.etag} />
-          <button type="submit" class="danger">
-            Delete the animal
-          </button>
-        </form>
-        <a class="button secondary" href={`/dashboard/animals/${id}`}>
-          Keep it
-        </a>
-      </div>
+      <ConfirmActions
+        action={`/dashboard/animals/${id}/delete`}
+        csrf={csrf}
+        etag={animal.pet.etag}
+        confirm="Delete the animal"
+        back={`/dashboard/animals/${id}`}
+      />
     </Layout>
   );
 }
@@ -203,17 +191,12 @@ export function RemovePhotoPage(props: { email: string; csrf: string; pet: Pet; 
         Added {formatUtc(new Date(photo.createdAt))}. Removed, it is no longer shown with the
         animal; browsers that kept a copy may still show theirs for a while.
       </p>
-      <div class="actions">
-        <form method="post" action={`/dashboard/animals/${petId}/photos/${photo.id}/delete`}>
-          <input type="hidden" name={CSRF_FIELD} value={csrf} />
-          <button type="submit" class="danger">
-            Remove the photo
-          </button>
-        </form>
-        <a class="button secondary" href={`/dashboard/animals/${petId}`}>
-          Keep it
-        </a>
-      </div>
+      <ConfirmActions
+        action={`/dashboard/animals/${petId}/photos/${photo.id}/delete`}
+        csrf={csrf}
+        confirm="Remove the photo"
+        back={`/dashboard/animals/${petId}`}
+      />
     </Layout>
   );
 }

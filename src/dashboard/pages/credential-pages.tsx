@@ -1,5 +1,6 @@
 import { type CredentialErrors, type CredentialsMode, NEW_PASSWORD_HINT } from "../credentials.ts";
 import { CSRF_FIELD } from "../csrf.ts";
+import { describedBy, Hint } from "./form-fields.tsx";
 import { Layout } from "./layout.tsx";
 
 interface FormFieldProps {
@@ -18,15 +19,10 @@ interface FormFieldProps {
 /** A labelled input with its error, if any, right beside it. */
 function FormField(props: FormFieldProps) {
   const { label, name, type, autocomplete, value, hint, error, autofocus } = props;
-  const describedBy = [hint && `${name}-hint`, error && `${name}-error`].filter(Boolean).join(" ");
   return (
     <div>
       <label for={name}>{label}</label>
-      {hint && (
-        <p class="hint" id={`${name}-hint`}>
-          {hint}
-        </p>
-      )}
+      <Hint id={`${name}-hint`} hint={hint} />
       <input
         id={name}
         name={name}
@@ -36,7 +32,7 @@ function FormField(props: FormFieldProps) {
         required
         autofocus={autofocus}
         aria-invalid={error ? "true" : undefined}
-        aria-describedby={describedBy || undefined}
+        aria-describedby={describedBy(hint && `${name}-hint`, error && `${name}-error`)}
       />
       {error && (
         <p class="error" id={`${name}-error`}>

@@ -20,6 +20,16 @@ export function FieldError({ id, errors }: { id: string; errors: string[] | unde
   );
 }
 
+/** The sentence under a field's label saying what it needs, if it has one; `id` is what the field points at. */
+export function Hint({ id, hint }: { id: string | undefined; hint: Child | undefined }) {
+  if (!hint) return null;
+  return (
+    <p class="hint" id={id}>
+      {hint}
+    </p>
+  );
+}
+
 /** What ties a field to its hint and its error, for a screen reader. */
 export function describedBy(...ids: (string | false | undefined)[]): string | undefined {
   const named = ids.filter((id): id is string => typeof id === "string" && id !== "");
@@ -47,11 +57,7 @@ export function Choices(props: {
       aria-invalid={errorId ? "true" : undefined}
     >
       <legend>{legend}</legend>
-      {hint && (
-        <p class="hint" id={hintId}>
-          {hint}
-        </p>
-      )}
+      <Hint id={hintId} hint={hint} />
       <FieldError id={`${name}-error`} errors={errors} />
       {children}
     </fieldset>
@@ -123,5 +129,55 @@ export function PostButton(props: { action: string; label: string; csrf: string 
         {props.label}
       </button>
     </form>
+  );
+}
+
+/** Why the last attempt was refused, when it was, above what it refused. */
+export function Refusal({ reason }: { reason: string | undefined }) {
+  if (!reason) return null;
+  return (
+    <p class="error refused" role="alert" data-testid="form-error">
+      {reason}
+    </p>
+  );
+}
+
+/**
+ * A confirmation's two ways on: the post that does what it asks (with the
+ * version the page shows, where the change wants one), or back without it.
+ */
+export function ConfirmActions(props: {
+  action: string;
+  csrf: string;
+  etag?: string;
+  confirm: Child;
+  back: string;
+}) {
+  const { action, csrf, etag, confirm, back } = props;
+  return (
+    <div class="actions">
+      <form method="post" action={action}>
+        <input type="hidden" name={CSRF_FIELD} value={csrf} />
+        {etag !== undefined && <input type="hidden" name="etag" value={etag} />}
+        <button type="submit" class="danger">
+          {confirm}
+        </button>
+      </form>
+      <a class="button secondary" href={back}>
+        Keep it
+      </a>
+    </div>
+  );
+}
+
+/** A form's last row: the button that sends it, and the way back without sending. */
+export function FormActions({ submit, back }: { submit: string; back: string }) {
+  return (
+    <div class="actions">
+      <button type="submit">{submit}</button>
+      <a class="button secondary" href={back}>
+        Cancel
+      </a>
+    </div>
   );
 }

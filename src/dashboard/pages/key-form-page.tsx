@@ -9,7 +9,7 @@ import {
   type KeyFormValues,
   READ_SCOPES,
 } from "../key-form.ts";
-import { ChoiceList, Choices, describedBy, FieldError } from "./form-fields.tsx";
+import { ChoiceList, Choices, describedBy, FieldError, FormActions } from "./form-fields.tsx";
 import { ACCOUNT_PAGE, Layout } from "./layout.tsx";
 
 /** What each scope lets a key do, in a person's words. */
@@ -133,12 +133,7 @@ export function KeyFormPage(props: {
         <p class="hint">
           Access, expiry and addresses are fixed once the key is made; rolling the key keeps them.
         </p>
-        <div class="actions">
-          <button type="submit">Create the key</button>
-          <a class="button secondary" href={ACCOUNT_PAGE}>
-            Cancel
-          </a>
-        </div>
+        <FormActions submit="Create the key" back={ACCOUNT_PAGE} />
       </form>
     </Layout>
   );

@@ -2,9 +2,8 @@ import { keyStateOf, workingUntil } from "../../keys/key-state.ts";
 import type { KeyRow } from "../../keys/keys.queries.ts";
 import { SCOPES } from "../../scopes.ts";
 import type { KeyUsage } from "../account-usage.ts";
-import { CSRF_FIELD } from "../csrf.ts";
 import { READ_SCOPES } from "../key-form.ts";
-import { PostButton } from "./form-fields.tsx";
+import { ConfirmActions, PostButton } from "./form-fields.tsx";
 import { formatCount, formatUtc } from "./format.ts";
 import { ACCOUNT_PAGE, ColumnHeads, Layout } from "./layout.tsx";
 
@@ -161,17 +160,12 @@ export function RevokePage(props: { email: string; keyRow: KeyRow; csrf: string;
         Every request with this key is refused from the next one on, everywhere. This cannot be
         undone: clients that still use it stop working until they get another key.
       </p>
-      <div class="actions">
-        <form method="post" action={`/dashboard/keys/${keyRow.hash}/revoke`}>
-          <input type="hidden" name={CSRF_FIELD} value={csrf} />
-          <button type="submit" class="danger">
-            Revoke the key ending {name}
-          </button>
-        </form>
-        <a class="button secondary" href={ACCOUNT_PAGE}>
-          Keep it
-        </a>
-      </div>
+      <ConfirmActions
+        action={`/dashboard/keys/${keyRow.hash}/revoke`}
+        csrf={csrf}
+        confirm={<>Revoke the key ending {name}</>}
+        back={ACCOUNT_PAGE}
+      />
     </Layout>
   );
 }

@@ -1,7 +1,7 @@
 import type { Child } from "hono/jsx";
 import { CSRF_FIELD } from "../csrf.ts";
 import { FORM_KEY_FIELD } from "../form-keys.ts";
-import { describedBy, FieldError } from "./form-fields.tsx";
+import { describedBy, FieldError, FormActions, Hint, Refusal } from "./form-fields.tsx";
 
 /** A labelled field's label, hint, error and whether it takes the focus. */
 interface FieldFrame {
@@ -29,11 +29,7 @@ function Labelled({ frame, children }: { frame: FieldFrame; children: Child }) {
   return (
     <div>
       <label for={name}>{label}</label>
-      {hint && (
-        <p class="hint" id={`${name}-hint`}>
-          {hint}
-        </p>
-      )}
+      <Hint id={`${name}-hint`} hint={hint} />
       <FieldError id={`${name}-error`} errors={errors} />
       {children}
     </div>
@@ -85,31 +81,26 @@ export function TextField(
 export type RecordTarget = { formKey: string } | { id: number; etag: string };
 
 /**
- * The opening of a form that adds a record (to `collection`) or edits one
- * (at `collection/{id}`): why it was refused, if it was, then the form with
- * its CSRF token and its one-time token or the version it was drawn from.
+ * A form that adds a record (to `collection`) or edits one (at
+ * `collection/{id}`): why it was refused, if it was, then the form with its
+ * CSRF token and its one-time token or the version it was drawn from, its
+ * fields, and its button (`add` names it for a new record) and way back.
  */
 export function RecordForm(props: {
   collection: string;
+  add: string;
   csrf: string;
   target: RecordTarget;
-  formError: string | undefined;
+  formError?: string;
   children: Child;
 }) {
-  const { collection, csrf, target, formError, children } = props;
+  const { collection, add, csrf, target, formError, children } = props;
   const editing = "id" in target;
+  const page = editing ? `${collection}/${target.id}` : collection;
   return (
     <>
-      {formError && (
-        <p class="error refused" role="alert" data-testid="form-error">
-          {formError}
-        </p>
-      )}
-      <form
-        method="post"
-        action={editing ? `${collection}/${target.id}` : collection}
-        class="stacked"
-      >
+      <Refusal reason={formError} />
+      <form method="post" action={page} class="stacked">
         <input type="hidden" name={CSRF_FIELD} value={csrf} />
         {editing ? (
           <input type="hidden" name="etag" value={target.etag} />
@@ -117,6 +108,7 @@ export function RecordForm(props: {
           <input type="hidden" name={FORM_KEY_FIELD} value={target.formKey} />
         )}
         {children}
+        <FormActions submit={editing ? "Save changes" : add} back={page} />
       </form>
     </>
   );

@@ -96,3 +96,16 @@ export function Notices({ notices }: { notices: Notice[] }) {
     </>
   );
 }
+
+/** The top of a page below another: the way back to it, then what the last form did. */
+export function BackTo(props: { href: string; text: string; notices: Notice[] }) {
+  const { href, text, notices } = props;
+  return (
+    <>
+      <p>
+        <a href={href}>{text}</a>
+      </p>
+      <Notices notices={notices} />
+    </>
+  );
+}

@@ -25,7 +25,7 @@ export interface ShelterFormPageProps {
  * comes back with each field's error and the focus on the first in error.
  */
 export function ShelterFormPage(props: ShelterFormPageProps) {
-  const { email, csrf, values, errors = {}, formError, target } = props;
+  const { email, csrf, values, errors = {}, target } = props;
   const focus = firstInError(SHELTER_FIELDS, errors);
   const editing = "id" in target;
   const text = (
@@ -47,12 +47,7 @@ export function ShelterFormPage(props: ShelterFormPageProps) {
   );
   return (
     <Layout title={editing ? "Edit the shelter" : "Add a shelter"} signedIn={{ email, csrf }}>
-      <RecordForm
-        collection="/dashboard/shelters"
-        csrf={csrf}
-        target={target}
-        formError={formError}
-      >
+      <RecordForm {...props} collection="/dashboard/shelters" add="Add the shelter">
         {text("name", "Name", { required: true, maxlength: 100, autocomplete: "organization" })}
         <fieldset>
           <legend>How adopters reach it</legend>
@@ -99,15 +94,6 @@ export function ShelterFormPage(props: ShelterFormPageProps) {
             required: true,
           })}
         </fieldset>
-        <div class="actions">
-          <button type="submit">{editing ? "Save changes" : "Add the shelter"}</button>
-          <a
-            class="button secondary"
-            href={editing ? `/dashboard/shelters/${target.id}` : "/dashboard/shelters"}
-          >
-            Cancel
-          </a>
-        </div>
       </RecordForm>
     </Layout>
   );

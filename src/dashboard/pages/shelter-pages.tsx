@@ -1,9 +1,9 @@
 import type { Shelter } from "../../shelters/shelters.schemas.ts";
-import { CSRF_FIELD } from "../csrf.ts";
 import type { Notice } from "../notices.ts";
 import { openStreetMapUrl } from "../shelter-form.ts";
-import { ACCOUNT_PAGE, Layout } from "./layout.tsx";
-import { Notices } from "./notice-view.tsx";
+import { ConfirmActions, Refusal } from "./form-fields.tsx";
+import { ACCOUNT_PAGE, ColumnHeads, Layout } from "./layout.tsx";
+import { BackTo } from "./notice-view.tsx";
 
 /** The shelter's fields as a person reads them, with a link that opens its point on OpenStreetMap. */
 function ShelterFacts({ shelter }: { shelter: Shelter }) {
@@ -40,10 +40,7 @@ export function ShelterListPage(props: {
   const { email, csrf, shelters, notices } = props;
   return (
     <Layout title="Your shelters" signedIn={{ email, csrf }}>
-      <p>
-        <a href={ACCOUNT_PAGE}>Back to your account</a>
-      </p>
-      <Notices notices={notices} />
+      <BackTo href={ACCOUNT_PAGE} text="Back to your account" notices={notices} />
       <p class="actions">
         <a class="button" href="/dashboard/shelters/new">
           Add a shelter
@@ -54,13 +51,7 @@ export function ShelterListPage(props: {
         <p>You have no shelters yet. Add the place your animals live, so adopters can find them.</p>
       ) : (
         <table class="cards">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Town or city</th>
-              <th scope="col">Email</th>
-            </tr>
-          </thead>
+          <ColumnHeads names={["Name", "Town or city", "Email"]} />
           <tbody>
             {shelters.map((shelter) => (
               <tr>
@@ -90,10 +81,7 @@ export function ShelterPage(props: {
   const { email, csrf, shelter, notices } = props;
   return (
     <Layout title={shelter.name} signedIn={{ email, csrf }}>
-      <p>
-        <a href="/dashboard/shelters">Back to your shelters</a>
-      </p>
-      <Notices notices={notices} />
+      <BackTo href="/dashboard/shelters" text="Back to your shelters" notices={notices} />
       <ShelterFacts shelter={shelter} />
       <div class="actions">
         <a class="button secondary" href={`/dashboard/shelters/${shelter.id}/edit`}>
@@ -120,28 +108,19 @@ export function DeleteShelterPage(props: {
   const { email, csrf, shelter, error } = props;
   return (
     <Layout title="Delete this shelter?" signedIn={{ email, csrf }}>
-      {error && (
-        <p class="error refused" role="alert" data-testid="form-error">
-          {error}
-        </p>
-      )}
+      <Refusal reason={error} />
       <ShelterFacts shelter={shelter} />
       <p>
         A shelter can be deleted once no animal lives there: move its animals or delete them first.
         This cannot be undone.
       </p>
-      <div class="actions">
-        <form method="post" action={`/dashboard/shelters/${shelter.id}/delete`}>
-          <input type="hidden" name={CSRF_FIELD} value={csrf} />
-          <input type="hidden" name="etag" value={shelter.etag} />
-          <button type="submit" class="danger">
-            Delete the shelter
-          </button>
-        </form>
-        <a class="button secondary" href={`/dashboard/shelters/${shelter.id}`}>
-          Keep it
-        </a>
-      </div>
+      <ConfirmActions
+        action={`/dashboard/shelters/${shelter.id}/delete`}
+        csrf={csrf}
+        etag={shelter.etag}
+        confirm="Delete the shelter"
+        back={`/dashboard/shelters/${shelter.id}`}
+      />
     </Layout>
   );
 }

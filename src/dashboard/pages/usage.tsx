@@ -2,6 +2,7 @@ import type { KeyRow } from "../../keys/keys.queries.ts";
 import type { AccountUsage, KeyUsage } from "../account-usage.ts";
 import type { UsagePoint, UsageSeries } from "../usage-series.ts";
 import { formatCount, formatQuantity, nounFor } from "./format.ts";
+import { ColumnHeads } from "./layout.tsx";
 
 interface UsageChartProps {
   /** Unique on the page: the chart's accessible name and description hang on it. */
@@ -144,12 +145,7 @@ function UsageChart({ id, title, points, unit }: UsageChartProps) {
       <details>
         <summary>The numbers</summary>
         <table class="numbers">
-          <thead>
-            <tr>
-              <th scope="col">{axisTitle}</th>
-              <th scope="col">Requests</th>
-            </tr>
-          </thead>
+          <ColumnHeads names={[axisTitle, "Requests"]} />
           <tbody>
             {points.map((point) => (
               <tr>

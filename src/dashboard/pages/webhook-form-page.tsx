@@ -6,7 +6,7 @@ import {
   type WebhookField,
   type WebhookFormValues,
 } from "../webhook-form.ts";
-import { Choice, Choices, describedBy, FieldError } from "./form-fields.tsx";
+import { Choice, Choices, describedBy, FieldError, FormActions } from "./form-fields.tsx";
 import { ACCOUNT_PAGE, Layout } from "./layout.tsx";
 
 const FAMILY_NAMES: Record<(typeof EVENT_GROUPS)[number]["family"], string> = {
@@ -108,12 +108,7 @@ export function WebhookFormPage(props: WebhookFormPageProps) {
             </div>
           ))}
         </Choices>
-        <div class="actions">
-          <button type="submit">{editing ? "Save changes" : "Register the endpoint"}</button>
-          <a class="button secondary" href={back}>
-            Cancel
-          </a>
-        </div>
+        <FormActions submit={editing ? "Save changes" : "Register the endpoint"} back={back} />
       </form>
     </Layout>
   );

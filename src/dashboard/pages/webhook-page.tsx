@@ -2,10 +2,10 @@ import type { Delivery, Webhook } from "../../webhooks/webhooks.schemas.ts";
 import { CSRF_FIELD } from "../csrf.ts";
 import type { Notice } from "../notices.ts";
 import { DeliveryTable } from "./deliveries.tsx";
-import { describedBy, FieldError } from "./form-fields.tsx";
+import { ConfirmActions, describedBy, FieldError } from "./form-fields.tsx";
 import { formatUtc } from "./format.ts";
 import { ACCOUNT_PAGE, Layout } from "./layout.tsx";
-import { Notices } from "./notice-view.tsx";
+import { BackTo } from "./notice-view.tsx";
 import { Action, statusText } from "./webhook-table.tsx";
 
 interface WebhookPageProps {
@@ -103,10 +103,7 @@ export function WebhookPage(props: WebhookPageProps) {
   const last = deliveries?.hasMore ? deliveries.deliveries.at(-1) : undefined;
   return (
     <Layout title="Webhook endpoint" signedIn={{ email, csrf }}>
-      <p>
-        <a href={ACCOUNT_PAGE}>Back to your account</a>
-      </p>
-      <Notices notices={notices} />
+      <BackTo href={ACCOUNT_PAGE} text="Back to your account" notices={notices} />
       <Facts webhook={webhook} />
       <div class="actions">
         <a class="button secondary" href={`/dashboard/webhooks/${id}/edit`}>
@@ -149,17 +146,12 @@ export function DeleteWebhookPage(props: { email: string; csrf: string; webhook:
         It receives no more events, and its deliveries and their attempts are deleted with it. This
         cannot be undone: to receive events there again, register it anew, with a new secret.
       </p>
-      <div class="actions">
-        <form method="post" action={`/dashboard/webhooks/${webhook.id}/delete`}>
-          <input type="hidden" name={CSRF_FIELD} value={csrf} />
-          <button type="submit" class="danger">
-            Delete the endpoint
-          </button>
-        </form>
-        <a class="button secondary" href={`/dashboard/webhooks/${webhook.id}`}>
-          Keep it
-        </a>
-      </div>
+      <ConfirmActions
+        action={`/dashboard/webhooks/${webhook.id}/delete`}
+        csrf={csrf}
+        confirm="Delete the endpoint"
+        back={`/dashboard/webhooks/${webhook.id}`}
+      />
     </Layout>
   );
 }
