@@ -1,4 +1,4 @@
-import { asc, type SQL, sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { Drizzle } from "../db/database.ts";
 import { pets } from "../db/schema.ts";
 import { nearShelters } from "../shelters/near.queries.ts";
@@ -8,8 +8,8 @@ import { live } from "./pets.queries.ts";
 /**
  * The window a page of animals by distance examines, shelters and animals
  * counted. Animals are listed by distance unit then id, so their order
- * interleaves the shelters of one unit: a page can only end between whole
- * units. The window walks the shelters near the place from the cursor's
+ * interleaves the shelters of one unit: a page that ends before it is full
+ * can only end between whole units. The window walks the shelters near the place from the cursor's
  * unit in (unit, id) order, examining each shelter and its live animals
  * (at most `ANIMALS_COUNTED + 1` of them, each checked against every
  * filter), and takes the next shelter only while that cannot carry it past
