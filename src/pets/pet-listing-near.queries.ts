@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, lt, type Placeholder, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, type Placeholder, type SQL, sql } from "drizzle-orm";
 import { type Database, type Drizzle, preparedQueries, runAll, runOne } from "../db/database.ts";
 import { pets } from "../db/schema.ts";
 import { petSearch } from "../db/search-tables.ts";
@@ -8,6 +8,14 @@ import type { NearPosition } from "../shelters/near-cursor.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
 import { type PetFinders, SEARCH_WINDOW, valuesOf } from "./pet-finders.ts";
 import { checked, searchMatches } from "./pet-listing.queries.ts";
+import {
+  after,
+  circleCount,
+  type IdOrder,
+  inIdOrder,
+  scannedAnimals,
+  scanRoom,
+} from "./pet-near-ids.queries.ts";
 import { coveredShelters, coveredThrough, PAST_UNIT } from "./pet-near-window.queries.ts";
 import { live, petShape } from "./pets.queries.ts";
 import type { Pet } from "./pets.schemas.ts";
@@ -20,9 +28,12 @@ import type { Pet } from "./pets.schemas.ts";
  * units its window covers (see `pet-near-window.queries.ts`), every filter
  * checked on each, so it may hold fewer than asked (even none), and the
  * next page starts after the last unit covered. By id, in either
- * direction: with `near` alone a page is read straight away; with any
- * other filter too, a page examines a window of at most 10,000 of those
- * animals from the cursor, and the next page starts after the window.
+ * direction, a page first counts the circle (see `pet-near-ids.queries.ts`);
+ * when it is crowded, the page reads the animals by id whatever their
+ * shelter. Otherwise, with `near` alone a page is read straight away; with
+ * any other filter too, a page examines a window of at most 10,000 of the
+ * circle's animals from the cursor, and the next page starts after the
+ * window.
  */
 
 type Order = "distance" | "idAsc" | "idDesc";
@@ -38,8 +49,6 @@ const everyFilter = and(
   sql`(${sql.placeholder("search")} IS NULL OR EXISTS (SELECT 1 FROM ${petSearch} WHERE ${searchMatches} AND ${petSearch.rowid} = ${pets.id}))`,
 );
 
-type IdOrder = Exclude<Order, "distance">;
-
 /**
  * The live animals of the shelters near the place, from the cursor, in id
  * order: as the API shows them, or (for a window) only their ids and
@@ -52,8 +61,6 @@ function nearAnimals(
   entries: Placeholder | number,
 ) {
   const near = nearShelters(db);
-  const from = order === "idAsc" ? gt(pets.id, position) : lt(pets.id, position);
-  const orderBy = order === "idAsc" ? asc(pets.id) : desc(pets.id);
   const columns = shown
     ? { ...petShape.columns, distanceKm: distanceKmOf(near.unit), unit: near.unit }
     : { id: pets.id, unit: near.unit };
@@ -61,8 +68,8 @@ function nearAnimals(
     .select(columns as typeof petShape.columns & { unit: typeof near.unit })
     .from(pets)
     .innerJoin(near, eq(pets.shelterId, near.shelterId))
-    .where(and(live, from, where))
-    .orderBy(orderBy)
+    .where(and(live, after(order), where))
+    .orderBy(inIdOrder(order))
     .limit(entries);
 }
 
@@ -91,10 +98,17 @@ function byDistance(db: Drizzle) {
   };
 }
 
-/** The statements of one order by id: straight away, and through a window. */
+/**
+ * The statements of one order by id: the circle's count, then straight
+ * away or through a window, or by id alone in a crowded circle.
+ */
 function byId(db: Drizzle, order: IdOrder) {
   const window = nearAnimals(db, { order, shown: false }, undefined, SEARCH_WINDOW).as("windowed");
+  const scanned = scannedAnimals(db, order, everyFilter);
   return {
+    count: circleCount(db, order).prepare(),
+    scanned: scanned.page.prepare(),
+    scannedEdge: scanned.edge.prepare(),
     straight: nearAnimals(db, { order, shown: true }, undefined, limit).prepare(),
     page: nearAnimals(
       db,
@@ -145,6 +159,10 @@ export async function listPetsNear(
     return pageByDistance(db, values, query.limit);
   }
   const statements = nearPetFinders(db)[order];
+  const [circle] = await guardStorage("D1", () => runOne(db, statements.count, values));
+  if (circle && circle.animals > circle.room) {
+    return pageOfCrowded(db, order, { ...values, scan: scanRoom(circle) }, query.limit);
+  }
   const narrowed = Object.values(finders).some((value) => value !== null);
   if (!narrowed) {
     const rows = await guardStorage("D1", () => runOne(db, statements.straight, values));
@@ -189,4 +207,24 @@ async function pageByDistance(db: Database, values: Record<string, unknown>, siz
   return listed.next === undefined && through !== null
     ? { ...listed, next: { unit: through, id: PAST_UNIT } }
     : listed;
+}
+
+/**
+ * A page of a crowded circle by id, and where the next starts: after its
+ * last animal when more follow among those read, else after the last one
+ * read when it read all it had room for.
+ */
+async function pageOfCrowded(
+  db: Database,
+  order: IdOrder,
+  values: Record<string, unknown> & { scan: number },
+  size: number,
+) {
+  const { scanned, scannedEdge } = nearPetFinders(db)[order];
+  const [rows, edges] = await guardStorage("D1", () => runAll(db, [scanned, scannedEdge], values));
+  const page = pageFrom(rows as NearRow[], size);
+  const [edge] = edges as { entries: number; id: number }[];
+  return page.next === undefined && edge !== undefined && edge.entries === values.scan
+    ? { ...page, next: { unit: 0, id: edge.id } }
+    : page;
 }

@@ -153,6 +153,67 @@ describe("a page of animals near a place, in a circle denser than the window", (
   );
 });
 
+describe("a page of animals near a place in id order, in a circle denser than the window", () => {
+  const path = (filter: string, direction: "asc" | "desc") =>
+    `/v1/pets?near=${centre.join(",")}&within=50&sort=id&direction=${direction}&limit=100&${filter}`;
+  const inIdOrder = (keep: (animal: (typeof animals)[number]) => boolean, direction: string) =>
+    animals
+      .filter(keep)
+      .map((animal) => animal.id)
+      .sort((a, b) => (direction === "asc" ? a - b : b - a));
+
+  /** The live animals with ids from `low` to `high`, whatever their shelter: those a page reads by id. */
+  async function liveBetween(low: number, high: number) {
+    const row = await env.DB.prepare(
+      "SELECT count(*) AS n FROM pets WHERE deleted_at IS NULL AND id BETWEEN ?1 AND ?2",
+    )
+      .bind(low, high)
+      .first<{ n: number }>();
+    return row?.n ?? 0;
+  }
+
+  it.each(["asc", "desc"] as const)(
+    "ends early with a Link while a rare filter finds little, follows to exactly the brute-force answer, and examines at most 10,000 entries a page (%s)",
+    async (direction) => {
+      const walked = await pages(path("goodWithChildren=true", direction));
+      expect(walked.length).toBeGreaterThan(1);
+      expect(walked[0]?.ids.length).toBeLessThan(100);
+      expect(walked[0]?.resumes).toBeDefined();
+      expect(walked.flatMap((page) => page.ids)).toEqual(
+        inIdOrder((animal) => animal.children, direction),
+      );
+      // Each page counts the circle's shelters, up to one past half the room they leave of its
+      // animals, then reads live animals by id from its cursor through the next one's.
+      const counted = Math.floor((SEARCH_WINDOW - SHELTERS) / 2) + 1;
+      let from = direction === "asc" ? 0 : Number.MAX_SAFE_INTEGER;
+      for (const page of walked) {
+        const to = page.resumes?.id ?? (direction === "asc" ? Number.MAX_SAFE_INTEGER : 0);
+        const read =
+          direction === "asc" ? await liveBetween(from + 1, to) : await liveBetween(to, from - 1);
+        expect(SHELTERS + counted + read).toBeLessThanOrEqual(SEARCH_WINDOW);
+        from = to;
+      }
+    },
+  );
+
+  it.each([
+    ["near alone", "asc", "", () => true],
+    [
+      "goodWithDogs=true",
+      "desc",
+      "goodWithDogs=true",
+      (animal: (typeof animals)[number]) => animal.dogs,
+    ],
+  ] as const)(
+    "never skips or repeats an animal with %s, %s",
+    async (_name, direction, filter, keep) => {
+      const walked = await pages(path(filter, direction));
+      for (const page of walked) expect(page.ids.length).toBeLessThanOrEqual(100);
+      expect(walked.flatMap((page) => page.ids)).toEqual(inIdOrder(keep, direction));
+    },
+  );
+});
+
 describe("a shelter with more animals than a window counts of one", () => {
   const far = [40, 150] as const;
 
