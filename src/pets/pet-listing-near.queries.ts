@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, lt, type Placeholder, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, type Placeholder, type SQL, sql } from "drizzle-orm";
 import { type Database, type Drizzle, preparedQueries, runAll, runOne } from "../db/database.ts";
 import { pets } from "../db/schema.ts";
 import { petSearch } from "../db/search-tables.ts";
@@ -8,6 +8,15 @@ import type { NearPosition } from "../shelters/near-cursor.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
 import { type PetFinders, SEARCH_WINDOW, valuesOf } from "./pet-finders.ts";
 import { checked, searchMatches } from "./pet-listing.queries.ts";
+import {
+  after,
+  circleCount,
+  type IdOrder,
+  inIdOrder,
+  scannedAnimals,
+  scanRoom,
+} from "./pet-near-ids.queries.ts";
+import { coveredShelters, coveredThrough, PAST_UNIT } from "./pet-near-window.queries.ts";
 import { live, petShape } from "./pets.queries.ts";
 import type { Pet } from "./pets.schemas.ts";
 
@@ -15,11 +24,16 @@ import type { Pet } from "./pets.schemas.ts";
  * The listing of animals near a place. The shelters near it come from the
  * R*Tree (see `near.queries.ts`), their animals from the index of each
  * shelter's animals. By distance, the order is the distance in 100 m units
- * then the id, and the cursor holds both; by id, the id in either
- * direction. With `near` alone a page is read straight away; with any other
- * filter too, a page examines a window of at most 10,000 of those animals
- * from the cursor, every filter checked on each, so it may hold fewer than
- * asked (even none), and the next page starts after the window.
+ * then the id, and the cursor holds both: a page lists the animals of the
+ * units its window covers (see `pet-near-window.queries.ts`), every filter
+ * checked on each, so it may hold fewer than asked (even none), and the
+ * next page starts after the last unit covered. By id, in either
+ * direction, a page first counts the circle (see `pet-near-ids.queries.ts`);
+ * when it is crowded, the page reads the animals by id whatever their
+ * shelter. Otherwise, with `near` alone a page is read straight away; with
+ * any other filter too, a page examines a window of at most 10,000 of the
+ * circle's animals from the cursor, and the next page starts after the
+ * window.
  */
 
 type Order = "distance" | "idAsc" | "idDesc";
@@ -36,27 +50,17 @@ const everyFilter = and(
 );
 
 /**
- * The live animals of the shelters near the place, from the cursor, in the
- * order's order: as the API shows them, or (for a window) only their ids
- * and distances.
+ * The live animals of the shelters near the place, from the cursor, in id
+ * order: as the API shows them, or (for a window) only their ids and
+ * distances.
  */
 function nearAnimals(
   db: Drizzle,
-  { order, shown }: { order: Order; shown: boolean },
+  { order, shown }: { order: IdOrder; shown: boolean },
   where: SQL | undefined,
   entries: Placeholder | number,
 ) {
   const near = nearShelters(db);
-  const from = {
-    distance: sql`(${near.unit}, ${pets.id}) > (${unit}, ${position})`,
-    idAsc: gt(pets.id, position),
-    idDesc: lt(pets.id, position),
-  }[order];
-  const orderBy = {
-    distance: [asc(near.unit), asc(pets.id)],
-    idAsc: [asc(pets.id)],
-    idDesc: [desc(pets.id)],
-  }[order];
   const columns = shown
     ? { ...petShape.columns, distanceKm: distanceKmOf(near.unit), unit: near.unit }
     : { id: pets.id, unit: near.unit };
@@ -64,16 +68,47 @@ function nearAnimals(
     .select(columns as typeof petShape.columns & { unit: typeof near.unit })
     .from(pets)
     .innerJoin(near, eq(pets.shelterId, near.shelterId))
-    .where(and(live, from, where))
-    .orderBy(...orderBy)
+    .where(and(live, after(order), where))
+    .orderBy(inIdOrder(order))
     .limit(entries);
 }
 
-/** The statements of one order: straight away, and through a window. */
-function statementsFor(db: Drizzle, order: Order) {
-  const window = nearAnimals(db, { order, shown: false }, undefined, SEARCH_WINDOW).as("windowed");
-  const lastFirst = order === "idDesc" ? [asc(window.id)] : [desc(window.unit), desc(window.id)];
+/**
+ * The statements by distance: a page of the units the window covers, each
+ * row with the last unit covered, and that unit alone for a page that lists
+ * no animal.
+ */
+function byDistance(db: Drizzle) {
+  const covered = coveredShelters(db, everyFilter);
   return {
+    page: db
+      .select({
+        ...petShape.columns,
+        distanceKm: distanceKmOf(covered.unit),
+        unit: covered.unit,
+        through: covered.through,
+      })
+      .from(pets)
+      .innerJoin(covered, eq(pets.shelterId, covered.shelterId))
+      .where(and(live, sql`(${covered.unit}, ${pets.id}) > (${unit}, ${position})`, everyFilter))
+      .orderBy(asc(covered.unit), asc(pets.id))
+      .limit(limit)
+      .prepare(),
+    window: coveredThrough(db, everyFilter).prepare(),
+  };
+}
+
+/**
+ * The statements of one order by id: the circle's count, then straight
+ * away or through a window, or by id alone in a crowded circle.
+ */
+function byId(db: Drizzle, order: IdOrder) {
+  const window = nearAnimals(db, { order, shown: false }, undefined, SEARCH_WINDOW).as("windowed");
+  const scanned = scannedAnimals(db, order, everyFilter);
+  return {
+    count: circleCount(db, order).prepare(),
+    scanned: scanned.page.prepare(),
+    scannedEdge: scanned.edge.prepare(),
     straight: nearAnimals(db, { order, shown: true }, undefined, limit).prepare(),
     page: nearAnimals(
       db,
@@ -84,7 +119,8 @@ function statementsFor(db: Drizzle, order: Order) {
     window: db
       .select({ entries: sql<number>`count(*) OVER ()`, unit: window.unit, id: window.id })
       .from(window)
-      .orderBy(...lastFirst)
+      // The window's last animal in the listing's order: its highest id ascending, its lowest descending.
+      .orderBy(order === "idAsc" ? desc(window.id) : asc(window.id))
       .limit(1)
       .prepare(),
   };
@@ -92,9 +128,9 @@ function statementsFor(db: Drizzle, order: Order) {
 
 /** The statements of each order, prepared once per database (exported so a test can read their plans). */
 export const nearPetFinders = preparedQueries((db: Drizzle) => ({
-  distance: statementsFor(db, "distance"),
-  idAsc: statementsFor(db, "idAsc"),
-  idDesc: statementsFor(db, "idDesc"),
+  distance: byDistance(db),
+  idAsc: byId(db, "idAsc"),
+  idDesc: byId(db, "idDesc"),
 }));
 
 interface NearPageQuery extends PetFinders {
@@ -111,7 +147,6 @@ export async function listPetsNear(
 ): Promise<{ pets: Pet[]; next: NearPosition | undefined }> {
   const order: Order =
     query.nearby.sort === "distance" ? "distance" : query.direction === "asc" ? "idAsc" : "idDesc";
-  const statements = nearPetFinders(db)[order];
   const finders = valuesOf(query);
   const values = {
     ...finders,
@@ -120,6 +155,14 @@ export async function listPetsNear(
     position: query.after?.id ?? (order === "idDesc" ? Number.MAX_SAFE_INTEGER + 1 : 0),
     limit: query.limit + 1,
   };
+  if (order === "distance") {
+    return pageByDistance(db, values, query.limit);
+  }
+  const statements = nearPetFinders(db)[order];
+  const [circle] = await guardStorage("D1", () => runOne(db, statements.count, values));
+  if (circle && circle.animals > circle.room) {
+    return pageOfCrowded(db, order, { ...values, scan: scanRoom(circle) }, query.limit);
+  }
   const narrowed = Object.values(finders).some((value) => value !== null);
   if (!narrowed) {
     const rows = await guardStorage("D1", () => runOne(db, statements.straight, values));
@@ -145,4 +188,43 @@ function pageFrom(rows: NearRow[], size: number) {
     pets: listed.map(({ unit: _unit, ...row }) => petShape.render(row)),
     next: rows.length > size && last ? { unit: last.unit, id: last.id } : undefined,
   };
+}
+
+/**
+ * A page by distance, and where the next starts: after its last animal when
+ * more follow in the units it covers, else after the last unit it covers.
+ */
+async function pageByDistance(db: Database, values: Record<string, unknown>, size: number) {
+  const { page, window } = nearPetFinders(db).distance;
+  const rows = await guardStorage("D1", () => runOne(db, page, values));
+  const [edge] =
+    rows.length > 0 ? rows : await guardStorage("D1", () => runOne(db, window, values));
+  const listed = pageFrom(
+    rows.map(({ through: _through, ...row }) => row),
+    size,
+  );
+  const through = edge?.through ?? null;
+  return listed.next === undefined && through !== null
+    ? { ...listed, next: { unit: through, id: PAST_UNIT } }
+    : listed;
+}
+
+/**
+ * A page of a crowded circle by id, and where the next starts: after its
+ * last animal when more follow among those read, else after the last one
+ * read when it read all it had room for.
+ */
+async function pageOfCrowded(
+  db: Database,
+  order: IdOrder,
+  values: Record<string, unknown> & { scan: number },
+  size: number,
+) {
+  const { scanned, scannedEdge } = nearPetFinders(db)[order];
+  const [rows, edges] = await guardStorage("D1", () => runAll(db, [scanned, scannedEdge], values));
+  const page = pageFrom(rows as NearRow[], size);
+  const [edge] = edges as { entries: number; id: number }[];
+  return page.next === undefined && edge !== undefined && edge.entries === values.scan
+    ? { ...page, next: { unit: 0, id: edge.id } }
+    : page;
 }

@@ -64,7 +64,7 @@ const sortParameter = z
       name: "sort",
       in: "query",
       description:
-        "`distance` (default with `near`, which it needs; beta): nearest first in whole 100 m units, ties by `id`; not with `direction=desc`. `id`: by id; with `near` a page may hold fewer than `limit`, with a `Link`.",
+        "`distance` (default with `near`, which it needs; beta): nearest first in whole 100 m units, ties by `id`; not with `direction=desc`. `id`: by id. With `near` a page may hold fewer than `limit`, with a `Link`.",
     },
     example: "distance",
   });

@@ -29,7 +29,7 @@ describe("the near listings' query plans", () => {
   const { db } = testServices();
   const pets = nearPetFinders(db);
 
-  it.each(["distance", "idAsc", "idDesc"] as const)(
+  it.each(["idAsc", "idDesc"] as const)(
     "ask the R*Tree for both ranges of the box, then each shelter's animals by index (%s)",
     async (order) => {
       const { straight, page, window } = pets[order];
@@ -44,6 +44,50 @@ describe("the near listings' query plans", () => {
       }
     },
   );
+
+  it.each(["idAsc", "idDesc"] as const)(
+    "by id, count the circle's animals by index from the cursor, and in a crowded circle read the animals by id, each one's shelter by key (%s)",
+    async (order) => {
+      const { count, scanned, scannedEdge } = pets[order];
+      const counting = await planOf(count);
+      expect(counting.match(BOX)?.length ?? 0, counting).toBe(2);
+      expect(counting).toMatch(SHELTER_BY_KEY);
+      expect(counting).toMatch(
+        /SEARCH pets USING (COVERING )?INDEX pets_shelter_id_idx \(shelter_id=\? AND id[<>]\?\)/,
+      );
+      expect(counting).not.toMatch(SCANS_TABLE);
+      for (const statement of [scanned, scannedEdge]) {
+        const plan = await planOf(statement);
+        // The animals read in id order from the cursor, never every animal of the circle.
+        expect(plan).toMatch(/SEARCH pets USING (COVERING )?INDEX pets_live_id_idx \(id[<>]\?\)/);
+        expect(plan).not.toMatch(/pets_shelter_id_idx/);
+        expect(plan).not.toMatch(SCANS_TABLE);
+      }
+      const plan = await planOf(scanned);
+      expect(plan.match(BOX)?.length ?? 0, plan).toBe(2);
+      expect(plan).toMatch(SHELTER_BY_KEY);
+      expect(plan).toMatch(/SEARCH pets USING INTEGER PRIMARY KEY \(rowid=\?\)/);
+    },
+  );
+
+  it("by distance, walk the shelters of the box once each, by their number, and count each one's animals by index", async () => {
+    const { page, window } = pets.distance;
+    for (const [statement, walks] of [
+      [window, 1],
+      [page, 2],
+    ] as const) {
+      const plan = await planOf(statement);
+      expect(plan.match(BOX)?.length ?? 0, plan).toBe(2);
+      expect(plan).toMatch(SHELTER_BY_KEY);
+      // The next shelter of the walk found by its number, never by reading them all again.
+      expect(plan).toMatch(/SEARCH ring USING AUTOMATIC COVERING INDEX \(n=\?\)/);
+      // Each shelter's animals read once by the walk (and once more by the page).
+      expect(
+        plan.match(/SEARCH pets USING INDEX pets_shelter_id_idx \(shelter_id=\?\)/g),
+      ).toHaveLength(walks);
+      expect(plan).not.toMatch(SCANS_TABLE);
+    }
+  });
 
   it.each(["distance", "id"] as const)(
     "ask the R*Tree for the shelters' box (%s)",
