@@ -1,6 +1,6 @@
 import { OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
 import type { Handler, MiddlewareHandler } from "hono";
-import { deprecationsIn } from "../api/deprecation.ts";
+import { type DeprecationNotice, deprecationsIn } from "../api/deprecation.ts";
 import type { RouteHandlers } from "../api/route-handlers.ts";
 import {
   hiddenOperationOf,
@@ -10,50 +10,48 @@ import {
 } from "../api/route-table.ts";
 import type { AppEnv } from "../context.ts";
 import { idempotentHandler } from "../idempotency/idempotent-request.ts";
-import { goneAfterSunset } from "../middleware/deprecation.ts";
+import { routeChecks } from "../middleware/api-request.ts";
 import { requestBody } from "../middleware/request-body.ts";
-import { requireScope } from "../middleware/require-scope.ts";
 import { notFoundWhenIdInvalid, rejectInvalid } from "../validation.ts";
 
 /** What `openapi()` takes as a handler when it is given a route of no particular shape. */
 type AnyRouteHandler = Parameters<OpenAPIHono<AppEnv>["openapi"]>[1];
 
 /**
- * Registers one route: first what its traits ask for (the scope its key
- * needs, the 410 of a deprecated operation, then the checks of its body), then Hono's
- * validators, whose failures on a path identifier are a 404 where the route
- * names its message, then the handler (wrapped in its Idempotency-Key's
- * claim where the route takes one).
+ * Registers one route: first what its traits ask for (`checks`, one step),
+ * then Hono's validators, whose failures on a path identifier are a 404
+ * where the route names its message, then the handler (wrapped in its
+ * Idempotency-Key's claim where the route takes one).
  */
 function register(
   router: OpenAPIHono<AppEnv>,
   operation: RouteConfig,
   route: OperatorRoute,
   handler: unknown,
-  before: MiddlewareHandler<AppEnv>[],
+  checks: MiddlewareHandler<AppEnv> | undefined,
 ): void {
-  const body = requestBody(route);
-  const middleware = body ? [...before, body] : before;
   const hook =
     route.invalidIdMessage === undefined
       ? undefined
       : notFoundWhenIdInvalid(route.invalidIdMessage);
+  const middleware = checks ? [checks] : [];
   // The table ties each handler to its own route's types; here every route is the same shape.
   router.openapi({ ...operation, middleware }, handler as AnyRouteHandler, hook);
 }
 
-/** The router of a resource's `/v1` routes, each with its handler. */
+/**
+ * The router of a resource's `/v1` routes, each with its checks (scope,
+ * sunset, body) and its handler.
+ */
 export function apiRouter<T extends RouteTable>(
   table: T,
   handlers: RouteHandlers<T>,
 ): OpenAPIHono<AppEnv> {
   const router = new OpenAPIHono<AppEnv>({ defaultHook: rejectInvalid });
-  const gone = new Map<string, MiddlewareHandler<AppEnv>>(
-    deprecationsIn([table]).map((notice) => [notice.operationId, goneAfterSunset(notice)]),
+  const notices = new Map<string, DeprecationNotice>(
+    deprecationsIn([table]).map((notice) => [notice.operationId, notice]),
   );
   for (const [operationId, route] of Object.entries(table)) {
-    const sunset = gone.get(operationId);
-    const scope = requireScope(route.scope);
     const handler = handlers[operationId];
     register(
       router,
@@ -63,7 +61,7 @@ export function apiRouter<T extends RouteTable>(
       route.idempotent
         ? idempotentHandler(operationId, route, handler as Handler<AppEnv>)
         : handler,
-      sunset ? [scope, sunset] : [scope],
+      routeChecks(route, notices.get(operationId)),
     );
   }
   return router;
@@ -76,7 +74,13 @@ export function operatorRouter<T extends RouteTable<OperatorRoute>>(
 ): OpenAPIHono<AppEnv> {
   const router = new OpenAPIHono<AppEnv>({ defaultHook: rejectInvalid });
   for (const [operationId, route] of Object.entries(table)) {
-    register(router, hiddenOperationOf(operationId, route), route, handlers[operationId], []);
+    register(
+      router,
+      hiddenOperationOf(operationId, route),
+      route,
+      handlers[operationId],
+      requestBody(route),
+    );
   }
   return router;
 }

@@ -4,7 +4,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createCategory } from "../../../src/categories/categories.queries.ts";
 import { type DashboardEnv, dashboardReads } from "../../../src/dashboard/session.ts";
 import type { Database } from "../../../src/db/database.ts";
-import { services } from "../../../src/middleware/services.ts";
+import { responseChain } from "../../../src/middleware/response-chain.ts";
 import type { DeliveryMessage } from "../../../src/outbox/outbox.queries.ts";
 import { createPet } from "../support/assertions.ts";
 import { recordingQueue } from "../support/faulty-bindings.ts";
@@ -215,7 +215,7 @@ describe("after a plain Hono handler of the dashboard", () => {
    */
   function dashboardApp(): Hono<DashboardEnv> {
     const app = new Hono<DashboardEnv>();
-    app.use(services(), dashboardReads());
+    app.use(responseChain(app), dashboardReads());
     const made = (db: Database) =>
       createCategory(db, { name: uniqueName("Form"), apiKeyHash, now: Date.now() });
     app.post("/dashboard/categories", async (c) => {
