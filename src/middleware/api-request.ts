@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { DeprecationNotice } from "../api/deprecation.ts";
 import type { ApiRoute } from "../api/route-table.ts";
 import type { AppEnv } from "../context.ts";
@@ -39,15 +39,16 @@ export function apiRequest(notices: readonly DeprecationNotice[]): MiddlewareHan
 }
 
 /**
- * What one route asks of a request before Hono's validators, as one step:
- * the scope its key needs (after the limiter, so the request counts against
- * the key, and before any check of its input, so a key without the scope
- * learns nothing from them), the 410 of a deprecated operation past its
- * sunset, then the checks of its body.
+ * What one route asks of a request before its handler, as one step: the
+ * scope its key needs (after the limiter, so the request counts against the
+ * key, and before any check of its input, so a key without the scope learns
+ * nothing from them), the 410 of a deprecated operation past its sunset,
+ * the checks of its body, then the validation of its input (`validate`).
  */
 export function routeChecks(
   route: ApiRoute,
   notice: DeprecationNotice | undefined,
+  validate: ((c: Context<AppEnv>) => Promise<void>) | undefined,
 ): MiddlewareHandler<AppEnv> {
   const needed = [route.scope];
   const gone = notice && goneAfterSunset(notice);
@@ -56,6 +57,7 @@ export function routeChecks(
     checkScopes(c.get("apiKey"), needed);
     gone?.(c);
     if (body) await body(c);
+    if (validate) await validate(c);
     await next();
   };
 }

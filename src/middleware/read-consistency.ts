@@ -51,7 +51,7 @@ function startOf(method: string, sent: string | undefined, keyHash: string): Ses
 }
 
 /** An admitted request's D1 session, and what its reply carries once the request is done. */
-export interface ReadSession {
+interface ReadSession {
   /** The services with the session as their database. */
   services: Services;
   /** Seals the bookmark after the request's last query into `headers`, and remembers it as the key's newest. */

@@ -1,4 +1,4 @@
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { MAX_JSON_BODY_BYTES, type OperatorRoute } from "../api/route-table.ts";
 import type { AppEnv } from "../context.ts";
@@ -105,15 +105,5 @@ export function bodyChecks(
     }
     await read(c);
     if (json) await requireJsonSyntax(c);
-  };
-}
-
-/** The body's checks as a route's middleware, for routes whose other checks are none. */
-export function requestBody(route: OperatorRoute): MiddlewareHandler<AppEnv> | undefined {
-  const checks = bodyChecks(route);
-  if (!checks) return undefined;
-  return async function requestBody(c, next) {
-    await checks(c);
-    await next();
   };
 }
