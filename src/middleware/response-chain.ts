@@ -1,5 +1,7 @@
-import type { Context, MiddlewareHandler, Next } from "hono";
-import type { RouterRoute } from "hono/types";
+import type { Context, Hono, MiddlewareHandler, Next } from "hono";
+import { methodNotAllowed } from "hono/method-not-allowed";
+import { requestId } from "hono/request-id";
+import { secureHeaders } from "hono/secure-headers";
 import {
   API_PATH,
   DASHBOARD_PATH,
@@ -47,6 +49,40 @@ export const EXPOSED_HEADERS = [
   "Idempotent-Replayed",
 ].join(", ");
 
+/** What follows a Hono middleware the chain calls as a plain step at its own point: nothing. */
+const nothing = async () => {};
+
+/**
+ * Names the request: the incoming cf-ray, else a fresh UUID. An incoming
+ * X-Request-Id is not taken (hono/request-id would echo it), so no client
+ * picks the id its log line is found by; the chain sends the id itself, so
+ * that every reply carries it, a 304 and an error's included.
+ */
+const nameRequest = requestId({
+  headerName: "",
+  generator: (c) => c.req.header("cf-ray") ?? crypto.randomUUID(),
+});
+
+/**
+ * `X-Content-Type-Options: nosniff` on every reply, and nothing else:
+ * hono/secure-headers' other defaults (Cross-Origin-Resource-Policy above
+ * all) would stop other origins' pages reading the API and showing photos.
+ */
+const noSniffing = secureHeaders({
+  crossOriginResourcePolicy: false,
+  crossOriginOpenerPolicy: false,
+  originAgentCluster: false,
+  referrerPolicy: false,
+  strictTransportSecurity: false,
+  xContentTypeOptions: true,
+  xDnsPrefetchControl: false,
+  xDownloadOptions: false,
+  xFrameOptions: false,
+  xPermittedCrossDomainPolicies: false,
+  xXssProtection: false,
+  removePoweredBy: false,
+});
+
 /** The path itself or one below it: "/v1" is answered (401 or 404) like any path under it. */
 function under(path: string, prefixes: readonly string[]): boolean {
   return prefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
@@ -60,9 +96,9 @@ function isRead(method: string): boolean {
 /**
  * The request's work, inside the chain: the isolate's services (without a
  * valid configuration, a bland 500), the CORS preflights (no key, no
- * budget), else the app's routes; then the 405 where a path's routes serve
- * other methods, read from the routes themselves (the dashboard's unknown
- * pages stay pages, and a 404 a handler gave stays), and what the request's
+ * budget), else the app's routes, inside hono/method-not-allowed (the 405
+ * where a path's routes serve other methods; the dashboard's unknown pages
+ * stay pages, and a 404 a handler gave stays); then what the request's
  * changes left to do. A failure here is answered as the app's `onError`
  * would, so the chain still finishes its reply.
  */
@@ -70,7 +106,7 @@ async function answer(
   c: Context<AppEnv>,
   next: Next,
   requestId: string,
-  methodsAt: (path: string) => string[],
+  allowedMethods: MiddlewareHandler<AppEnv>,
   preflight: (c: Context<AppEnv>) => Promise<Response>,
 ): Promise<void> {
   try {
@@ -84,15 +120,8 @@ async function answer(
       c.res = await preflight(c);
       return;
     }
-    await next();
-    if (c.res.status === 404 && !c.error && !under(path, [DASHBOARD_PATH])) {
-      const served = methodsAt(path);
-      if (served.length > 0 && !served.includes(method)) {
-        c.res.headers.delete("Allow");
-        c.res.headers.delete("Content-Length");
-        c.res = errorResponse(c, methodNotAllowedError(method, served));
-      }
-    }
+    if (under(path, [DASHBOARD_PATH])) await next();
+    else await allowedMethods(c, next);
     await afterChanges(c, built);
   } catch (error) {
     if (!(error instanceof Error)) throw error;
@@ -105,21 +134,23 @@ async function answer(
  * The one response chain: every reply of the Worker leaves through it,
  * whatever made it (a route, a 304, a preflight, an error `onError`
  * rendered, a 401 or 429 of the API's path, a 404 or 405). It runs first,
- * so it names the request (the incoming cf-ray, else a fresh UUID; an
- * incoming X-Request-Id is not taken, so no client picks the id its log
- * line is found by) and touches the reply last: the headers the request's
+ * so it names the request and touches the reply last: the headers the request's
  * path recorded for it, the conditional read of a GET under the API or of
  * a photo (ETag, 304), Cache-Control, CORS, nosniff, the request id, then
  * one JSON log line.
  */
-export function responseChain(app: { routes: RouterRoute[] }): MiddlewareHandler<AppEnv> {
-  const methodsAt = routeMethods(app);
-  const preflight = preflightAnswer(methodsAt);
+export function responseChain(app: Hono<AppEnv>): MiddlewareHandler<AppEnv> {
+  const preflight = preflightAnswer(routeMethods(app));
+  const allowedMethods = methodNotAllowed({
+    app,
+    onMethodNotAllowed: (c, methods) =>
+      errorResponse(c, methodNotAllowedError(c.req.method, methods)),
+  });
   return async function responseChain(c, next) {
     const started = performance.now();
-    const requestId = c.req.header("cf-ray") ?? crypto.randomUUID();
-    c.set("requestId", requestId);
-    await answer(c, next, requestId, methodsAt, preflight);
+    await nameRequest(c, nothing);
+    const requestId = c.get("requestId");
+    await answer(c, next, requestId, allowedMethods, preflight);
     const { path, method } = c.req;
     const recorded = c.get("replyHeaders");
     if (recorded) for (const name in recorded) c.res.headers.set(name, recorded[name] ?? "");
@@ -137,7 +168,7 @@ export function responseChain(app: { routes: RouterRoute[] }): MiddlewareHandler
       headers.set("Access-Control-Allow-Origin", "*");
       headers.set("Access-Control-Expose-Headers", EXPOSED_HEADERS);
     }
-    headers.set("X-Content-Type-Options", "nosniff");
+    await noSniffing(c, nothing);
     headers.set("X-Request-Id", requestId);
     logReply(c, requestId, started);
   };
