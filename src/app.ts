@@ -3,32 +3,14 @@ import { adminHandlers } from "./admin/admin.handlers.ts";
 import { adminRoutes } from "./admin/admin.routes.ts";
 import { requireAdminToken } from "./admin/admin-token.ts";
 import { deprecationsIn } from "./api/deprecation.ts";
-import {
-  API_PATH,
-  DASHBOARD_PATH,
-  DOCS_PATH,
-  DOCUMENT_PATH,
-  HEALTH_PATH,
-  OPERATOR_PATH,
-  PHOTOS_PATH,
-} from "./api/public-paths.ts";
+import { API_PATH, DASHBOARD_PATH, HEALTH_PATH, OPERATOR_PATH } from "./api/public-paths.ts";
 import { categoryHandlers } from "./categories/categories.handlers.ts";
 import type { AppEnv } from "./context.ts";
 import { dashboardRoutes } from "./dashboard/index.ts";
 import { handleError, handleNotFound } from "./errors.ts";
 import { eventHandlers } from "./events/events.handlers.ts";
-import { authenticate, requireKey } from "./middleware/authenticate.ts";
-import { deprecationMarks } from "./middleware/deprecation.ts";
-import { methodNotAllowed } from "./middleware/method-not-allowed.ts";
-import { rateLimit } from "./middleware/rate-limit.ts";
-import { readConsistency } from "./middleware/read-consistency.ts";
-import {
-  corsPreflight,
-  noSniffing,
-  requestIdentity,
-  responseChain,
-} from "./middleware/response-chain.ts";
-import { services } from "./middleware/services.ts";
+import { apiRequest } from "./middleware/api-request.ts";
+import { responseChain } from "./middleware/response-chain.ts";
 import { OPENAPI_PATH, openapiRoutes } from "./openapi/openapi-routes.tsx";
 import { orderHandlers } from "./orders/orders.handlers.ts";
 import { petHandlers } from "./pets/pets.handlers.ts";
@@ -50,51 +32,28 @@ const v1 = v1Routes({ allowLoopbackHttp: false });
 
 /**
  * The whole Worker. Order matters: the response chain every reply leaves
- * through, the request's id and nosniff, the request's services, CORS
- * preflights (no key, no budget); the public pages, the document and the
- * photos (no key either); then on /v1
- * who is calling, their budget (429), the 401 for anyone without a
- * working key, the request's D1 session (a malformed Consistency-Token is a
- * 400); then the routes. A 405 is given where a path's routes serve
- * other methods, read from the routes themselves, on the API's paths only:
- * the dashboard's unknown pages stay pages.
+ * through (it names the request, hands it the isolate's services, answers
+ * CORS preflights with no key and no budget, and gives the 405s); the
+ * public pages, the document and the photos (no key either); then on /v1
+ * one straight path of plain calls (see middleware/api-request.ts) before
+ * each route's own checks and its handler.
  */
 export function createApp(): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({
     defaultHook: rejectInvalid,
     router: new SectionRouter(DASHBOARD_PATH),
   });
-  app.use(responseChain(), requestIdentity(), noSniffing(), services(), corsPreflight(app));
-  const allowedMethods = methodNotAllowed(app);
-  const everyPath = [
-    `${API_PATH}/*`,
-    `${OPERATOR_PATH}/*`,
-    HEALTH_PATH,
-    "/",
-    DOCS_PATH,
-    DOCUMENT_PATH,
-    `${PHOTOS_PATH}/*`,
-  ];
-  for (const path of everyPath) {
-    app.use(path, allowedMethods);
-  }
+  app.use(responseChain(app));
 
   app.get(HEALTH_PATH, (c) => c.json({ status: "ok" }));
   app.route("/", openapiRoutes());
   app.route("/", photoFileRoutes());
 
   // The document under /v1 needs no key: its route answers before the key's chain, and any
-  // other method ends here, as a 404 that the 405 above turns into its answer. A route
+  // other method ends here, as a 404 that the response chain turns into its 405. A route
   // registered first is cheaper than a condition every /v1 request would evaluate.
   app.all(OPENAPI_PATH, (c) => c.notFound());
-  app.use(
-    `${API_PATH}/*`,
-    deprecationMarks(deprecationsIn(Object.values(v1))),
-    authenticate(),
-    rateLimit(),
-    requireKey(),
-    readConsistency(),
-  );
+  app.use(`${API_PATH}/*`, apiRequest(deprecationsIn(Object.values(v1))));
   app.route(API_PATH, apiRouter(v1.pets, petHandlers));
   app.route(API_PATH, apiRouter(v1.petPhotos, petPhotoHandlers));
   app.route(API_PATH, apiRouter(v1.categories, categoryHandlers));

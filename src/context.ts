@@ -10,7 +10,7 @@ import type { Services } from "./services.ts";
  */
 
 /** The key a request was admitted with; only its hash and last four characters are ever kept. */
-interface AuthenticatedKey {
+export interface AuthenticatedKey {
   hash: string;
   lastFour: string;
   record: KeyRecord;
@@ -40,16 +40,14 @@ export interface AppEnv {
     services: Services;
     /** Who authentication found calling; set once, by authentication. */
     caller: Caller;
-    /**
-     * Set by the limiter when the key's object says a key KV still called
-     * working is dead (revoked, or past its expiry or grace period): the 401 follows.
-     */
-    keyDead?: true;
     apiKey: AuthenticatedKey;
-    /** The limiter's answer as headers, for the response chain to put on whatever reply follows. */
-    rateLimitHeaders?: Record<string, string>;
-    /** The sealed D1 bookmark after an admitted `/v1` request's last query: the reply's Consistency-Token. */
-    consistencyToken?: string;
+    /**
+     * What the request went through, for the response chain to put on
+     * whatever reply follows: the limiter's answer, a deprecated operation's
+     * marks, and the sealed D1 bookmark after an admitted `/v1` request's
+     * last query (its Consistency-Token).
+     */
+    replyHeaders?: Record<string, string>;
     /** The Idempotency-Key's claim of a request to an idempotent route that sent one, for its change. */
     claim?: Claim;
   };

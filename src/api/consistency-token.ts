@@ -112,6 +112,25 @@ function sameSeal(a: Uint8Array, b: Uint8Array): boolean {
 /** Whole minutes since the Unix epoch. */
 const minuteAt = (now: number) => Math.floor(now / 60_000);
 
+/**
+ * The tokens and openings this isolate made lately, so the same bookmark
+ * sealed again (every read between two writes ends at it) or the same token
+ * sent back again costs a lookup instead of an HMAC. Keyed by the secret and
+ * the account too, so a rotated secret or another account's key finds
+ * nothing; 1,000 entries each, the oldest dropped first.
+ */
+const sealed = new Map<string, string>();
+const opened = new Map<string, { bookmark: string; minute: number }>();
+const MEMO_ENTRIES = 1_000;
+
+function remember<V>(memo: Map<string, V>, name: string, value: V): void {
+  if (memo.size >= MEMO_ENTRIES) {
+    const oldest = memo.keys().next();
+    if (!oldest.done) memo.delete(oldest.value);
+  }
+  memo.set(name, value);
+}
+
 /** The token a reply to a key of `account` carries for the bookmark after its request's last query. */
 export async function sealToken(
   bookmark: string,
@@ -119,12 +138,18 @@ export async function sealToken(
   secret: string,
   now: number,
 ): Promise<string> {
-  const content = contentOf(bookmark, minuteAt(now));
+  const minute = minuteAt(now);
+  const name = `${secret}\n${account}\n${minute}\n${bookmark}`;
+  const known = sealed.get(name);
+  if (known !== undefined) return known;
+  const content = contentOf(bookmark, minute);
   const seal = await sealOf(secret, account, content);
   const token = new Uint8Array(content.length + SEAL_BYTES);
   token.set(content);
   token.set(seal, content.length);
-  return `${PREFIX}${toBase32(token)}`;
+  const text = `${PREFIX}${toBase32(token)}`;
+  remember(sealed, name, text);
+  return text;
 }
 
 /**
@@ -139,21 +164,38 @@ export async function openToken(
   secrets: readonly string[],
   now: number,
 ): Promise<{ bookmark: string } | "expired" | "invalid"> {
-  if (token.length > MAX_TOKEN_LENGTH || !SHAPE.test(token)) return "invalid";
+  const content = await genuineContent(token, account, secrets);
+  if (!content) return "invalid";
+  if (minuteAt(now) - content.minute > MAX_AGE_MINUTES) return "expired";
+  return { bookmark: content.bookmark };
+}
+
+/** What the token carries, when one of `secrets` sealed it for `account`. */
+async function genuineContent(
+  token: string,
+  account: number,
+  secrets: readonly string[],
+): Promise<{ bookmark: string; minute: number } | undefined> {
+  for (const secret of secrets) {
+    const known = opened.get(`${secret}\n${account}\n${token}`);
+    if (known) return known;
+  }
+  if (token.length > MAX_TOKEN_LENGTH || !SHAPE.test(token)) return undefined;
   const bytes = fromBase32(token.slice(PREFIX.length));
-  if (!bytes || bytes.length <= MINUTE_BYTES + SEAL_BYTES) return "invalid";
+  if (!bytes || bytes.length <= MINUTE_BYTES + SEAL_BYTES) return undefined;
   const content = bytes.slice(0, -SEAL_BYTES);
   const seal = bytes.slice(-SEAL_BYTES);
-  let genuine = false;
   for (const secret of secrets) {
-    genuine = sameSeal(await sealOf(secret, account, content), seal);
-    if (genuine) break;
+    if (!sameSeal(await sealOf(secret, account, content), seal)) continue;
+    const bookmarkLength = content.length - MINUTE_BYTES;
+    const carried = {
+      bookmark: new TextDecoder().decode(content.subarray(0, bookmarkLength)),
+      minute: new DataView(content.buffer).getUint32(bookmarkLength),
+    };
+    remember(opened, `${secret}\n${account}\n${token}`, carried);
+    return carried;
   }
-  if (!genuine) return "invalid";
-  const bookmarkLength = content.length - MINUTE_BYTES;
-  const minute = new DataView(content.buffer).getUint32(bookmarkLength);
-  if (minuteAt(now) - minute > MAX_AGE_MINUTES) return "expired";
-  return { bookmark: new TextDecoder().decode(content.subarray(0, bookmarkLength)) };
+  return undefined;
 }
 
 /** What a token looks like, for the document: one for a bookmark of local D1's form (its seal made up). */

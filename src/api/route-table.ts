@@ -98,9 +98,3 @@ export function operationOf(operationId: string, route: ApiRoute): RouteConfig {
     ...(deprecation ? { deprecated: true } : {}),
   };
 }
-
-/** An operator route as the registry takes it: hidden from every document. */
-export function hiddenOperationOf(operationId: string, route: OperatorRoute): RouteConfig {
-  const { invalidIdMessage, maxBodyBytes, ...config } = route;
-  return { ...config, operationId, hide: true };
-}

@@ -1,72 +1,75 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import { bearerToken } from "../api/bearer-token.ts";
 import { connectingAddress } from "../api/client-address.ts";
-import type { AppEnv, Caller } from "../context.ts";
+import type { AppEnv, AuthenticatedKey, Caller } from "../context.ts";
 import { ApiError, messages } from "../errors.ts";
 import { inRanges } from "../keys/address-ranges.ts";
 import { hashApiKey, isWellFormedKey } from "../keys/key-format.ts";
 import { hasStoppedWorking } from "../keys/key-state.ts";
 import type { Services } from "../services.ts";
+import { ExpiringCache } from "../utils/expiring-cache.ts";
+
+/**
+ * The hash of each key this isolate saw lately: a client sends the same key
+ * on every request, and hashing it each time was the largest part of
+ * authentication's cost. Only well-formed keys are kept (50 characters each),
+ * 10,000 of them at most, for ten minutes: the keys are in this isolate's
+ * memory anyway while their requests are, and a hash says nothing about
+ * whether its key still works (the record and the key's object do).
+ */
+const hashes = new ExpiringCache<string, string>(10_000, 10 * 60_000);
+
+async function hashOf(token: string, now: number): Promise<string> {
+  const known = hashes.get(token, now);
+  if (known !== undefined) return known;
+  const hash = await hashApiKey(token);
+  hashes.set(token, hash, now);
+  return hash;
+}
 
 /**
  * Works out who is calling from the bearer token and the address it came
- * from, and refuses nobody: the limiter runs next and charges every caller,
- * all but working keys used from where they may be to their IP's budget, so
- * guessing keys is throttled and a key used elsewhere spends none of its
- * own; `requireKey` then gives the 401 or the 403.
+ * from, and refuses nobody: the limiter is charged next, every caller but a
+ * working key used from where it may be to their IP's budget, so guessing
+ * keys is throttled and a key used elsewhere spends none of its own;
+ * `workingKey` then gives the 401 or the 403.
  */
-export function authenticate(): MiddlewareHandler<AppEnv> {
-  return async function authenticate(c, next) {
-    const authorization = c.req.header("Authorization");
-    c.set("caller", await identify(authorization, connectingAddress(c), c.get("services")));
-    await next();
-  };
-}
-
-async function identify(
-  authorization: string | undefined,
-  address: string | undefined,
-  services: Services,
-): Promise<Caller> {
+export async function identify(c: Context<AppEnv>, services: Services): Promise<Caller> {
   // Another scheme (Basic …) or a bare "Bearer" carries no key, so the challenge
   // names no token error (RFC 6750 §3.1); anything after "Bearer " is a key sent.
-  const token = bearerToken(authorization);
+  const token = bearerToken(c.req.header("Authorization"));
   if (!token) return { kind: "anonymous", keySent: false };
   if (!isWellFormedKey(token)) return { kind: "anonymous", keySent: true };
-  const hash = await hashApiKey(token);
+  const hash = await hashOf(token, Date.now());
   const record = await services.keys.find(hash);
   if (!record) return { kind: "anonymous", keySent: true };
   const key = { hash, lastFour: record.lastFour, record };
   // Comparisons on the cached record: expiry needs no write or push to reach any isolate.
   if (hasStoppedWorking(record, Date.now())) return { kind: "dead", key };
   const { allowedRanges } = record;
-  if (allowedRanges && !inRanges(allowedRanges, address)) return { kind: "elsewhere", key };
+  if (allowedRanges && !inRanges(allowedRanges, connectingAddress(c))) {
+    return { kind: "elsewhere", key };
+  }
   return { kind: "key", key };
 }
 
 /**
- * The one 401, for every caller without a working key, whether KV's record or
- * the key's Durable Object said so. One message for every cause, so a caller
- * learns nothing about which keys exist. A working key sent from outside its
- * ranges gets 403 instead.
+ * The caller's working key, or the one 401 for every caller without one,
+ * whether KV's record or the key's Durable Object (`keyDead`) said so. One
+ * message for every cause, so a caller learns nothing about which keys
+ * exist. A working key sent from outside its ranges gets 403 instead.
  */
-export function requireKey(): MiddlewareHandler<AppEnv> {
-  return async function requireKey(c, next) {
-    const caller = c.get("caller");
-    if (caller.kind === "elsewhere") {
-      throw new ApiError("address_not_allowed", messages.addressNotAllowed);
-    }
-    if (caller.kind !== "key" || c.get("keyDead")) {
-      const keySent = caller.kind !== "anonymous" || caller.keySent;
-      throw new ApiError("unauthorized", messages.unauthorized, {
-        headers: {
-          "WWW-Authenticate": keySent
-            ? 'Bearer realm="petstore", error="invalid_token"'
-            : 'Bearer realm="petstore"',
-        },
-      });
-    }
-    c.set("apiKey", caller.key);
-    await next();
-  };
+export function workingKey(caller: Caller, keyDead: boolean): AuthenticatedKey {
+  if (caller.kind === "elsewhere") {
+    throw new ApiError("address_not_allowed", messages.addressNotAllowed);
+  }
+  if (caller.kind === "key" && !keyDead) return caller.key;
+  const keySent = caller.kind !== "anonymous" || caller.keySent;
+  throw new ApiError("unauthorized", messages.unauthorized, {
+    headers: {
+      "WWW-Authenticate": keySent
+        ? 'Bearer realm="petstore", error="invalid_token"'
+        : 'Bearer realm="petstore"',
+    },
+  });
 }

@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import {
   type DeprecationNotice,
   deprecationLink,
@@ -6,6 +6,7 @@ import {
   successorOf,
   sunsetDate,
 } from "../api/deprecation.ts";
+import type { Config } from "../config.ts";
 import type { AppEnv } from "../context.ts";
 import { ApiError, messages } from "../errors.ts";
 
@@ -19,22 +20,48 @@ function pathAsSent(url: string): string {
   return url.slice(start, query === -1 ? undefined : query);
 }
 
+type Schedule = Config["deprecations"][keyof Config["deprecations"]];
+
 /**
- * Marks every reply of a deprecated operation, errors included (a 401 or
- * 429 never reaches the route, so this runs ahead of authentication): RFC
- * 9745 Deprecation, RFC 8594 Sunset, and the successor and documentation links.
+ * The Deprecation and Sunset values of each schedule, written once: the
+ * configuration is made once per isolate, so its schedules are the same
+ * objects on every request.
  */
-export function deprecationMarks(notices: readonly DeprecationNotice[]): MiddlewareHandler<AppEnv> {
+const datesOf = new WeakMap<Schedule, { Deprecation: string; Sunset: string }>();
+
+function scheduleHeaders(schedule: Schedule): { Deprecation: string; Sunset: string } {
+  let dates = datesOf.get(schedule);
+  if (!dates) {
+    dates = {
+      Deprecation: `@${Math.floor(schedule.deprecatedAt / 1000)}`,
+      Sunset: sunsetDate(schedule.sunsetAt),
+    };
+    datesOf.set(schedule, dates);
+  }
+  return dates;
+}
+
+/**
+ * The marks of every reply of a deprecated operation, errors included (a
+ * 401 or 429 never reaches the route, so they are found before
+ * authentication): RFC 9745 Deprecation, RFC 8594 Sunset, and the successor
+ * and documentation links, put into `headers`. A request's path is read only
+ * when its method is a deprecated operation's.
+ */
+export function deprecationMarks(
+  notices: readonly DeprecationNotice[],
+): (c: Context<AppEnv>, config: Config, headers: Record<string, string>) => void {
   const readers = notices.map((notice) => ({ notice, read: requestReader(notice) }));
-  return async function deprecationMarks(c, next) {
-    await next();
+  const methods = new Set(readers.flatMap(({ notice }) => [notice.method, "HEAD"]));
+  return (c, config, headers) => {
+    const { method } = c.req;
+    if (!methods.has(method)) return;
+    const path = pathAsSent(c.req.url);
     for (const { notice, read } of readers) {
-      const parameters = read(c.req.method, pathAsSent(c.req.url));
+      const parameters = read(method, path);
       if (!parameters) continue;
-      const schedule = c.get("services").config.deprecations[notice.operationId];
-      c.res.headers.set("Deprecation", `@${Math.floor(schedule.deprecatedAt / 1000)}`);
-      c.res.headers.set("Sunset", sunsetDate(schedule.sunsetAt));
-      c.res.headers.set("Link", deprecationLink(notice, parameters));
+      Object.assign(headers, scheduleHeaders(config.deprecations[notice.operationId]));
+      headers.Link = deprecationLink(notice, parameters);
       return;
     }
   };
@@ -45,14 +72,12 @@ export function deprecationMarks(notices: readonly DeprecationNotice[]): Middlew
  * needed. It runs with the route, after authentication and rate limiting, so
  * the reply still carries the caller's budget like every other.
  */
-export function goneAfterSunset(notice: DeprecationNotice): MiddlewareHandler<AppEnv> {
+export function goneAfterSunset(notice: DeprecationNotice): (c: Context<AppEnv>) => void {
   const read = requestReader(notice);
-  return async function goneAfterSunset(c, next) {
+  return (c) => {
     const { sunsetAt } = c.get("services").config.deprecations[notice.operationId];
-    if (Date.now() >= sunsetAt) {
-      const successor = successorOf(notice, read(c.req.method, pathAsSent(c.req.url)) ?? {});
-      throw new ApiError("gone", messages.gone(sunsetDate(sunsetAt), successor));
-    }
-    await next();
+    if (Date.now() < sunsetAt) return;
+    const successor = successorOf(notice, read(c.req.method, pathAsSent(c.req.url)) ?? {});
+    throw new ApiError("gone", messages.gone(sunsetDate(sunsetAt), successor));
   };
 }

@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import { clientAddress } from "../api/client-address.ts";
 import type { AppEnv, Caller } from "../context.ts";
 import { ApiError, messages } from "../errors.ts";
@@ -13,12 +13,12 @@ import type { Services } from "../services.ts";
  * IP's keyless budget: for no key, a dead key, and a key sent from outside
  * its ranges. A key its object calls dead (`keyDead`) is charged to the IP
  * budget like any other dead key (a second call, after which this isolate
- * remembers it as dead).
+ * remembers it as dead). The address is worked out only for the IP's budget.
  */
 async function charge(
+  c: Context<AppEnv>,
   services: Services,
   caller: Caller,
-  clientIp: string,
 ): Promise<{ result: HitResult; keyDead: boolean }> {
   if (caller.kind === "key") {
     const { hash, record } = caller.key;
@@ -26,32 +26,31 @@ async function charge(
     if (result.outcome !== "revoked") return { result, keyDead: false };
     services.keys.rememberDead(hash, record);
   }
-  const result = await services.limiter.hitKeyless(clientIp);
+  const result = await services.limiter.hitKeyless(clientAddress(c));
   return { result, keyDead: caller.kind === "key" };
 }
 
 /**
- * Spends one request from the caller's budget, answers 429 where it is spent,
- * and records the budget's headers for the response chain to put on whatever
- * reply follows. A key that exists but no longer works, or works but not
+ * Spends one request from the caller's budget, puts the budget's headers
+ * into `headers` (the reply's, whatever reply follows), and answers 429
+ * where it is spent. A key that exists but no longer works, or works but not
  * from here, is never told to wait: it gets the 401 or 403 that follows,
- * with its IP budget's headers and no Retry-After.
+ * with its IP budget's headers and no Retry-After. True when the key's
+ * object called a key KV still calls working dead.
  */
-export function rateLimit(): MiddlewareHandler<AppEnv> {
-  return async function rateLimit(c, next) {
-    const clientIp = clientAddress(c);
-    const caller = c.get("caller");
-    const { result, keyDead } = await charge(c.get("services"), caller, clientIp);
-    if (keyDead) c.set("keyDead", true);
-    const headers = rateLimitHeaders(result);
-    c.set("rateLimitHeaders", headers);
-    if (caller.kind === "dead" || caller.kind === "elsewhere" || keyDead) {
-      delete headers["Retry-After"];
-    } else if (result.outcome === "banned") {
-      throw new ApiError("api_key_banned", messages.apiKeyBanned);
-    } else if (result.outcome !== "allowed") {
-      throw new ApiError("rate_limited", messages.rateLimited);
-    }
-    await next();
-  };
+export async function spendBudget(
+  c: Context<AppEnv>,
+  services: Services,
+  caller: Caller,
+  headers: Record<string, string>,
+): Promise<boolean> {
+  const { result, keyDead } = await charge(c, services, caller);
+  const budget = rateLimitHeaders(result);
+  const answeredLater = caller.kind === "dead" || caller.kind === "elsewhere" || keyDead;
+  if (answeredLater) delete budget["Retry-After"];
+  Object.assign(headers, budget);
+  if (answeredLater) return keyDead;
+  if (result.outcome === "banned") throw new ApiError("api_key_banned", messages.apiKeyBanned);
+  if (result.outcome !== "allowed") throw new ApiError("rate_limited", messages.rateLimited);
+  return false;
 }

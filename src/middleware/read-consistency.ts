@@ -1,8 +1,9 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import { openToken, sealToken } from "../api/consistency-token.ts";
-import type { AppEnv } from "../context.ts";
+import type { AppEnv, AuthenticatedKey } from "../context.ts";
 import { newerBookmark, RequestSession, type SessionStart } from "../db/request-session.ts";
 import { ApiError, messages } from "../errors.ts";
+import type { Services } from "../services.ts";
 import { ExpiringCache } from "../utils/expiring-cache.ts";
 
 /**
@@ -49,28 +50,37 @@ function startOf(method: string, sent: string | undefined, keyHash: string): Ses
   return after === undefined ? "first-unconstrained" : { after };
 }
 
+/** An admitted request's D1 session, and what its reply carries once the request is done. */
+interface ReadSession {
+  /** The services with the session as their database. */
+  services: Services;
+  /** Seals the bookmark after the request's last query into `headers`, and remembers it as the key's newest. */
+  finish(headers: Record<string, string>): Promise<void>;
+}
+
 /**
- * Gives an admitted `/v1` request its own D1 session (as `services.db`),
- * started where `startOf` says; the bookmark after its last query goes out
- * sealed as `Consistency-Token` (the response chain sets it), and this
- * isolate remembers it as the key's newest.
+ * Gives an admitted `/v1` request its own D1 session, started where
+ * `startOf` says; the bookmark after its last query goes out sealed as
+ * `Consistency-Token`, and this isolate remembers it as the key's newest.
  */
-export function readConsistency(): MiddlewareHandler<AppEnv> {
-  return async function readConsistency(c, next) {
-    const { hash: keyHash, record } = c.get("apiKey");
-    const services = c.get("services");
-    const secrets = services.config.consistencyTokens;
-    const sent = await sentBookmark(c.req.header(HEADER), record.accountId, secrets, Date.now());
-    const session = new RequestSession(services.db, startOf(c.req.method, sent, keyHash));
-    c.set("services", { ...services, db: session.database });
-    await next();
-    const bookmark = session.bookmark();
-    if (bookmark === undefined) return;
-    const now = Date.now();
-    if (secrets) {
-      c.set("consistencyToken", await sealToken(bookmark, record.accountId, secrets[0], now));
-    }
-    const newest = newerBookmark(issued.get(keyHash, now), bookmark);
-    if (newest !== undefined) issued.set(keyHash, newest, now);
+export async function readSession(
+  c: Context<AppEnv>,
+  services: Services,
+  key: AuthenticatedKey,
+): Promise<ReadSession> {
+  const { hash: keyHash, record } = key;
+  const secrets = services.config.consistencyTokens;
+  const sent = await sentBookmark(c.req.header(HEADER), record.accountId, secrets, Date.now());
+  const session = new RequestSession(services.db, startOf(c.req.method, sent, keyHash));
+  return {
+    services: { ...services, db: session.database },
+    async finish(headers) {
+      const bookmark = session.bookmark();
+      if (bookmark === undefined) return;
+      const now = Date.now();
+      if (secrets) headers[HEADER] = await sealToken(bookmark, record.accountId, secrets[0], now);
+      const newest = newerBookmark(issued.get(keyHash, now), bookmark);
+      if (newest !== undefined) issued.set(keyHash, newest, now);
+    },
   };
 }

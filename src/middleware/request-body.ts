@@ -1,6 +1,5 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { every } from "hono/combine";
 import { MAX_JSON_BODY_BYTES, type OperatorRoute } from "../api/route-table.ts";
 import type { AppEnv } from "../context.ts";
 import { ApiError, messages } from "../errors.ts";
@@ -17,89 +16,74 @@ const mediaTypeHeader = (mediaType: string) =>
 type BodyCode = "invalid_json" | "invalid_request";
 
 /**
- * Refuses a body over `maxSize` (413). Without a Content-Length (a chunked
- * body) hono/body-limit reads the body itself to count it: a client that
- * stopped sending mid-chunk then gets a 400 with `code`, as `readWhole`
- * gives one that stopped short of its Content-Length.
+ * Refuses a body over `maxSize` (413), then reads the whole body into Hono's
+ * body cache, where whatever follows finds it. Without a Content-Length (a
+ * chunked body) hono/body-limit reads the body itself to count it. A client
+ * that stopped sending (fewer bytes than its Content-Length, or mid-chunk)
+ * gets a 400 with `code`: its request, not a fault of ours.
  */
-function limitSize(maxSize: number, code: BodyCode): MiddlewareHandler<AppEnv> {
+function readWithin(maxSize: number, code: BodyCode): (c: Context<AppEnv>) => Promise<void> {
   const limit = bodyLimit({
     maxSize,
     onError: () => {
       throw new ApiError("payload_too_large", messages.payloadTooLarge(maxSize));
     },
   });
-  return async function limitSize(c, next) {
-    let counted = false;
+  return async (c) => {
     try {
-      await limit(c, () => {
-        counted = true;
-        return next();
+      await limit(c, async () => {
+        await c.req.arrayBuffer();
       });
     } catch (error) {
-      if (counted || error instanceof ApiError) throw error;
+      if (error instanceof ApiError) throw error;
       throw new ApiError(code, messages.bodyCutShort);
     }
-  };
-}
-
-/**
- * Reads the whole body into Hono's body cache, where whatever follows finds
- * it. A client that stopped sending (fewer bytes than its Content-Length)
- * gets a 400 with `code`: its request, not a fault of ours.
- */
-function readWhole(code: BodyCode): MiddlewareHandler<AppEnv> {
-  return async function readWhole(c, next) {
-    try {
-      await c.req.arrayBuffer();
-    } catch {
-      throw new ApiError(code, messages.bodyCutShort);
-    }
-    await next();
   };
 }
 
 /**
  * Rejects what the schema validator cannot describe: bytes that are not UTF-8,
- * text that is not JSON, and objects that repeat a key. The decoded text goes
- * into Hono's body cache, so the validator parses it without reading again.
+ * text that is not JSON, and objects that repeat a key. The decoded text and
+ * the value parsed from it go into Hono's body cache, so the validator takes
+ * the value without decoding or parsing again.
  */
-function requireJsonSyntax(): MiddlewareHandler<AppEnv> {
-  return async function requireJsonSyntax(c, next) {
-    const bytes = await c.req.arrayBuffer();
-    if (bytes.byteLength === 0) throw new ApiError("invalid_json", messages.emptyBody);
-    let text: string;
-    try {
-      text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
-    } catch {
-      throw new ApiError("invalid_json", messages.notUtf8);
-    }
-    try {
-      JSON.parse(text);
-    } catch {
-      throw new ApiError("invalid_json", messages.invalidJson);
-    }
-    const duplicate = findDuplicateKey(text);
-    if (duplicate !== undefined) {
-      throw new ApiError("invalid_json", messages.duplicateField(duplicate.slice(0, 100)));
-    }
-    // Hono's cache holds promises though its type says string; caching the
-    // decoded text spares the validator decoding the bytes a second time.
-    (c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve(text);
-    await next();
-  };
+async function requireJsonSyntax(c: Context<AppEnv>): Promise<void> {
+  const bytes = await c.req.arrayBuffer();
+  if (bytes.byteLength === 0) throw new ApiError("invalid_json", messages.emptyBody);
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    throw new ApiError("invalid_json", messages.notUtf8);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ApiError("invalid_json", messages.invalidJson);
+  }
+  const duplicate = findDuplicateKey(text);
+  if (duplicate !== undefined) {
+    throw new ApiError("invalid_json", messages.duplicateField(duplicate.slice(0, 100)));
+  }
+  // Hono's cache holds promises though its type says otherwise.
+  const cache = c.req.bodyCache as { text?: Promise<string>; json?: Promise<unknown> };
+  cache.text = Promise.resolve(text);
+  cache.json = Promise.resolve(value);
 }
 
 /**
  * The checks a route's body passes before schema validation, read from the
- * media types its request declares: media type (415), then size (413), then
- * the body read whole (400 when it ends early, before its Content-Length or
- * inside a chunk), then, for JSON, syntax (400
+ * media types its request declares, as one call: media type (415), then size
+ * (413), then the body read whole (400 when it ends early, before its
+ * Content-Length or inside a chunk), then, for JSON, syntax (400
  * invalid_json). JSON bodies take 16 KiB unless the route states
  * `maxBodyBytes`; any other body must state it, and its handler finds it
  * read. Undefined for a route that takes no body.
  */
-export function requestBody(route: OperatorRoute): MiddlewareHandler<AppEnv> | undefined {
+export function bodyChecks(
+  route: OperatorRoute,
+): ((c: Context<AppEnv>) => Promise<void>) | undefined {
   const mediaTypes = Object.keys(route.request?.body?.content ?? {});
   if (mediaTypes.length === 0) return undefined;
   const json = mediaTypes.every(isJsonMediaType);
@@ -113,16 +97,13 @@ export function requestBody(route: OperatorRoute): MiddlewareHandler<AppEnv> | u
     json && mediaTypes.length === 1
       ? messages.unsupportedMediaType
       : messages.unsupportedBodyType(mediaTypes);
-  return every(
-    async function requireMediaType(c, next) {
-      const type = c.req.header("Content-Type") ?? "";
-      if (!accepted.some((pattern) => pattern.test(type))) {
-        throw new ApiError("unsupported_media_type", refusal);
-      }
-      await next();
-    },
-    limitSize(maxSize, code),
-    readWhole(code),
-    ...(json ? [requireJsonSyntax()] : []),
-  );
+  const read = readWithin(maxSize, code);
+  return async (c) => {
+    const type = c.req.header("Content-Type") ?? "";
+    if (!accepted.some((pattern) => pattern.test(type))) {
+      throw new ApiError("unsupported_media_type", refusal);
+    }
+    await read(c);
+    if (json) await requireJsonSyntax(c);
+  };
 }

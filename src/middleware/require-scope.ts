@@ -1,5 +1,3 @@
-import type { MiddlewareHandler } from "hono";
-import type { AppEnv } from "../context.ts";
 import { ApiError, messages } from "../errors.ts";
 import { holdsScope, type Scope } from "../scopes.ts";
 
@@ -16,16 +14,4 @@ export function checkScopes(key: { record: { scopes: readonly Scope[] } }, neede
       "WWW-Authenticate": `Bearer realm="petstore", error="insufficient_scope", scope="${needed.join(" ")}"`,
     },
   });
-}
-
-/**
- * The scope a route declares, checked on the cached record: after the
- * limiter (the request counts against the key) and before the route's
- * checks of its input, so a key without the scope learns nothing from them.
- */
-export function requireScope(scope: Scope): MiddlewareHandler<AppEnv> {
-  return async function requireScope(c, next) {
-    checkScopes(c.get("apiKey"), [scope]);
-    await next();
-  };
 }

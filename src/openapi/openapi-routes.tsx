@@ -52,7 +52,7 @@ const serveDocument: Handler<AppEnv> = async (c) => {
     .get("services")
     .limiter.peekKeyless(clientIp)
     .catch(() => undefined);
-  if (budget) c.set("rateLimitHeaders", rateLimitHeaders(budget));
+  if (budget) c.set("replyHeaders", rateLimitHeaders(budget));
   return c.json(servedFrom(documentFor(c.get("services").config), new URL(c.req.url).origin));
 };
 

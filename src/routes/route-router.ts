@@ -1,82 +1,92 @@
-import { OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
-import type { Handler, MiddlewareHandler } from "hono";
-import { deprecationsIn } from "../api/deprecation.ts";
+import { OpenAPIHono } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
+import { Hono } from "hono";
+import { type DeprecationNotice, deprecationsIn } from "../api/deprecation.ts";
 import type { RouteHandlers } from "../api/route-handlers.ts";
-import {
-  hiddenOperationOf,
-  type OperatorRoute,
-  operationOf,
-  type RouteTable,
-} from "../api/route-table.ts";
+import { type OperatorRoute, operationOf, type RouteTable } from "../api/route-table.ts";
 import type { AppEnv } from "../context.ts";
 import { idempotentHandler } from "../idempotency/idempotent-request.ts";
-import { goneAfterSunset } from "../middleware/deprecation.ts";
-import { requestBody } from "../middleware/request-body.ts";
-import { requireScope } from "../middleware/require-scope.ts";
-import { notFoundWhenIdInvalid, rejectInvalid } from "../validation.ts";
-
-/** What `openapi()` takes as a handler when it is given a route of no particular shape. */
-type AnyRouteHandler = Parameters<OpenAPIHono<AppEnv>["openapi"]>[1];
+import { routeChecks } from "../middleware/api-request.ts";
+import { bodyChecks } from "../middleware/request-body.ts";
+import { inputValidation, notFoundWhenIdInvalid, rejectInvalid } from "../validation.ts";
 
 /**
- * Registers one route: first what its traits ask for (the scope its key
- * needs, the 410 of a deprecated operation, then the checks of its body), then Hono's
- * validators, whose failures on a path identifier are a 404 where the route
- * names its message, then the handler (wrapped in its Idempotency-Key's
- * claim where the route takes one).
+ * The validation of a route's input as `request` declares it (an API
+ * route's operation adds its Idempotency-Key), whose failures on a path
+ * identifier are a 404 where the route names its message.
  */
-function register(
-  router: OpenAPIHono<AppEnv>,
-  operation: RouteConfig,
-  route: OperatorRoute,
-  handler: unknown,
-  before: MiddlewareHandler<AppEnv>[],
-): void {
-  const body = requestBody(route);
-  const middleware = body ? [...before, body] : before;
+function validationOf(route: OperatorRoute, request: OperatorRoute["request"]) {
   const hook =
     route.invalidIdMessage === undefined
-      ? undefined
+      ? rejectInvalid
       : notFoundWhenIdInvalid(route.invalidIdMessage);
-  // The table ties each handler to its own route's types; here every route is the same shape.
-  router.openapi({ ...operation, middleware }, handler as AnyRouteHandler, hook);
+  return inputValidation(request, hook);
 }
 
-/** The router of a resource's `/v1` routes, each with its handler. */
+/**
+ * Registers one route as one step and its handler: the step runs what its
+ * traits ask for and validates its input, in that order; the handler is
+ * wrapped in its Idempotency-Key's claim where the route takes one. No
+ * validator of Hono's follows: the step has run them.
+ */
+function register(
+  router: Hono<AppEnv>,
+  route: OperatorRoute,
+  handler: unknown,
+  step: MiddlewareHandler<AppEnv>,
+): void {
+  const path = route.path.replaceAll(/\{([^}]+)\}/g, ":$1");
+  // The table ties each handler to its own route's types; here every route is the same shape.
+  router.on(route.method.toUpperCase(), path, step, handler as MiddlewareHandler<AppEnv>);
+}
+
+/**
+ * The router of a resource's `/v1` routes, each with its checks (scope,
+ * sunset, body, input) and its handler. Each operation is also in the
+ * router's registry, so the app can say which it serves (the document is
+ * written from the tables themselves).
+ */
 export function apiRouter<T extends RouteTable>(
   table: T,
   handlers: RouteHandlers<T>,
 ): OpenAPIHono<AppEnv> {
-  const router = new OpenAPIHono<AppEnv>({ defaultHook: rejectInvalid });
-  const gone = new Map<string, MiddlewareHandler<AppEnv>>(
-    deprecationsIn([table]).map((notice) => [notice.operationId, goneAfterSunset(notice)]),
+  const router = new OpenAPIHono<AppEnv>();
+  const notices = new Map<string, DeprecationNotice>(
+    deprecationsIn([table]).map((notice) => [notice.operationId, notice]),
   );
   for (const [operationId, route] of Object.entries(table)) {
-    const sunset = gone.get(operationId);
-    const scope = requireScope(route.scope);
     const handler = handlers[operationId];
+    const operation = operationOf(operationId, route);
+    router.openAPIRegistry.registerPath(operation);
     register(
       router,
-      operationOf(operationId, route),
       route,
-      // The table ties each handler to its own route's types; the trait takes any route's.
       route.idempotent
-        ? idempotentHandler(operationId, route, handler as Handler<AppEnv>)
+        ? idempotentHandler(operationId, route, handler as MiddlewareHandler<AppEnv>)
         : handler,
-      sunset ? [scope, sunset] : [scope],
+      routeChecks(route, notices.get(operationId), validationOf(route, operation.request)),
     );
   }
   return router;
 }
 
-/** The router of the operator's routes, none of them in a document. */
+/**
+ * The router of the operator's routes, each with its body's checks and its
+ * input's validation as one step, then its handler.
+ */
 export function operatorRouter<T extends RouteTable<OperatorRoute>>(
   table: T,
   handlers: RouteHandlers<T>,
-): OpenAPIHono<AppEnv> {
-  const router = new OpenAPIHono<AppEnv>({ defaultHook: rejectInvalid });
+): Hono<AppEnv> {
+  const router = new Hono<AppEnv>();
   for (const [operationId, route] of Object.entries(table)) {
-    register(router, hiddenOperationOf(operationId, route), route, handlers[operationId], []);
+    const body = bodyChecks(route);
+    const validate = validationOf(route, route.request);
+    register(router, route, handlers[operationId], async function operatorChecks(c, next) {
+      if (body) await body(c);
+      if (validate) await validate(c);
+      await next();
+    });
   }
   return router;
 }

@@ -5,7 +5,6 @@ import { encodeCursor } from "../../../src/api/cursor.ts";
 import { contentTag } from "../../../src/api/entity-tags.ts";
 import type { AppEnv } from "../../../src/context.ts";
 import { responseChain } from "../../../src/middleware/response-chain.ts";
-import { services } from "../../../src/middleware/services.ts";
 import { createPet, freshIp, RATE_LIMIT_HEADERS, UUID } from "../support/assertions.ts";
 import { bookmarkOf } from "../support/consistency.ts";
 import { failingD1, failingLimiter } from "../support/faulty-bindings.ts";
@@ -591,7 +590,7 @@ describe("conditional reads", () => {
 
   it("keeps a tag the reply set itself", async () => {
     const app = new Hono<AppEnv>();
-    app.use(responseChain(), services());
+    app.use(responseChain(app));
     app.get("/v1/own", (c) => c.json({ version: 7 }, 200, { ETag: 'W/"v7"' }));
     const ok = await app.request("/v1/own", {}, env);
     expect(await ok.json()).toEqual({ version: 7 });

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { OperatorRoute } from "../../../src/api/route-table.ts";
 import type { AppEnv } from "../../../src/context.ts";
 import { type ErrorBody, handleError } from "../../../src/errors.ts";
-import { requestBody } from "../../../src/middleware/request-body.ts";
+import { bodyChecks } from "../../../src/middleware/request-body.ts";
 
 /** A route that takes this body, with nothing else to it. */
 function route(
@@ -22,10 +22,13 @@ function route(
 
 /** An app whose one route checks its body as the route declares it, then takes it. */
 function appFor(declared: OperatorRoute) {
-  const guard = requestBody(declared);
-  if (!guard) throw new Error("the route takes a body");
+  const checks = bodyChecks(declared);
+  if (!checks) throw new Error("the route takes a body");
   const app = new Hono<AppEnv>();
-  app.post("/things", guard, (c) => c.body(null, 204));
+  app.post("/things", async (c) => {
+    await checks(c);
+    return c.body(null, 204);
+  });
   app.onError(handleError);
   return app;
 }
@@ -84,6 +87,6 @@ describe("a route's body, read from its media types", () => {
 
   it("is not taken by a route that states no size for a body other than JSON", () => {
     const photo = z.string().openapi({ format: "binary" });
-    expect(() => requestBody(route({ "image/png": { schema: photo } }))).toThrow(/maxBodyBytes/);
+    expect(() => bodyChecks(route({ "image/png": { schema: photo } }))).toThrow(/maxBodyBytes/);
   });
 });

@@ -2,9 +2,10 @@ import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:
 import { Hono } from "hono";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createCategory } from "../../../src/categories/categories.queries.ts";
+import type { AppEnv } from "../../../src/context.ts";
 import { type DashboardEnv, dashboardReads } from "../../../src/dashboard/session.ts";
 import type { Database } from "../../../src/db/database.ts";
-import { services } from "../../../src/middleware/services.ts";
+import { responseChain } from "../../../src/middleware/response-chain.ts";
 import type { DeliveryMessage } from "../../../src/outbox/outbox.queries.ts";
 import { createPet } from "../support/assertions.ts";
 import { recordingQueue } from "../support/faulty-bindings.ts";
@@ -213,19 +214,22 @@ describe("after a plain Hono handler of the dashboard", () => {
    * change of the catalogue, then answers as a form does, or fails after
    * its change.
    */
-  function dashboardApp(): Hono<DashboardEnv> {
-    const app = new Hono<DashboardEnv>();
-    app.use(services(), dashboardReads());
+  function dashboardApp(): Hono<AppEnv> {
+    const app = new Hono<AppEnv>();
+    const dashboard = new Hono<DashboardEnv>();
+    dashboard.use(dashboardReads());
     const made = (db: Database) =>
       createCategory(db, { name: uniqueName("Form"), apiKeyHash, now: Date.now() });
-    app.post("/dashboard/categories", async (c) => {
+    dashboard.post("/dashboard/categories", async (c) => {
       await made(c.get("services").db);
       return c.redirect("/dashboard/account", 303);
     });
-    app.post("/dashboard/failing", async (c) => {
+    dashboard.post("/dashboard/failing", async (c) => {
       await made(c.get("services").db);
       throw new Error("the handler failed after its change");
     });
+    app.use(responseChain(app));
+    app.route("/", dashboard);
     app.onError((_error, c) => c.text("failed", 500));
     return app;
   }
