@@ -10,6 +10,7 @@ import type { DeliveryMessage } from "../../../src/outbox/outbox.queries.ts";
 import { createPet } from "../support/assertions.ts";
 import { recordingQueue } from "../support/faulty-bindings.ts";
 import { seedUnlimitedKey } from "../support/keys.ts";
+import { captureLogs, requestLine } from "../support/logs.ts";
 import { imageOf, type PhotoBody } from "../support/photos.ts";
 import { api, ORIGIN } from "../support/request.ts";
 import { receiverUrl, registerWebhook, uniqueName } from "../support/webhooks.ts";
@@ -209,6 +210,8 @@ describe("after every API change", () => {
 });
 
 describe("after a plain Hono handler of the dashboard", () => {
+  const logs = captureLogs();
+
   /**
    * The dashboard's way to D1 and a form handler behind it that runs a
    * change of the catalogue, then answers as a form does, or fails after
@@ -256,6 +259,7 @@ describe("after a plain Hono handler of the dashboard", () => {
     const before = await lastSeq();
     const sent: DeliveryMessage[] = [];
     expect(await post("/dashboard/failing", recordingQueue(sent) as Queue)).toBe(500);
+    expect(logs.lines).toEqual([requestLine(500)]);
     const written = await eventsAfter(before);
     expect(written.map((event) => event.type)).toEqual(["category.created"]);
     expect(sent.flatMap((message) => message.eventIds)).toEqual(written.map((event) => event.id));
