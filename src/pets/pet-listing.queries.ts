@@ -240,12 +240,13 @@ export const petFinders = preparedQueries((db: Drizzle) => ({
  */
 export async function listPets(db: Database, query: PetPageQuery): Promise<PetPage> {
   const finders = petFinders(db)[query.direction];
+  const filters = valuesOf(query);
   const values = {
     position: query.after ?? (query.direction === "asc" ? 0 : MAX_ID + 1),
     limit: query.limit + 1,
-    ...valuesOf(query),
+    ...filters,
   };
-  const chosen = statementFor(finders, values);
+  const chosen = statementFor(finders, filters);
   if ("window" in chosen) {
     const [rows = [], windows = []] = await guardStorage("D1", () =>
       runAllValues(db, [chosen.page, chosen.window], values),
