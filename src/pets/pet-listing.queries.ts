@@ -266,13 +266,9 @@ export async function listPets(db: Database, query: PetPageQuery): Promise<PetPa
  * serves whole when there is one, a window otherwise.
  */
 function statementFor(finders: ReturnType<typeof findersFor>, values: PetFinderValues) {
-  const { ids, search, statuses, categoryIds, shelterIds, ages, sizes, ...checkedOnly } = values;
+  const { ids, search } = values;
   if (ids !== null) return search === null ? finders.byIds : finders.byIdsAndSearch;
-  const given = { statuses, categoryIds, shelterIds, ages, sizes, ...checkedOnly };
-  const narrowing = Object.entries(given)
-    .filter(([, value]) => value !== null)
-    .map(([name]) => name)
-    .join(" ");
+  const narrowing = narrowingOf(values);
   if (search !== null) return narrowing === "" ? finders.bySearch : finders.searchWindow;
   switch (narrowing) {
     case "":
@@ -292,6 +288,22 @@ function statementFor(finders: ReturnType<typeof findersFor>, values: PetFinderV
     default:
       return finders.liveWindow;
   }
+}
+
+/**
+ * The names of the filters bound besides `ids` and `search`, in the order
+ * `valuesOf` gives them, joined by spaces: "" when none is. Read on every
+ * page, so it walks the values without building lists of them.
+ */
+function narrowingOf(values: PetFinderValues): string {
+  let narrowing = "";
+  for (const name in values) {
+    if (name === "ids" || name === "search" || values[name as keyof PetFinderValues] === null) {
+      continue;
+    }
+    narrowing = narrowing === "" ? name : `${narrowing} ${name}`;
+  }
+  return narrowing;
 }
 
 /** The page of `rows` read with one extra, and where the next begins when that extra was there. */
