@@ -8,7 +8,8 @@ import * as schema from "./schema.ts";
  * The one place that leans on Drizzle beyond its documented query builder:
  * a prepared statement's SQL and parameters (`getQuery`), binding its
  * placeholders by name (`fillPlaceholders`) and mapping a D1 result into its
- * rows (`mapResult`). test/worker/db/database.test.ts pins what these do.
+ * rows (`mapResult`), or leaving a shape to map them (`runValues`).
+ * test/worker/db/database.test.ts pins what these do.
  */
 
 /** Drizzle over one D1 binding: what statements are built and prepared with, once per isolate. */
@@ -126,6 +127,37 @@ export async function runOne<Result>(
   values: Record<string, unknown>,
 ): Promise<Result> {
   return statement.mapResult(await bound(db.d1, statement, values).all(), true) as Result;
+}
+
+/**
+ * Runs one statement alone, bound as `runOne` does, and gives its rows as
+ * D1 answers them raw: each the values of its columns, in their order, as
+ * SQLite gave them. For a shape's rows (`fromValues`), which neither D1's
+ * objects keyed by column nor Drizzle's mapping of them then cost.
+ */
+export function runValues(
+  db: Database,
+  statement: Statement<unknown>,
+  values: Record<string, unknown>,
+): Promise<unknown[][]> {
+  return bound(db.d1, statement, values).raw();
+}
+
+/**
+ * Runs `statements` as one D1 batch, as `runAll` does, and gives each
+ * result's rows as `runValues` does. D1 answers a batch's rows only as
+ * objects keyed by column, in the columns' order; the statements' columns
+ * need distinct names, as for `runAll`.
+ */
+export async function runAllValues(
+  db: Database,
+  statements: readonly Statement<unknown>[],
+  values: Record<string, unknown>,
+): Promise<unknown[][][]> {
+  const results = await db.d1.batch<Record<string, unknown>>(
+    statements.map((statement) => bound(db.d1, statement, values)),
+  );
+  return results.map(({ results: rows }) => rows.map((row) => Object.values(row)));
 }
 
 /**

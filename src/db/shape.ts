@@ -1,4 +1,4 @@
-import { type GetColumnData, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { Column, type GetColumnData, is, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 
 /**
@@ -66,6 +66,14 @@ export interface Shape<D extends Definition> {
   readonly json: SQL<string>;
   /** A row read with `columns`, as the API returns it. */
   render(row: RowOf<D>): ApiObject<D>;
+  /**
+   * The same object from the row as D1 answers it raw: the values SQLite
+   * gave, in the order of `columns`, decoded as Drizzle decodes its columns
+   * (an aliased field's SQL is read as SQLite gives it). A listing reads its
+   * rows this way: Drizzle's mapping, and D1's own objects keyed by column,
+   * cost more than the query's other work on the Worker's side.
+   */
+  fromValues(values: readonly unknown[]): ApiObject<D>;
 }
 
 /** What SQL needs of any shape to render its rows: their table and the JSON. */
@@ -101,6 +109,7 @@ export function shape<const D extends Definition>(table: SQLiteTable, definition
     return [key, fieldOf(entry)] as const;
   });
   const columns = Object.fromEntries(fields.map(([key, field]) => [key, field.select]));
+  const decoded = fields.map(([key, field]) => ({ key, field, decode: decoderOf(field.select) }));
   return {
     table,
     definition,
@@ -114,7 +123,22 @@ export function shape<const D extends Definition>(table: SQLiteTable, definition
       }
       return rendered as ApiObject<D>;
     },
+    fromValues: (values) => {
+      const rendered: Record<string, unknown> = {};
+      decoded.forEach(({ key, field, decode }, i) => {
+        const stored = values[i] ?? null;
+        const read = stored === null ? null : decode(stored);
+        if (!(field.optional && read === null)) rendered[key] = field.render(read as never);
+      });
+      return rendered as ApiObject<D>;
+    },
   };
+}
+
+/** How a value SQLite gave for `select` becomes what Drizzle's mapping of it reads. */
+function decoderOf(select: Selectable): (stored: unknown) => unknown {
+  if (!is(select, Column)) return (stored) => stored;
+  return (stored) => select.mapFromDriverValue(stored);
 }
 
 /** An instant stored in milliseconds, as the API writes it: RFC 3339 UTC with milliseconds. */

@@ -33,6 +33,7 @@ export interface PetFinders {
 
 /** The search index's query: `q`'s words in names, and any `breed`'s words in breeds. */
 function searchOf({ words, breeds }: PetFinders): string | null {
+  if (words === undefined && breeds === undefined) return null;
   const parts = [
     words === undefined ? undefined : `name : (${words})`,
     breeds === undefined

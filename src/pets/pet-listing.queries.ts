@@ -15,7 +15,13 @@ import {
 import { alias, type SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Direction } from "../api/cursor.ts";
 import { MAX_ID } from "../api/identifiers.ts";
-import { type Database, type Drizzle, preparedQueries, runAll, runOne } from "../db/database.ts";
+import {
+  type Database,
+  type Drizzle,
+  preparedQueries,
+  runAllValues,
+  runValues,
+} from "../db/database.ts";
 import { pets } from "../db/schema.ts";
 import { petSearch } from "../db/search-tables.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
@@ -234,22 +240,24 @@ export const petFinders = preparedQueries((db: Drizzle) => ({
  */
 export async function listPets(db: Database, query: PetPageQuery): Promise<PetPage> {
   const finders = petFinders(db)[query.direction];
+  const filters = valuesOf(query);
   const values = {
     position: query.after ?? (query.direction === "asc" ? 0 : MAX_ID + 1),
     limit: query.limit + 1,
-    ...valuesOf(query),
+    ...filters,
   };
-  const chosen = statementFor(finders, values);
+  const chosen = statementFor(finders, filters);
   if ("window" in chosen) {
-    const [rows, bounds] = await guardStorage("D1", () =>
-      runAll(db, [chosen.page, chosen.window], values),
+    const [rows = [], windows = []] = await guardStorage("D1", () =>
+      runAllValues(db, [chosen.page, chosen.window], values),
     );
-    const page = pageFrom(rows as PetRow[], query.limit);
-    const [window] = bounds as { entries: number; edge: number | null }[];
-    const full = window !== undefined && window.entries === SEARCH_WINDOW && window.edge !== null;
-    return page.next === undefined && full ? { ...page, next: window.edge ?? undefined } : page;
+    const page = pageFrom(rows, query.limit);
+    // The window's one row: how many entries it held, and the last (null when none).
+    const [entries, edge] = (windows[0] ?? []) as [number?, (number | null)?];
+    const full = entries === SEARCH_WINDOW && edge != null;
+    return page.next === undefined && full ? { ...page, next: edge } : page;
   }
-  const rows = await guardStorage("D1", () => runOne(db, chosen, values));
+  const rows = await guardStorage("D1", () => runValues(db, chosen, values));
   return pageFrom(rows, query.limit);
 }
 
@@ -258,13 +266,9 @@ export async function listPets(db: Database, query: PetPageQuery): Promise<PetPa
  * serves whole when there is one, a window otherwise.
  */
 function statementFor(finders: ReturnType<typeof findersFor>, values: PetFinderValues) {
-  const { ids, search, statuses, categoryIds, shelterIds, ages, sizes, ...checkedOnly } = values;
+  const { ids, search } = values;
   if (ids !== null) return search === null ? finders.byIds : finders.byIdsAndSearch;
-  const given = { statuses, categoryIds, shelterIds, ages, sizes, ...checkedOnly };
-  const narrowing = Object.entries(given)
-    .filter(([, value]) => value !== null)
-    .map(([name]) => name)
-    .join(" ");
+  const narrowing = narrowingOf(values);
   if (search !== null) return narrowing === "" ? finders.bySearch : finders.searchWindow;
   switch (narrowing) {
     case "":
@@ -286,14 +290,25 @@ function statementFor(finders: ReturnType<typeof findersFor>, values: PetFinderV
   }
 }
 
-type PetRow = Parameters<typeof petShape.render>[0];
+/**
+ * The names of the filters bound besides `ids` and `search`, in the order
+ * `valuesOf` gives them, joined by spaces: "" when none is. Read on every
+ * page, so it walks the values without building lists of them.
+ */
+function narrowingOf(values: PetFinderValues): string {
+  let narrowing = "";
+  for (const name in values) {
+    if (name === "ids" || name === "search" || values[name as keyof PetFinderValues] === null) {
+      continue;
+    }
+    narrowing = narrowing === "" ? name : `${narrowing} ${name}`;
+  }
+  return narrowing;
+}
 
 /** The page of `rows` read with one extra, and where the next begins when that extra was there. */
-function pageFrom(rows: PetRow[], limit: number): PetPage {
-  const listed = rows.slice(0, limit);
-  const last = listed.at(-1);
-  return {
-    pets: listed.map(petShape.render),
-    next: rows.length > limit && last ? last.id : undefined,
-  };
+function pageFrom(rows: readonly unknown[][], limit: number): PetPage {
+  const pets = rows.slice(0, limit).map(petShape.fromValues);
+  const last = pets.at(-1);
+  return { pets, next: rows.length > limit && last ? last.id : undefined };
 }

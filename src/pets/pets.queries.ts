@@ -1,11 +1,11 @@
 import { and, eq, isNull, type SQL, sql } from "drizzle-orm";
 import { type Changer, changerValues, ownedByCaller } from "../catalogue/ownership.ts";
-import { type Database, type Drizzle, preparedQueries } from "../db/database.ts";
+import { type Database, type Drizzle, preparedQueries, runValues } from "../db/database.ts";
 import { photoUrlsOf } from "../db/photos-table.ts";
 import { categories, orders, pets } from "../db/schema.ts";
 import { entityTag, type Field, shape, yesNo } from "../db/shape.ts";
 import { unmeasuredDistance } from "../shelters/distance.ts";
-import { firstRow } from "../storage/storage-guard.ts";
+import { firstRow, guardStorage } from "../storage/storage-guard.ts";
 import { type ShelterStanding, shelterStanding } from "./pet-profile.queries.ts";
 import type { Pet } from "./pets.schemas.ts";
 
@@ -88,9 +88,10 @@ function prepareQueries(db: Drizzle) {
 /** The animals' prepared reads by id, made once per database. */
 const petQueries = preparedQueries(prepareQueries);
 
+/** The live animal with this id, if there is one. */
 export async function findPet(db: Database, id: number): Promise<Pet | undefined> {
-  const row = await firstRow(db, petQueries(db).find, { id });
-  return row && petShape.render(row);
+  const [row] = await guardStorage("D1", () => runValues(db, petQueries(db).find, { id }));
+  return row && petShape.fromValues(row);
 }
 
 /** An animal as a change finds it, with what decides whether the change may happen. */

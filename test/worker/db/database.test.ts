@@ -1,7 +1,14 @@
 import { env } from "cloudflare:test";
 import { and, eq, lte, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { database, millis, runAll, runOne } from "../../../src/db/database.ts";
+import {
+  database,
+  millis,
+  runAll,
+  runAllValues,
+  runOne,
+  runValues,
+} from "../../../src/db/database.ts";
 import { accounts, apiKeys, pets } from "../../../src/db/schema.ts";
 
 /**
@@ -93,5 +100,23 @@ describe("a batch of prepared statements run on D1", () => {
     ]);
     expect(renamed).toMatchObject({ success: true, meta: { changes: 1 } });
     expect(readBack).toEqual([{ name: "Renamed", status: "available" }]);
+  });
+});
+
+describe("a prepared statement's rows read raw", () => {
+  it("gives each row's values in its columns' order, as SQLite stored them, alone or in a batch", async () => {
+    // Stored as SQLite has them: the timestamp in milliseconds, the join's aliases flat.
+    const stored = [HASH, CREATED, 71, "pro"];
+    const values = { hash: HASH, before: CREATED };
+    expect(await runValues(db, keyWithAccount, values)).toEqual([stored]);
+    const count = db.drizzle
+      .select({ keys: sql<number>`count(*)`, least: sql<string>`min(${apiKeys.hash})` })
+      .from(apiKeys)
+      .where(eq(apiKeys.hash, sql.placeholder("hash")))
+      .prepare();
+    expect(await runAllValues(db, [keyWithAccount, count], values)).toEqual([
+      [stored],
+      [[1, HASH]],
+    ]);
   });
 });

@@ -199,6 +199,17 @@ describe("q with another filter over a large catalogue", () => {
       // q alone, and status alone, need no window: a full first page from their indexes.
       const alone = await jsonOf<CreatedPet[]>(await api("/v1/pets?q=crowd&limit=100", { key }));
       expect(alone).toHaveLength(100);
+      const page = async (query: string) =>
+        (await jsonOf<CreatedPet[]>(await api(`/v1/pets?${query}`, { key }))).map(
+          (pet) => pet.name,
+        );
+      const soldCrowd = Array.from({ length: 5 }, (_, i) => `Crowd ${crowd - 4 + i}`);
+      expect(await page("status=sold&limit=100")).toEqual([
+        "Rex the Brave",
+        "Straße",
+        ...soldCrowd,
+      ]);
+      expect(await page("status=sold&categoryId=4&limit=100")).toEqual(soldCrowd);
     },
   );
 });
