@@ -111,8 +111,7 @@ export async function findKeyWithAccount(
   db: Database,
   hash: string,
 ): Promise<KeyWithAccount | undefined> {
-  const key = await firstRow(db, keyQueries(db).byHash, { hash });
-  return key;
+  return firstRow(db, keyQueries(db).byHash, { hash });
 }
 
 /** The key only if it belongs to this account, so nobody can act on another account's key. */
@@ -121,8 +120,7 @@ export async function findAccountKey(
   accountId: number,
   hash: string,
 ): Promise<KeyRow | undefined> {
-  const key = await firstRow(db, keyQueries(db).ofAccount, { accountId, hash });
-  return key;
+  return firstRow(db, keyQueries(db).ofAccount, { accountId, hash });
 }
 
 /** Newest first. */

@@ -270,25 +270,19 @@ function statementFor(finders: ReturnType<typeof findersFor>, values: PetFinderV
   if (ids !== null) return search === null ? finders.byIds : finders.byIdsAndSearch;
   const narrowing = narrowingOf(values);
   if (search !== null) return narrowing === "" ? finders.bySearch : finders.searchWindow;
-  switch (narrowing) {
-    case "":
-      return finders.all;
-    case "statuses":
-      return finders.byStatus;
-    case "categoryIds":
-      return finders.byCategory;
-    case "statuses categoryIds":
-      return finders.byStatusAndCategory;
-    case "shelterIds":
-      return finders.byShelter;
-    case "ages":
-      return finders.byAge;
-    case "sizes":
-      return finders.bySize;
-    default:
-      return finders.liveWindow;
-  }
+  return finders[INDEXED_FINDERS.get(narrowing) ?? "liveWindow"];
 }
+
+/** The finder an index serves whole, by the narrowing it serves (as `narrowingOf` spells it). */
+const INDEXED_FINDERS = new Map<string, keyof ReturnType<typeof findersFor>>([
+  ["", "all"],
+  ["statuses", "byStatus"],
+  ["categoryIds", "byCategory"],
+  ["statuses categoryIds", "byStatusAndCategory"],
+  ["shelterIds", "byShelter"],
+  ["ages", "byAge"],
+  ["sizes", "bySize"],
+]);
 
 /**
  * The names of the filters bound besides `ids` and `search`, in the order
