@@ -3,7 +3,6 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { gatherSheltersSql, scaleSheltersSql } from "../bench/bench-shelters.ts";
-import type { Sample } from "../bench/measure.ts";
 import { growPetsSql } from "../bench/pets-table.ts";
 import { summarise } from "../bench/report.ts";
 import { pairedPlan } from "../bench/rounds.ts";
@@ -11,6 +10,7 @@ import { formatNearVerdicts } from "../bench/scale-near-report.ts";
 import { NEAR_CITY, nearTargets, STRAIGHTFORWARD_ID } from "../bench/scale-near-targets.ts";
 import type { ScaleReport } from "../bench/scale-report.ts";
 import { API_CONFIG, ROOT, wrangler } from "../bench/servers.ts";
+import { sample } from "./bench-sample.ts";
 
 const origins = { api: "http://api", floor: "http://floor" };
 const firstSize = { origin: "http://api-first-size", key: "first-size-key", size: 1_000 };
@@ -50,24 +50,12 @@ describe("the pages near a place at the largest size", () => {
   });
 
   it("print each page against the first size's, and the animals' against the straightforward page by requests and rows read", () => {
-    const sample = (target: string, rate: number, round: number, beside?: string): Sample => ({
-      target,
-      round,
-      requestsPerSecond: rate,
-      p50Ms: 10,
-      p99Ms: 20,
-      requests: 1_000,
-      unexpected: 0,
-      errors: 0,
-      timeouts: 0,
-      ...(beside ? { besideEndpoint: beside } : {}),
-    });
     const samples = [1, 2].flatMap((round) => [
-      sample("first-size-list-near", 400, round, "list-near"),
-      sample(STRAIGHTFORWARD_ID, round === 1 ? 40 : 50, round, "list-near"),
-      sample("list-near", round === 1 ? 360 : 320, round),
-      sample("first-size-shelters-near", 500, round, "shelters-near"),
-      sample("shelters-near", round === 1 ? 400 : 450, round),
+      { ...sample("first-size-list-near", 400, "list-near"), round },
+      { ...sample(STRAIGHTFORWARD_ID, round === 1 ? 40 : 50, "list-near"), round },
+      { ...sample("list-near", round === 1 ? 360 : 320), round },
+      { ...sample("first-size-shelters-near", 500, "shelters-near"), round },
+      { ...sample("shelters-near", round === 1 ? 400 : 450), round },
     ]);
     const usage = { processes: 1, residentMiB: 100, openFiles: 50, openFilesLimit: 1024 };
     const report: ScaleReport = {

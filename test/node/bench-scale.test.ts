@@ -30,26 +30,11 @@ import {
   PROFILE_TARGET,
 } from "../bench/scale-targets.ts";
 import { API_CONFIG, ROOT, wrangler } from "../bench/servers.ts";
+import { sample } from "./bench-sample.ts";
 
 const scratch = await mkdtemp(path.join(os.tmpdir(), "bench-scale-test-"));
 const origins = { api: "http://api", floor: "http://floor" };
 afterAll(() => rm(scratch, { recursive: true, force: true }));
-
-/** One first-round load of a target at this rate, beside an endpoint when it is that one's floor. */
-function sample(target: string, requestsPerSecond: number, besideEndpoint?: string): Sample {
-  return {
-    target,
-    round: 1,
-    requestsPerSecond,
-    p50Ms: 10,
-    p99Ms: 20,
-    requests: 1_000,
-    unexpected: 0,
-    errors: 0,
-    timeouts: 0,
-    ...(besideEndpoint ? { besideEndpoint } : {}),
-  };
-}
 
 /** The SQL counting, among the grown animals, those each profile finder's query selects. */
 function profileChecks(): string[] {
