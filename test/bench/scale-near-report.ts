@@ -1,4 +1,5 @@
 import {
+  INDEXED_ID,
   NEAR_CITY,
   NEAR_PAGE_IDS,
   NEAR_TARGETS,
@@ -22,7 +23,7 @@ export function formatNearVerdicts(report: ScaleReport): string[] {
     NEAR_TARGETS.firstSize,
   );
   const comparison = largest?.rows
-    .find((row) => row.target === "list-near")
+    .find((row) => row.target === INDEXED_ID)
     ?.comparisons.find(({ floor }) => floor === STRAIGHTFORWARD_ID);
   const rowsRead = largest?.nearRowsRead;
   if (!largest || (!comparison && !rowsRead)) return firstSize;

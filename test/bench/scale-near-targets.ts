@@ -51,8 +51,11 @@ export const NEAR_TARGETS = {
 /** The floor's straightforward page, the API's animals' page is held to beside the first size's. */
 export const STRAIGHTFORWARD_ID = "near-straightforward";
 
+/** The API's animals' page near the city, held to the straightforward page too. */
+export const INDEXED_ID = "list-near";
+
 const PAGES: { id: string; label: string; path: string }[] = [
-  { id: "list-near", label: "GET /v1/pets near", path: `/v1/pets?${NEAR}&limit=${PAGE}` },
+  { id: INDEXED_ID, label: "GET /v1/pets near", path: `/v1/pets?${NEAR}&limit=${PAGE}` },
   {
     id: "list-near-profile",
     label: "GET /v1/pets near, young and good with children",
@@ -101,7 +104,7 @@ export function nearTargets(origins: Origins, key: string, firstSize: FirstSizeA
       if (!twin || !target) return [];
       return [
         twin,
-        page.id === "list-near"
+        page.id === INDEXED_ID
           ? { ...target, floors: [...(target.floors ?? []), STRAIGHTFORWARD_ID] }
           : target,
       ];
@@ -114,8 +117,9 @@ export async function nearRowsRead(floor: string) {
   const rowsRead = async (path: string) => {
     const response = await fetch(`${floor}${path}?${NEAR}&limit=${PAGE}`);
     await response.arrayBuffer();
-    const read = Number(response.headers.get(ROWS_READ_HEADER));
-    if (!response.ok || !Number.isFinite(read)) {
+    const header = response.headers.get(ROWS_READ_HEADER);
+    const read = Number(header);
+    if (!response.ok || header === null || !Number.isFinite(read)) {
       throw new Error(`${path}: ${response.status}, no ${ROWS_READ_HEADER}`);
     }
     return read;
