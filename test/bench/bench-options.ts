@@ -65,9 +65,11 @@ const OTHER_ROUNDS = [5, 4, 3, 2];
  * goes to setup (and, after the rows, the webhooks' delivery rate). The
  * rows' 520 s holds today's thirty other rows at two rounds (501 s),
  * and room for one more: at two rounds, a row of one floor adds
- * 10 s, of two floors 15 s.
+ * 10 s, of two floors 15 s. The scale run's 500 s holds its 497 s by
+ * default: 462 s for the listings, finders, get and create and the mix at
+ * three rounds, and 35 s for the pages near a place at two.
  */
-const LOAD_BUDGET_SECONDS = { rows: 520, scale: 480 };
+const LOAD_BUDGET_SECONDS = { rows: 520, scale: 500 };
 
 /**
  * The command line of `npm run bench`. The scale run's defaults are three

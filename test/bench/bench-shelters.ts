@@ -1,4 +1,4 @@
-import { CITY_PLACES } from "./city-places.ts";
+import { CITY_PLACES, type CityPlace } from "./city-places.ts";
 
 /**
  * The shelters the bench makes with SQL before its servers start, each in
@@ -70,4 +70,21 @@ INSERT INTO accounts (email, password_hash, plan, per_minute, per_day, created_a
 SELECT ${holderEmail("k")}, '', 'enterprise', 60, 1000, 0 FROM a;`;
   const owner = `(SELECT id FROM accounts WHERE email = ${holderEmail(`((j - 1) / ${SHELTERS_PER_ACCOUNT})`)})`;
   return `${holders}\n${sheltersSql(1, count, owner)}`;
+}
+
+/**
+ * SQL moving every shelter to `place`, each up to 0.1° either way off its
+ * centre as `shelterPlace` spreads them, in the places' R*Tree too: for a
+ * table of a few shelters whose page near that place must find them all.
+ * Their names keep their first cities.
+ */
+export function gatherSheltersSql({ city, country, latitude, longitude }: CityPlace): string {
+  const jitter = (multiplier: number) => `(((id * ${multiplier}) % 21) - 10) / 100.0`;
+  return `UPDATE shelters SET city = ${quoted(city)}, country = '${country}',
+  latitude = ${latitude} + ${jitter(7)}, longitude = ${longitude} + ${jitter(11)};
+UPDATE shelter_places SET
+  min_lat = (SELECT latitude FROM shelters WHERE shelters.id = shelter_places.id),
+  max_lat = (SELECT latitude FROM shelters WHERE shelters.id = shelter_places.id),
+  min_lon = (SELECT longitude FROM shelters WHERE shelters.id = shelter_places.id),
+  max_lon = (SELECT longitude FROM shelters WHERE shelters.id = shelter_places.id);`;
 }

@@ -3,7 +3,9 @@ import path from "node:path";
 import type { Sample } from "./measure.ts";
 import { describeSettings, formatRows, type Machine, type Row } from "./report.ts";
 import type { RoundSettings } from "./rounds.ts";
+import { formatNearVerdicts } from "./scale-near-report.ts";
 import { PROFILE_FINDERS, PROFILE_TARGET } from "./scale-targets.ts";
+import { formatFirstSizeVerdicts } from "./scale-verdicts.ts";
 import { type ChartPanel, type ChartSeries, renderChart } from "./svg-chart.ts";
 import { formatUsage, type WorkerdUsage } from "./workerd-usage.ts";
 
@@ -23,6 +25,8 @@ export interface ScalePhase {
   apiWorkerd: { start: WorkerdUsage; ready: WorkerdUsage; end: WorkerdUsage };
   rows: Row[];
   samples: Sample[];
+  /** At the largest size: D1's rows read for the animals' first page near a place, the API's way and the straightforward way. */
+  nearRowsRead?: { indexed: number; straightforward: number };
 }
 
 export interface ScaleReport {
@@ -135,29 +139,8 @@ function formatPhase(phase: ScalePhase): string[] {
  * it, "within noise" when only the spread does.
  */
 export function formatProfileVerdicts(report: ScaleReport): string[] {
-  const largest = report.phases.filter((phase) => phase.axis === "size").at(-1);
-  const [first] = report.settings.sizes;
-  const rows = PROFILE_FINDERS.flatMap(
-    ({ id }) => largest?.rows.find((row) => row.target === `list-${id}`) ?? [],
-  );
-  if (!largest || first === undefined || rows.length === 0) return [];
-  const sizes = `${largest.animals.toLocaleString("en-US")} against ${first.toLocaleString("en-US")} animals`;
-  return [
-    "",
-    `profile filters' first pages, ${sizes} (target ${PROFILE_TARGET}):`,
-    ...rows.map((row) => {
-      const [comparison] = row.comparisons;
-      if (!comparison) return `  ${row.label}: not compared`;
-      const { throughput, throughputBand: band } = comparison;
-      const verdict =
-        throughput >= PROFILE_TARGET
-          ? "met"
-          : band.max >= PROFILE_TARGET
-            ? "within noise"
-            : "missed";
-      return `  ${row.label}: ${throughput.toFixed(2)} (${band.min.toFixed(2)}–${band.max.toFixed(2)}) ${verdict}`;
-    }),
-  ];
+  const ids = PROFILE_FINDERS.map(({ id }) => `list-${id}`);
+  return formatFirstSizeVerdicts(report, "profile filters' first pages", ids, PROFILE_TARGET);
 }
 
 /** Every phase's table with the API's memory and open files around it. */
@@ -166,6 +149,7 @@ export function formatScaleTable(report: ScaleReport): string {
     describeSettings(report.settings),
     ...report.phases.flatMap(formatPhase),
     ...formatProfileVerdicts(report),
+    ...formatNearVerdicts(report),
     "",
     "listings at the first size are compared with the same listing on the floor, and at each",
     "later size with the same listing on a second API whose table stays at the first size; get,",

@@ -1,10 +1,12 @@
 import path from "node:path";
 import { buildReferenceAssets } from "../../src/cli/reference-assets.ts";
 import { makeKeys } from "./bench-keys.ts";
+import { gatherSheltersSql } from "./bench-shelters.ts";
 import { measure, probe, type Target } from "./measure.ts";
 import { growPets, sheltersFor } from "./pets-table.ts";
 import { gitRevision, machine, summarise } from "./report.ts";
 import { loadSeconds, measureRounds, type RoundSettings } from "./rounds.ts";
+import { NEAR_CITY, nearRowsRead, nearTargets } from "./scale-near-targets.ts";
 import {
   formatScaleTable,
   type PhaseAxis,
@@ -14,12 +16,13 @@ import {
 } from "./scale-report.ts";
 import {
   endpointTargets,
+  type FirstSizeApi,
   keysPhrase,
   listingTargets,
   mixTargets,
   type Origins,
 } from "./scale-targets.ts";
-import { applyMigrationsTo, prepareFloorCallers } from "./seed.ts";
+import { applyMigrationsTo, executeSql, prepareFloorCallers } from "./seed.ts";
 import {
   API_CONFIG,
   apiSecrets,
@@ -55,6 +58,20 @@ export interface RunContext {
 /** The finders' first pages are loaded at the largest size, beside the first size's. */
 const findersAt = (sizes: number[], i: number) => ({ finders: i > 0 && i === sizes.length - 1 });
 
+/** A size's listings, and at the largest the pages near a place too. */
+function sizeTargets(
+  origins: Origins,
+  key: string,
+  size: number,
+  firstSize: FirstSizeApi | undefined,
+  at: { finders: boolean },
+): Target[] {
+  return [
+    ...listingTargets(origins, key, size, firstSize, at),
+    ...(firstSize && at.finders ? nearTargets(origins, key, firstSize) : []),
+  ];
+}
+
 /** Stand-in for a server's origin where only the number of targets matters. */
 const nowhere = { origin: "", key: "" };
 
@@ -67,7 +84,7 @@ export function scaleLoadSeconds(options: ScaleOptions): number {
   const [firstSize = 0] = options.sizes;
   const phases: Target[][] = [
     ...options.sizes.map((size, i) =>
-      listingTargets(
+      sizeTargets(
         origins,
         "",
         size,
@@ -237,19 +254,18 @@ export async function runScale(options: ScaleOptions, context: RunContext): Prom
         fleet.firstSize && i > 0
           ? { origin: fleet.firstSize.origin, key: firstSizeKeys[0] ?? "", size: firstSizeAnimals }
           : undefined;
-      phases.push(
-        await runPhase(fleet, context, settings, phase, async () => {
-          log(`growing ${tables.length} tables from ${grownFrom} to ${size} animals`);
-          await Promise.all(tables.map((t) => growPets(t.table, grownFrom, size, t.shelters)));
-          return listingTargets(
-            fleet.origins,
-            firstKey,
-            size,
-            firstSize,
-            findersAt(options.sizes, i),
-          );
-        }),
-      );
+      const at = findersAt(options.sizes, i);
+      const measured = await runPhase(fleet, context, settings, phase, async () => {
+        log(`growing ${tables.length} tables from ${grownFrom} to ${size} animals`);
+        await Promise.all(tables.map((t) => growPets(t.table, grownFrom, size, t.shelters)));
+        if (fleet.firstSize && i === 0) {
+          log(`gathering the first size's shelters around ${NEAR_CITY.city}`);
+          await executeSql(fleet.firstSize.table, gatherSheltersSql(NEAR_CITY));
+        }
+        return sizeTargets(fleet.origins, firstKey, size, firstSize, at);
+      });
+      const near = firstSize && at.finders ? await nearRowsRead(fleet.origins.floor) : undefined;
+      phases.push(near ? { ...measured, nearRowsRead: near } : measured);
       animals = size;
     }
 

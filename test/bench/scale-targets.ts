@@ -14,10 +14,12 @@ export interface Origins {
   floor: string;
 }
 
-const PAGE = 20;
+/** A listing's page: the limit every scale listing asks for. */
+export const PAGE = 20;
 /** The rare status: its listing must walk the (status, id) index, not scan the table. */
 const RARE_STATUS: PetStatus = "pending";
-const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
+/** The header that sends a key. */
+export const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 const onFloor = (label: string) => `floor: ${label}`;
 
 type Page = "first" | "last";
@@ -146,23 +148,32 @@ export function listingTargets(
       return [floor, { ...target, floors: [floor.id] }];
     });
   }
-  const animals = firstSize.size.toLocaleString("en-US");
-  const besideFirstSize = (target: Target, twin: Target): Target[] => {
-    const id = `first-size-${target.id}`;
-    return [
-      { ...twin, id, label: `${twin.label}, at ${animals} animals`, isFloor: true },
-      { ...target, floors: [id] },
-    ];
-  };
   return [
     ...LISTINGS.flatMap((shape) =>
-      besideFirstSize(listing(api, size, shape), listing(firstSize, firstSize.size, shape)),
+      besideFirstSize(
+        firstSize,
+        listing(api, size, shape),
+        listing(firstSize, firstSize.size, shape),
+      ),
     ),
     ...(finders
       ? [...FINDERS, ...PROFILE_FINDERS].flatMap((shape) =>
-          besideFirstSize(finder(api, shape), finder(firstSize, shape)),
+          besideFirstSize(firstSize, finder(api, shape), finder(firstSize, shape)),
         )
       : []),
+  ];
+}
+
+/**
+ * A target at the larger size and its twin on the first size's API, the
+ * twin as the floor the target is held to (`first-size-` and the target's id).
+ */
+export function besideFirstSize(firstSize: FirstSizeApi, target: Target, twin: Target): Target[] {
+  const id = `first-size-${target.id}`;
+  const animals = firstSize.size.toLocaleString("en-US");
+  return [
+    { ...twin, id, label: `${twin.label}, at ${animals} animals`, isFloor: true },
+    { ...target, floors: [id] },
   ];
 }
 

@@ -58,6 +58,7 @@ import {
   shopper,
 } from "./floor-requests.ts";
 import { listedPetsNear } from "./near-floors.ts";
+import { nearRowsFloors } from "./near-rows-floors.ts";
 import { shelterFloors } from "./shelter-floors.ts";
 
 /**
@@ -69,8 +70,9 @@ import { shelterFloors } from "./shelter-floors.ts";
  * Beside those, create's INSERT alone, and the listing (its finders too),
  * the fetch of one animal and an animal's edit sending the API's headers,
  * each at a path of its own (floor-paths.ts). The shelters' floors are in
- * shelter-floors.ts. The floor acts for the callers' keys its database
- * holds (callers.ts).
+ * shelter-floors.ts, the page near a place the API's way and the
+ * straightforward way, with the rows each reads, in near-rows-floors.ts.
+ * The floor acts for the callers' keys its database holds (callers.ts).
  */
 
 const hooksOwner: Owner = { kind: "key", apiKeyHash: hooks };
@@ -261,6 +263,7 @@ export const floors: Record<string, Floor> = {
     return new Response(photo.body, { headers: { "Content-Type": photo.contentType } });
   },
   ...shelterFloors,
+  ...nearRowsFloors,
   "GET /v1/webhooks": async (c, { db }) => c.json(await listWebhooks(db, hooksOwner), 200),
   "GET /v1/webhooks/:webhookId": async (c, { db }) => {
     const webhook = await findWebhook(db, hooksOwner, id(c, "webhookId"));
