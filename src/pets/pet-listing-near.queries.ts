@@ -88,9 +88,19 @@ function byDistance(db: Drizzle) {
         unit: covered.unit,
         through: covered.through,
       })
-      .from(pets)
-      .innerJoin(covered, eq(pets.shelterId, covered.shelterId))
-      .where(and(live, sql`(${covered.unit}, ${pets.id}) > (${unit}, ${position})`, everyFilter))
+      // The shelters first, then each one's animals by index: never the animals first.
+      .from(covered)
+      .crossJoin(pets)
+      .where(
+        and(
+          eq(pets.shelterId, covered.shelterId),
+          live,
+          // The animals after the cursor, as a range of the shelter's index, up to the last one the walk read when it filled the page.
+          sql`${pets.id} > CASE WHEN ${covered.unit} = ${unit} THEN ${position} ELSE 0 END`,
+          sql`${pets.id} <= CASE WHEN ${covered.upto} = 0 THEN ${sql.raw(String(PAST_UNIT))} ELSE ${covered.upto} END`,
+          everyFilter,
+        ),
+      )
       .orderBy(asc(covered.unit), asc(pets.id))
       .limit(limit)
       .prepare(),
@@ -155,15 +165,15 @@ export async function listPetsNear(
     position: query.after?.id ?? (order === "idDesc" ? Number.MAX_SAFE_INTEGER + 1 : 0),
     limit: query.limit + 1,
   };
+  const narrowed = Object.values(finders).some((value) => value !== null);
   if (order === "distance") {
-    return pageByDistance(db, values, query.limit);
+    return pageByDistance(db, { ...values, narrowed: narrowed ? 1 : 0 }, query.limit);
   }
   const statements = nearPetFinders(db)[order];
   const [circle] = await guardStorage("D1", () => runOne(db, statements.count, values));
   if (circle && circle.animals > circle.room) {
     return pageOfCrowded(db, order, { ...values, scan: scanRoom(circle) }, query.limit);
   }
-  const narrowed = Object.values(finders).some((value) => value !== null);
   if (!narrowed) {
     const rows = await guardStorage("D1", () => runOne(db, statements.straight, values));
     return pageFrom(rows, query.limit);

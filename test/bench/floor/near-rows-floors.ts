@@ -1,4 +1,3 @@
-import type { Database } from "../../../src/db/database.ts";
 import { EARTH_RADIUS_KM } from "../../../src/shelters/near.queries.ts";
 import {
   NEAR_ROWS_READ_PATH,
@@ -7,6 +6,7 @@ import {
 } from "../floor-paths.ts";
 import type { Floor } from "./floor-requests.ts";
 import { listedPetsNear } from "./near-floors.ts";
+import { countingRows } from "./rows-read.ts";
 
 /**
  * The page of animals near a place, the API's way and the straightforward
@@ -33,31 +33,6 @@ FROM near JOIN pets ON pets.shelter_id = near.id
 WHERE pets.deleted_at IS NULL
 ORDER BY unit, pets.id
 LIMIT ?4`;
-
-/** The database as given, but summing the rows D1 reads for each statement it runs, alone or in a batch. */
-function countingRows(db: Database) {
-  const counted = { rowsRead: 0 };
-  const tally = <R extends D1Result>(result: R): R => {
-    counted.rowsRead += result.meta.rows_read ?? 0;
-    return result;
-  };
-  const d1 = db.d1;
-  const prepare = (query: string) => {
-    const statement = d1.prepare(query);
-    const bind = statement.bind.bind(statement);
-    statement.bind = (...values: unknown[]) => {
-      const bound = bind(...values);
-      const all = bound.all.bind(bound);
-      bound.all = async <T>() => tally(await all<T>());
-      return bound;
-    };
-    return statement;
-  };
-  const batch = async <T>(statements: D1PreparedStatement[]) =>
-    (await d1.batch<T>(statements)).map(tally);
-  const target = Object.assign(Object.create(d1) as D1Database, { prepare, batch });
-  return { db: { ...db, d1: target }, counted };
-}
 
 /** The two pages near a place, by method and path as floors.ts keys them. */
 export const nearRowsFloors: Record<string, Floor> = {

@@ -1,0 +1,105 @@
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { listPetsNear } from "../../../src/pets/pet-listing-near.queries.ts";
+import type { NearPosition } from "../../../src/shelters/near-cursor.ts";
+import { countingRows } from "../../bench/floor/rows-read.ts";
+import { type SeededKey, seedUnlimitedKey, testServices } from "../support/keys.ts";
+
+/*
+ * What a page by distance reads, as D1 bills it (`meta.rows_read` summed
+ * over every statement the listing runs): what the shelters near the place
+ * cost, and from the nearest only about the animals the page lists, however
+ * many more they hold. 40 shelters of 100 animals each, the four nearest in
+ * one 100 m unit, their animals' ids interleaved.
+ */
+
+const R = 6371.0088;
+const SHELTERS = 40;
+const ANIMALS = 100;
+const SHARING = 4;
+const LIMIT = 20;
+/**
+ * What one shelter near the place costs a page whatever its animals: its
+ * R*Tree entry, its row, and their sorting, numbering and walking in
+ * temporary tables, each counted as rows read.
+ */
+const PER_SHELTER = 12;
+/** The animals of the nearest unit's shelters: each one's first `LIMIT + 1` read by the walk, by the page, and sorted. */
+const NEAREST_ANIMALS = 3 * (LIMIT + 1) * SHARING;
+const centre = [-20, 60] as const;
+
+let owner: SeededKey;
+const { db } = testServices();
+/** Each animal's id with its shelter's unit, nearest first, ties by id. */
+let expected: number[] = [];
+
+beforeAll(async () => {
+  owner = await seedUnlimitedKey();
+  const degreesPerKm = 180 / Math.PI / R;
+  // The first `SHARING` shelters 20 m from the centre, then one every 500 m due north.
+  await env.DB.prepare(
+    `INSERT INTO shelters (account_id, name, email, city, country, latitude, longitude, created_at)
+     WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ?2 - 1)
+     SELECT ?1, 'Shelter ' || i, 'shelter@example.com', 'Rows', 'MU',
+       ?3 + (max(0, i - ${SHARING - 1}) * 0.5 + 0.02) * ?4, ?5, 0 FROM n`,
+  )
+    .bind(owner.row.accountId, SHELTERS, centre[0], degreesPerKm, centre[1])
+    .run();
+  await env.DB.batch([
+    env.DB.prepare(
+      `INSERT INTO shelter_places (id, min_lat, max_lat, min_lon, max_lon)
+       SELECT id, latitude, latitude, longitude, longitude FROM shelters WHERE city = 'Rows'`,
+    ),
+    env.DB.prepare(
+      `INSERT INTO pets (name, category_id, status, version, created_at, shelter_id)
+       WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${ANIMALS - 1})
+       SELECT 'Pup', 1, 'available', 1, 0, shelters.id FROM n, shelters
+       WHERE city = 'Rows' ORDER BY n.i, shelters.id`,
+    ),
+  ]);
+  const { results } = await env.DB.prepare(
+    `SELECT pets.id FROM pets JOIN shelters ON shelters.id = pets.shelter_id WHERE city = 'Rows'
+     ORDER BY max(0, shelters.id - (SELECT min(id) FROM shelters WHERE city = 'Rows') - ${SHARING - 1}), pets.id`,
+  ).all<{ id: number }>();
+  expected = results.map((row) => row.id);
+  expect(expected).toHaveLength(SHELTERS * ANIMALS);
+});
+
+/** One page by distance from `after`, with the rows D1 read for it. */
+async function pageAfter(after: NearPosition | undefined, limit = LIMIT) {
+  const { db: counting, counted } = countingRows(db);
+  const page = await listPetsNear(counting, {
+    nearby: {
+      place: { latitude: centre[0], longitude: centre[1] },
+      withinKm: 50,
+      sort: "distance",
+    },
+    direction: "asc",
+    after,
+    limit,
+  });
+  return { ...page, rowsRead: counted.rowsRead };
+}
+
+describe("a page of animals by distance, near shelters holding many more than it lists", () => {
+  it("reads the nearest shelters' animals only as far as the page takes, page after page", async () => {
+    const first = await pageAfter(undefined);
+    expect(first.pets.map((pet) => pet.id)).toEqual(expected.slice(0, LIMIT));
+    expect(first.rowsRead).toBeGreaterThan(LIMIT);
+    expect(first.rowsRead).toBeLessThanOrEqual(NEAREST_ANIMALS + PER_SHELTER * SHELTERS);
+    const second = await pageAfter(first.next);
+    expect(second.pets.map((pet) => pet.id)).toEqual(expected.slice(LIMIT, 2 * LIMIT));
+    expect(second.rowsRead).toBeLessThanOrEqual(NEAREST_ANIMALS + PER_SHELTER * SHELTERS);
+  });
+
+  it("never skips or repeats an animal, reading each shelter's animals only as far as the page takes", async () => {
+    const listed: number[] = [];
+    let after: NearPosition | undefined;
+    do {
+      const page = await pageAfter(after, 100);
+      listed.push(...page.pets.map((pet) => pet.id));
+      after = page.next;
+    } while (after !== undefined && listed.length <= expected.length);
+    expect(listed).toEqual(expected);
+  });
+});
