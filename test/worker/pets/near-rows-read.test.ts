@@ -4,6 +4,7 @@ import { listPetsNear } from "../../../src/pets/pet-listing-near.queries.ts";
 import type { NearPosition } from "../../../src/shelters/near-cursor.ts";
 import { countingRows } from "../../bench/floor/rows-read.ts";
 import { type SeededKey, seedUnlimitedKey, testServices } from "../support/keys.ts";
+import { insertSheltersNorth } from "../support/shelters.ts";
 
 /*
  * What a page by distance reads, as D1 bills it (`meta.rows_read` summed
@@ -13,7 +14,6 @@ import { type SeededKey, seedUnlimitedKey, testServices } from "../support/keys.
  * one 100 m unit, their animals' ids interleaved.
  */
 
-const R = 6371.0088;
 const SHELTERS = 40;
 const ANIMALS = 100;
 const SHARING = 4;
@@ -35,28 +35,19 @@ let expected: number[] = [];
 
 beforeAll(async () => {
   owner = await seedUnlimitedKey();
-  const degreesPerKm = 180 / Math.PI / R;
   // The first `SHARING` shelters 20 m from the centre, then one every 500 m due north.
+  await insertSheltersNorth(
+    owner.row.accountId,
+    { city: "Rows", country: "MU", centre },
+    SHELTERS,
+    `max(0, i - ${SHARING - 1}) * 0.5 + 0.02`,
+  );
   await env.DB.prepare(
-    `INSERT INTO shelters (account_id, name, email, city, country, latitude, longitude, created_at)
-     WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ?2 - 1)
-     SELECT ?1, 'Shelter ' || i, 'shelter@example.com', 'Rows', 'MU',
-       ?3 + (max(0, i - ${SHARING - 1}) * 0.5 + 0.02) * ?4, ?5, 0 FROM n`,
-  )
-    .bind(owner.row.accountId, SHELTERS, centre[0], degreesPerKm, centre[1])
-    .run();
-  await env.DB.batch([
-    env.DB.prepare(
-      `INSERT INTO shelter_places (id, min_lat, max_lat, min_lon, max_lon)
-       SELECT id, latitude, latitude, longitude, longitude FROM shelters WHERE city = 'Rows'`,
-    ),
-    env.DB.prepare(
-      `INSERT INTO pets (name, category_id, status, version, created_at, shelter_id)
-       WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${ANIMALS - 1})
-       SELECT 'Pup', 1, 'available', 1, 0, shelters.id FROM n, shelters
-       WHERE city = 'Rows' ORDER BY n.i, shelters.id`,
-    ),
-  ]);
+    `INSERT INTO pets (name, category_id, status, version, created_at, shelter_id)
+     WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${ANIMALS - 1})
+     SELECT 'Pup', 1, 'available', 1, 0, shelters.id FROM n, shelters
+     WHERE city = 'Rows' ORDER BY n.i, shelters.id`,
+  ).run();
   const { results } = await env.DB.prepare(
     `SELECT pets.id FROM pets JOIN shelters ON shelters.id = pets.shelter_id WHERE city = 'Rows'
      ORDER BY max(0, shelters.id - (SELECT min(id) FROM shelters WHERE city = 'Rows') - ${SHARING - 1}), pets.id`,

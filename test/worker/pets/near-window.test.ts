@@ -4,6 +4,7 @@ import { SEARCH_WINDOW } from "../../../src/pets/pet-finders.ts";
 import { fromBase64Url } from "../../../src/utils/base64url.ts";
 import { type SeededKey, seedUnlimitedKey } from "../support/keys.ts";
 import { api, ORIGIN } from "../support/request.ts";
+import { insertSheltersNorth } from "../support/shelters.ts";
 
 /*
  * One page of animals near a place examines at most 10,000 entries,
@@ -13,7 +14,6 @@ import { api, ORIGIN } from "../support/request.ts";
  * brute-force reading of the same rows finds, nearest first.
  */
 
-const R = 6371.0088;
 const SHELTERS = 5_001;
 const PER_UNIT = 20;
 const centre = [-35, -140] as const;
@@ -29,20 +29,13 @@ let animals: { id: number; unit: number; children: boolean; dogs: boolean }[] = 
  * good with dogs for one in three.
  */
 async function seedCircle() {
-  const degreesPerKm = 180 / Math.PI / R;
-  await env.DB.prepare(
-    `INSERT INTO shelters (account_id, name, email, city, country, latitude, longitude, created_at)
-     WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ?2 - 1)
-     SELECT ?1, 'Shelter ' || i, 'shelter@example.com', 'Ring', 'FR',
-       ?3 + ((i / ${PER_UNIT}) * 0.1 + 0.02) * ?4, ?5, 0 FROM n`,
-  )
-    .bind(owner.row.accountId, SHELTERS, centre[0], degreesPerKm, centre[1])
-    .run();
+  await insertSheltersNorth(
+    owner.row.accountId,
+    { city: "Ring", country: "FR", centre },
+    SHELTERS,
+    `(i / ${PER_UNIT}) * 0.1 + 0.02`,
+  );
   await env.DB.batch([
-    env.DB.prepare(
-      `INSERT INTO shelter_places (id, min_lat, max_lat, min_lon, max_lon)
-       SELECT id, latitude, latitude, longitude, longitude FROM shelters WHERE city = 'Ring'`,
-    ),
     env.DB.prepare(
       `INSERT INTO pets (name, category_id, status, version, created_at, shelter_id, good_with_children, good_with_dogs)
        SELECT 'Pup', 1, 'available', 1, 0, id,
@@ -218,19 +211,13 @@ describe("a shelter with more animals than a window counts of one", () => {
   const far = [40, 150] as const;
 
   it("is listed whole, its unit on as many pages as it takes, then the units after it", async () => {
-    const degreesPerKm = 180 / Math.PI / R;
-    await env.DB.prepare(
-      `INSERT INTO shelters (account_id, name, email, city, country, latitude, longitude, created_at)
-       WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 3)
-       SELECT ?1, 'Shelter ' || i, 'shelter@example.com', 'Crowd', 'JP', ?2 + (i * 0.1 + 0.02) * ?3, ?4, 0 FROM n`,
-    )
-      .bind(owner.row.accountId, far[0], degreesPerKm, far[1])
-      .run();
+    await insertSheltersNorth(
+      owner.row.accountId,
+      { city: "Crowd", country: "JP", centre: far },
+      4,
+      "i * 0.1 + 0.02",
+    );
     await env.DB.batch([
-      env.DB.prepare(
-        `INSERT INTO shelter_places (id, min_lat, max_lat, min_lon, max_lon)
-         SELECT id, latitude, latitude, longitude, longitude FROM shelters WHERE city = 'Crowd'`,
-      ),
       // 250 animals in the nearest shelter, then one in each of the others.
       env.DB.prepare(
         `INSERT INTO pets (name, category_id, status, version, created_at, shelter_id)
