@@ -144,23 +144,6 @@ export function runValues(
 }
 
 /**
- * Runs `statements` as one D1 batch, as `runAll` does, and gives each
- * result's rows as `runValues` does. D1 answers a batch's rows only as
- * objects keyed by column, in the columns' order; the statements' columns
- * need distinct names, as for `runAll`.
- */
-export async function runAllValues(
-  db: Database,
-  statements: readonly Statement<unknown>[],
-  values: Record<string, unknown>,
-): Promise<unknown[][][]> {
-  const results = await db.d1.batch<Record<string, unknown>>(
-    statements.map((statement) => bound(db.d1, statement, values)),
-  );
-  return results.map(({ results: rows }) => rows.map((row) => Object.values(row)));
-}
-
-/**
  * A placeholder bound as given. Drizzle encodes a placeholder that sets a
  * timestamp column as a Date; statements bind milliseconds, as such columns
  * store them and as conditions compare them.

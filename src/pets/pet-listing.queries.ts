@@ -3,6 +3,7 @@ import {
   asc,
   count,
   desc,
+  eq,
   gt,
   inArray,
   lt,
@@ -15,13 +16,7 @@ import {
 import { alias, type SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Direction } from "../api/cursor.ts";
 import { MAX_ID } from "../api/identifiers.ts";
-import {
-  type Database,
-  type Drizzle,
-  preparedQueries,
-  runAllValues,
-  runValues,
-} from "../db/database.ts";
+import { type Database, type Drizzle, preparedQueries, runValues } from "../db/database.ts";
 import { pets } from "../db/schema.ts";
 import { petSearch } from "../db/search-tables.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
@@ -182,17 +177,28 @@ function liveEntries(db: Drizzle, direction: Direction, entries: number) {
 /**
  * A page from a window of at most SEARCH_WINDOW entries of an index, every
  * filter checked on each, and what the window held: how many entries, and
- * the last, where the next page starts when this one ends short.
+ * the last, where the next page starts when this one ends short. The page
+ * walks the window as SQLite yields it (a co-routine in the index's order)
+ * and stops at its limit, so a filter most animals match reads about a page
+ * of entries, not the window's all.
  */
 function windowed(
   db: Drizzle,
   direction: Direction,
   window: ReturnType<typeof searched> | ReturnType<typeof liveEntries>,
 ) {
+  const { order } = ordering(direction);
   const entries = window.as("windowed");
   const edge = direction === "asc" ? max : min;
   return {
-    page: pageOf(db, direction, and(inArray(pets.id, window), checked)),
+    page: db
+      .select(petShape.columns)
+      .from(entries)
+      .innerJoin(pets, eq(pets.id, entries.id))
+      .where(checked)
+      .orderBy(order(entries.id))
+      .limit(limit)
+      .prepare(),
     window: db
       .select({ entries: count(), edge: edge(entries.id) })
       .from(entries)
@@ -247,18 +253,16 @@ export async function listPets(db: Database, query: PetPageQuery): Promise<PetPa
     ...filters,
   };
   const chosen = statementFor(finders, filters);
-  if ("window" in chosen) {
-    const [rows = [], windows = []] = await guardStorage("D1", () =>
-      runAllValues(db, [chosen.page, chosen.window], values),
-    );
-    const page = pageFrom(rows, query.limit);
-    // The window's one row: how many entries it held, and the last (null when none).
-    const [entries, edge] = (windows[0] ?? []) as [number?, (number | null)?];
-    const full = entries === SEARCH_WINDOW && edge != null;
-    return page.next === undefined && full ? { ...page, next: edge } : page;
-  }
-  const rows = await guardStorage("D1", () => runValues(db, chosen, values));
-  return pageFrom(rows, query.limit);
+  const rows = await guardStorage("D1", () =>
+    runValues(db, "window" in chosen ? chosen.page : chosen, values),
+  );
+  const page = pageFrom(rows, query.limit);
+  if (!("window" in chosen) || page.next !== undefined) return page;
+  // A short page examined its whole window: when that held all it may, the next page starts after it.
+  const windows = await guardStorage("D1", () => runValues(db, chosen.window, values));
+  // The window's one row: how many entries it held, and the last (null when none).
+  const [entries, edge] = (windows[0] ?? []) as [number?, (number | null)?];
+  return entries === SEARCH_WINDOW && edge != null ? { ...page, next: edge } : page;
 }
 
 /**

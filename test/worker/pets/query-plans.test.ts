@@ -83,6 +83,9 @@ describe("the listings' query plans", () => {
           /SEARCH pets USING INTEGER PRIMARY KEY \(rowid=\?\)/,
         );
       }
+      // The window yields its entries to the page as it walks them, so a full page stops early.
+      expect(await planOf(searchWindow.page)).toMatch(/CO-ROUTINE windowed/);
+      expect(await planOf(searchWindow.page)).not.toMatch(/MATERIALIZE|TEMP B-TREE/);
     }
   });
 
@@ -94,6 +97,11 @@ describe("the listings' query plans", () => {
         expect(plan).toMatch(/SEARCH pets USING (COVERING )?INDEX pets_live_id_idx \(id[<>]\?\)/);
         expect(plan).not.toMatch(/SCAN pets\b/);
       }
+      // The window yields its entries to the page as it walks them, so a full page stops early.
+      const page = await planOf(liveWindow.page);
+      expect(page).toMatch(/CO-ROUTINE windowed/);
+      expect(page).toMatch(/SEARCH pets USING INTEGER PRIMARY KEY \(rowid=\?\)/);
+      expect(page).not.toMatch(/MATERIALIZE|TEMP B-TREE/);
     }
   });
 
