@@ -1,3 +1,5 @@
+import { ExpiringCache } from "../utils/expiring-cache.ts";
+
 /**
  * `Consistency-Token`: a D1 bookmark in this service's own encoding, opaque
  * to clients. Local D1 takes any text as a bookmark and a replica reads at
@@ -117,19 +119,15 @@ const minuteAt = (now: number) => Math.floor(now / 60_000);
  * sealed again (every read between two writes ends at it) or the same token
  * sent back again costs a lookup instead of an HMAC. Keyed by the secret and
  * the account too, so a rotated secret or another account's key finds
- * nothing; 1,000 entries each, the oldest dropped first.
+ * nothing; 1,000 entries each, the oldest dropped first, none kept past the
+ * minute its seal names or the life of the token it opened.
  */
-const sealed = new Map<string, string>();
-const opened = new Map<string, { bookmark: string; minute: number }>();
 const MEMO_ENTRIES = 1_000;
-
-function remember<V>(memo: Map<string, V>, name: string, value: V): void {
-  if (memo.size >= MEMO_ENTRIES) {
-    const oldest = memo.keys().next();
-    if (!oldest.done) memo.delete(oldest.value);
-  }
-  memo.set(name, value);
-}
+const sealed = new ExpiringCache<string, string>(MEMO_ENTRIES, 60_000);
+const opened = new ExpiringCache<string, { bookmark: string; minute: number }>(
+  MEMO_ENTRIES,
+  MAX_AGE_MINUTES * 60_000,
+);
 
 /** The token a reply to a key of `account` carries for the bookmark after its request's last query. */
 export async function sealToken(
@@ -140,7 +138,7 @@ export async function sealToken(
 ): Promise<string> {
   const minute = minuteAt(now);
   const name = `${secret}\n${account}\n${minute}\n${bookmark}`;
-  const known = sealed.get(name);
+  const known = sealed.get(name, now);
   if (known !== undefined) return known;
   const content = contentOf(bookmark, minute);
   const seal = await sealOf(secret, account, content);
@@ -148,7 +146,7 @@ export async function sealToken(
   token.set(content);
   token.set(seal, content.length);
   const text = `${PREFIX}${toBase32(token)}`;
-  remember(sealed, name, text);
+  sealed.set(name, text, now);
   return text;
 }
 
@@ -164,7 +162,7 @@ export async function openToken(
   secrets: readonly string[],
   now: number,
 ): Promise<{ bookmark: string } | "expired" | "invalid"> {
-  const content = await genuineContent(token, account, secrets);
+  const content = await genuineContent(token, account, secrets, now);
   if (!content) return "invalid";
   if (minuteAt(now) - content.minute > MAX_AGE_MINUTES) return "expired";
   return { bookmark: content.bookmark };
@@ -175,9 +173,10 @@ async function genuineContent(
   token: string,
   account: number,
   secrets: readonly string[],
+  now: number,
 ): Promise<{ bookmark: string; minute: number } | undefined> {
   for (const secret of secrets) {
-    const known = opened.get(`${secret}\n${account}\n${token}`);
+    const known = opened.get(`${secret}\n${account}\n${token}`, now);
     if (known) return known;
   }
   if (token.length > MAX_TOKEN_LENGTH || !SHAPE.test(token)) return undefined;
@@ -192,7 +191,7 @@ async function genuineContent(
       bookmark: new TextDecoder().decode(content.subarray(0, bookmarkLength)),
       minute: new DataView(content.buffer).getUint32(bookmarkLength),
     };
-    remember(opened, `${secret}\n${account}\n${token}`, carried);
+    opened.set(`${secret}\n${account}\n${token}`, carried, now);
     return carried;
   }
   return undefined;
