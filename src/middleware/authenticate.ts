@@ -7,25 +7,6 @@ import { inRanges } from "../keys/address-ranges.ts";
 import { hashApiKey, isWellFormedKey } from "../keys/key-format.ts";
 import { hasStoppedWorking } from "../keys/key-state.ts";
 import type { Services } from "../services.ts";
-import { ExpiringCache } from "../utils/expiring-cache.ts";
-
-/**
- * The hash of each key this isolate saw lately: a client sends the same key
- * on every request, and hashing it each time was the largest part of
- * authentication's cost. Only well-formed keys are kept (50 characters each),
- * 10,000 of them at most, for ten minutes: the keys are in this isolate's
- * memory anyway while their requests are, and a hash says nothing about
- * whether its key still works (the record and the key's object do).
- */
-const hashes = new ExpiringCache<string, string>(10_000, 10 * 60_000);
-
-async function hashOf(token: string, now: number): Promise<string> {
-  const known = hashes.get(token, now);
-  if (known !== undefined) return known;
-  const hash = await hashApiKey(token);
-  hashes.set(token, hash, now);
-  return hash;
-}
 
 /**
  * Works out who is calling from the bearer token and the address it came
@@ -40,7 +21,8 @@ export async function identify(c: Context<AppEnv>, services: Services): Promise<
   const token = bearerToken(c.req.header("Authorization"));
   if (!token) return { kind: "anonymous", keySent: false };
   if (!isWellFormedKey(token)) return { kind: "anonymous", keySent: true };
-  const hash = await hashOf(token, Date.now());
+  // Hashed on every request: an isolate keeps no raw key past the request that sent it.
+  const hash = await hashApiKey(token);
   const record = await services.keys.find(hash);
   if (!record) return { kind: "anonymous", keySent: true };
   const key = { hash, lastFour: record.lastFour, record };
