@@ -1,6 +1,7 @@
 import { type Hook, type RouteConfig, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { ZodSafeParseResult } from "zod";
+import { isJsonMediaType } from "./api/request-bodies.ts";
 import type { AppEnv } from "./context.ts";
 import { ApiError, type ErrorDetail, messages } from "./errors.ts";
 
@@ -72,15 +73,13 @@ function headersFor(schema: z.ZodObject): (c: Context<AppEnv>) => Record<string,
     );
 }
 
-const JSON_MEDIA_TYPE = /^application\/(?:[\w.-]+\+)?json$/i;
-
 /**
  * The body's JSON value, as hono/validator reads it: none (an empty object)
  * unless the body came as JSON, and a 400 when it is not JSON.
  */
 async function jsonOf(c: Context<AppEnv>): Promise<unknown> {
   const mediaType = (c.req.header("Content-Type") ?? "").split(";")[0]?.trim() ?? "";
-  if (!JSON_MEDIA_TYPE.test(mediaType)) return {};
+  if (!isJsonMediaType(mediaType)) return {};
   try {
     return await c.req.json();
   } catch {
@@ -93,7 +92,7 @@ function jsonSchemaOf(request: RequestInput): Schema | undefined {
   const content = request.body?.content ?? {};
   const schemas = new Set(
     Object.entries(content)
-      .filter(([mediaType]) => JSON_MEDIA_TYPE.test(mediaType))
+      .filter(([mediaType]) => isJsonMediaType(mediaType))
       .map(([, media]) => (media && "schema" in media ? media.schema : undefined)),
   );
   if (schemas.size > 1) throw new Error("a route's JSON media types must share one schema");

@@ -175,11 +175,11 @@ async function genuineContent(
   secrets: readonly string[],
   now: number,
 ): Promise<{ bookmark: string; minute: number } | undefined> {
+  if (token.length > MAX_TOKEN_LENGTH || !SHAPE.test(token)) return undefined;
   for (const secret of secrets) {
     const known = opened.get(`${secret}\n${account}\n${token}`, now);
     if (known) return known;
   }
-  if (token.length > MAX_TOKEN_LENGTH || !SHAPE.test(token)) return undefined;
   const bytes = fromBase32(token.slice(PREFIX.length));
   if (!bytes || bytes.length <= MINUTE_BYTES + SEAL_BYTES) return undefined;
   const content = bytes.slice(0, -SEAL_BYTES);

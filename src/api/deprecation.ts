@@ -1,4 +1,9 @@
-import type { Deprecation, RouteTable, ScheduledOperation } from "./route-table.ts";
+import {
+  type Deprecation,
+  PATH_PARAMETER,
+  type RouteTable,
+  type ScheduledOperation,
+} from "./route-table.ts";
 
 /** A deprecated operation, as its route declares it: where it is, and what replaces it. */
 export interface DeprecationNotice extends Deprecation {
@@ -29,7 +34,6 @@ export function deprecationsIn(tables: readonly RouteTable[]): DeprecationNotice
   );
 }
 
-const PATH_PARAMETER = /\{([^}]+)\}/g;
 /** A path segment that is one parameter, whole. */
 const WHOLE_PARAMETER = /^\{([^}/]+)\}$/;
 

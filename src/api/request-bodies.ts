@@ -2,6 +2,10 @@ import type { z } from "@hono/zod-openapi";
 import { messages } from "../errors.ts";
 import type { DocumentedError } from "./responses.ts";
 
+/** `application/json`, `application/merge-patch+json` and the like. */
+export const isJsonMediaType = (mediaType: string) =>
+  /^application\/(?:[\w.-]+\+)?json$/i.test(mediaType);
+
 /** A required JSON body of one schema. */
 export function jsonBody<S extends z.ZodType>(schema: S) {
   return { required: true, content: { "application/json": { schema } } };

@@ -3,6 +3,9 @@ import type { Config } from "../config.ts";
 import type { Scope } from "../scopes.ts";
 import { idempotentOperation } from "./idempotency-key.ts";
 
+/** A parameter in a documented path, `{petId}`; its name is the first group. */
+export const PATH_PARAMETER = /\{([^}]+)\}/g;
+
 /** How settled an operation is, stated as `x-stability` on it. */
 type Stability = "stable" | "beta" | "experimental";
 

@@ -16,8 +16,11 @@ const ALLOWED_REQUEST_HEADERS = [
 
 const PREFLIGHT_MAX_AGE_SECONDS = 86_400;
 
-/** Nothing follows a preflight's answer. */
-const nothing = async () => {};
+/**
+ * What follows a Hono middleware called as a plain step at its own point
+ * (a preflight's answer, the request's name, nosniff): nothing.
+ */
+export const nothing = async () => {};
 
 /**
  * Answers an `OPTIONS` under the CORS paths before any key is asked for or

@@ -1,12 +1,10 @@
 import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { isJsonMediaType } from "../api/request-bodies.ts";
 import { MAX_JSON_BODY_BYTES, type OperatorRoute } from "../api/route-table.ts";
 import type { AppEnv } from "../context.ts";
 import { ApiError, messages } from "../errors.ts";
 import { findDuplicateKey } from "./json-duplicate-keys.ts";
-
-/** `application/json`, `application/merge-patch+json` and the like. */
-const isJsonMediaType = (mediaType: string) => /^application\/(?:[\w.-]+\+)?json$/i.test(mediaType);
 
 /** A Content-Type of exactly this media type, parameters allowed. */
 const mediaTypeHeader = (mediaType: string) =>

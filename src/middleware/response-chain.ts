@@ -13,7 +13,7 @@ import type { AppEnv } from "../context.ts";
 import { ApiError, errorResponse, handleError, messages } from "../errors.ts";
 import { log } from "../logging.ts";
 import { answerConditionally } from "./conditional-read.ts";
-import { preflightAnswer } from "./cors-preflight.ts";
+import { nothing, preflightAnswer } from "./cors-preflight.ts";
 import { methodNotAllowedError } from "./method-not-allowed.ts";
 import { routeMethods } from "./route-methods.ts";
 import { afterChanges, requestServices } from "./services.ts";
@@ -48,9 +48,6 @@ export const EXPOSED_HEADERS = [
   "Consistency-Token",
   "Idempotent-Replayed",
 ].join(", ");
-
-/** What follows a Hono middleware the chain calls as a plain step at its own point: nothing. */
-const nothing = async () => {};
 
 /**
  * Names the request: the incoming cf-ray, else a fresh UUID. An incoming

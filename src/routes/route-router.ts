@@ -3,7 +3,12 @@ import type { MiddlewareHandler } from "hono";
 import { Hono } from "hono";
 import { type DeprecationNotice, deprecationsIn } from "../api/deprecation.ts";
 import type { RouteHandlers } from "../api/route-handlers.ts";
-import { type OperatorRoute, operationOf, type RouteTable } from "../api/route-table.ts";
+import {
+  type OperatorRoute,
+  operationOf,
+  PATH_PARAMETER,
+  type RouteTable,
+} from "../api/route-table.ts";
 import type { AppEnv } from "../context.ts";
 import { idempotentHandler } from "../idempotency/idempotent-request.ts";
 import { routeChecks } from "../middleware/api-request.ts";
@@ -35,7 +40,7 @@ function register(
   handler: unknown,
   step: MiddlewareHandler<AppEnv>,
 ): void {
-  const path = route.path.replaceAll(/\{([^}]+)\}/g, ":$1");
+  const path = route.path.replaceAll(PATH_PARAMETER, ":$1");
   // The table ties each handler to its own route's types; here every route is the same shape.
   router.on(route.method.toUpperCase(), path, step, handler as MiddlewareHandler<AppEnv>);
 }
