@@ -5,11 +5,14 @@
  */
 export class ExpiringCache<K, V> {
   readonly #entries = new Map<K, { value: V; expiresAt: number }>();
+  readonly #maxEntries: number;
+  readonly #ttlMs: number;
 
-  constructor(
-    private readonly maxEntries: number,
-    private readonly ttlMs: number,
-  ) {}
+  // Plain fields, not parameter properties: Node runs this file with its types stripped.
+  constructor(maxEntries: number, ttlMs: number) {
+    this.#maxEntries = maxEntries;
+    this.#ttlMs = ttlMs;
+  }
 
   /** The value, while it has not expired. */
   get(key: K, now: number): V | undefined {
@@ -22,11 +25,11 @@ export class ExpiringCache<K, V> {
 
   set(key: K, value: V, now: number): void {
     this.#entries.delete(key);
-    if (this.#entries.size >= this.maxEntries) {
+    if (this.#entries.size >= this.#maxEntries) {
       const oldest = this.#entries.keys().next();
       if (!oldest.done) this.#entries.delete(oldest.value);
     }
-    this.#entries.set(key, { value, expiresAt: now + this.ttlMs });
+    this.#entries.set(key, { value, expiresAt: now + this.#ttlMs });
   }
 
   delete(key: K): void {
