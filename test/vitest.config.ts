@@ -28,6 +28,9 @@ export default defineConfig({
         plugins: [
           cloudflareTest(async ({ inject }) => ({
             wrangler: { configPath: path.join(root, "wrangler.toml") },
+            // workerd's verbose report repeats, with its stack, each connection a test cuts or
+            // refuses on purpose; the Worker's own logs and unhandled errors print without it.
+            verbose: false,
             miniflare: {
               bindings: {
                 TEST_MIGRATIONS: await readD1Migrations(path.join(root, "migrations")),
