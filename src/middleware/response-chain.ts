@@ -18,16 +18,37 @@ import { methodNotAllowedError } from "./method-not-allowed.ts";
 import { routeMethods } from "./route-methods.ts";
 import { afterChanges, requestServices } from "./services.ts";
 
-/** The API's replies (/v1, and the document at the root too): per caller, so revalidated or never stored. */
-const API_PATHS = [API_PATH, DOCUMENT_PATH];
-/** The operator's replies (new keys, invite links): never stored. */
-const OPERATOR_PATHS = [OPERATOR_PATH];
-/** Public files that carry their own ETag and caching (photos). */
-const FILE_PATHS = [PHOTOS_PATH];
-/** Where a page of any origin may read replies: these take bearer keys, never cookies. */
-const CORS_PATHS = [...API_PATHS, ...FILE_PATHS];
-/** Where `If-None-Match` can turn a read's 200 into a 304. */
-const CONDITIONAL_PATHS = [...API_PATHS, ...FILE_PATHS];
+/**
+ * What part of the Worker a path is in, each with its own reply headers:
+ * the API's (/v1, and the document at the root too: per caller, so
+ * revalidated or never stored), the operator's (new keys, invite links:
+ * never stored), public files with their own ETag and caching (photos),
+ * and the dashboard's pages. Pages of any origin may read the API's and the
+ * files' replies (these take bearer keys, never cookies), and there
+ * `If-None-Match` can turn a read's 200 into a 304.
+ */
+type Area = "api" | "operator" | "files" | "dashboard" | "other";
+
+const AREAS: readonly (readonly [prefix: string, area: Area])[] = [
+  [API_PATH, "api"],
+  [DOCUMENT_PATH, "api"],
+  [OPERATOR_PATH, "operator"],
+  [PHOTOS_PATH, "files"],
+  [DASHBOARD_PATH, "dashboard"],
+];
+
+/** The area of the path itself or one below it: "/v1" is answered (401 or 404) like any path under it. */
+function areaOf(path: string): Area {
+  for (const [prefix, area] of AREAS) {
+    if (path.startsWith(prefix) && (path.length === prefix.length || path[prefix.length] === "/")) {
+      return area;
+    }
+  }
+  return "other";
+}
+
+/** Where CORS applies and a read may be answered 304. */
+const isShared = (area: Area) => area === "api" || area === "files";
 
 /** Every response header the API documents, so a page can read it. */
 export const EXPOSED_HEADERS = [
@@ -80,11 +101,6 @@ const noSniffing = secureHeaders({
   removePoweredBy: false,
 });
 
-/** The path itself or one below it: "/v1" is answered (401 or 404) like any path under it. */
-function under(path: string, prefixes: readonly string[]): boolean {
-  return prefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
-}
-
 /** A read a client may keep and revalidate: a GET or HEAD answered 200 or 304. */
 function isRead(method: string): boolean {
   return method === "GET" || method === "HEAD";
@@ -102,6 +118,7 @@ function isRead(method: string): boolean {
 async function answer(
   c: Context<AppEnv>,
   next: Next,
+  area: Area,
   requestId: string,
   allowedMethods: MiddlewareHandler<AppEnv>,
   preflight: (c: Context<AppEnv>) => Promise<Response>,
@@ -112,12 +129,12 @@ async function answer(
       c.res = errorResponse(c, new ApiError("internal_error", messages.internalError));
       return;
     }
-    const { method, path } = c.req;
-    if (method === "OPTIONS" && under(path, CORS_PATHS)) {
+    const { method } = c.req;
+    if (method === "OPTIONS" && isShared(area)) {
       c.res = await preflight(c);
       return;
     }
-    if (under(path, [DASHBOARD_PATH])) await next();
+    if (area === "dashboard") await next();
     else await allowedMethods(c, next);
     await afterChanges(c, built);
   } catch (error) {
@@ -147,21 +164,22 @@ export function responseChain(app: Hono<AppEnv>): MiddlewareHandler<AppEnv> {
     const started = performance.now();
     await nameRequest(c, nothing);
     const requestId = c.get("requestId");
-    await answer(c, next, requestId, allowedMethods, preflight);
-    const { path, method } = c.req;
+    const area = areaOf(c.req.path);
+    await answer(c, next, area, requestId, allowedMethods, preflight);
+    const { method } = c.req;
     const recorded = c.get("replyHeaders");
     if (recorded) for (const name in recorded) c.res.headers.set(name, recorded[name] ?? "");
-    if (isRead(method) && c.res.status === 200 && under(path, CONDITIONAL_PATHS)) {
+    if (isRead(method) && c.res.status === 200 && isShared(area)) {
       await answerConditionally(c);
     }
     const { headers, status } = c.res;
-    if (under(path, API_PATHS)) {
+    if (area === "api") {
       const revalidated = isRead(method) && (status === 200 || status === 304);
       headers.set("Cache-Control", revalidated ? "private, no-cache" : "no-store");
-    } else if (under(path, OPERATOR_PATHS)) {
+    } else if (area === "operator") {
       headers.set("Cache-Control", "no-store");
     }
-    if (under(path, CORS_PATHS)) {
+    if (isShared(area)) {
       headers.set("Access-Control-Allow-Origin", "*");
       headers.set("Access-Control-Expose-Headers", EXPOSED_HEADERS);
     }
