@@ -1,4 +1,5 @@
 import { ExpiringCache } from "../utils/expiring-cache.ts";
+import { utf8Decoder, utf8Encoder } from "../utils/utf8.ts";
 
 /**
  * `Consistency-Token`: a D1 bookmark in this service's own encoding, opaque
@@ -65,7 +66,7 @@ function fromBase32(text: string): Uint8Array<ArrayBuffer> | undefined {
 
 /** The bookmark's bytes and the minute after them: what a token carries in the clear. */
 function contentOf(bookmark: string, minute: number): Uint8Array<ArrayBuffer> {
-  const text = new TextEncoder().encode(bookmark);
+  const text = utf8Encoder.encode(bookmark);
   const content = new Uint8Array(text.length + MINUTE_BYTES);
   content.set(text);
   new DataView(content.buffer).setUint32(text.length, minute);
@@ -80,7 +81,7 @@ function hmacKey(secret: string): Promise<CryptoKey> {
   if (!key) {
     key = crypto.subtle.importKey(
       "raw",
-      new TextEncoder().encode(secret),
+      utf8Encoder.encode(secret),
       { name: "HMAC", hash: "SHA-256" },
       false,
       ["sign"],
@@ -96,7 +97,7 @@ async function sealOf(
   account: number,
   content: Uint8Array<ArrayBuffer>,
 ): Promise<Uint8Array<ArrayBuffer>> {
-  const label = new TextEncoder().encode(`${account}.`);
+  const label = utf8Encoder.encode(`${account}.`);
   const signed = new Uint8Array(label.length + content.length);
   signed.set(label);
   signed.set(content, label.length);
@@ -188,7 +189,7 @@ async function genuineContent(
     if (!sameSeal(await sealOf(secret, account, content), seal)) continue;
     const bookmarkLength = content.length - MINUTE_BYTES;
     const carried = {
-      bookmark: new TextDecoder().decode(content.subarray(0, bookmarkLength)),
+      bookmark: utf8Decoder.decode(content.subarray(0, bookmarkLength)),
       minute: new DataView(content.buffer).getUint32(bookmarkLength),
     };
     opened.set(`${secret}\n${account}\n${token}`, carried, now);

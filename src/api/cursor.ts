@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { ApiError, messages } from "../errors.ts";
 import { fromBase64Url, toBase64Url } from "../utils/base64url.ts";
+import { utf8Decoder, utf8Encoder } from "../utils/utf8.ts";
 import { MAX_ID } from "./identifiers.ts";
 
 const VERSION = "p1";
@@ -22,7 +23,7 @@ interface Position {
  */
 export function encodeCursor(id: number, direction: Direction = "asc"): string {
   const suffix = direction === "desc" ? ":desc" : "";
-  return toBase64Url(new TextEncoder().encode(`${VERSION}:${id}${suffix}`));
+  return toBase64Url(utf8Encoder.encode(`${VERSION}:${id}${suffix}`));
 }
 
 /** The `cursor` query parameter of every listing: what the `Link` of the previous page carries. */
@@ -51,7 +52,7 @@ function notIssued(message = "Not a cursor this service issued"): ApiError {
 /** The position a cursor this service issued holds; any other text is a 400. */
 function decodePosition(cursor: string): Position {
   const bytes = fromBase64Url(cursor);
-  const match = bytes && DECODED.exec(new TextDecoder().decode(bytes));
+  const match = bytes && DECODED.exec(utf8Decoder.decode(bytes));
   const id = Number(match?.[1]);
   if (!match || id > MAX_ID) throw notIssued();
   return { id, direction: match[2] ? "desc" : "asc" };

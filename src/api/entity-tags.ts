@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { ApiError, messages } from "../errors.ts";
 import { toBase64Url } from "../utils/base64url.ts";
 import { sha256 } from "../utils/sha256.ts";
+import { utf8Encoder } from "../utils/utf8.ts";
 import { stringHeader } from "./responses.ts";
 
 /**
@@ -10,8 +11,6 @@ import { stringHeader } from "./responses.ts";
  * it, and `If-Match` as RFC 9110 §13.1.1 reads it; of any other read, a
  * hash of what was sent.
  */
-
-const encoder = new TextEncoder();
 
 /** The version an entity tag this service issued names; the tag is strong, quotes included. */
 const ISSUED = /^"([1-9][0-9]{0,15})"$/;
@@ -99,7 +98,7 @@ export async function contentTag(body: string | ArrayBuffer, link: string | null
 
 /** The text's UTF-8 bytes, then the body's. */
 function joined(head: string, body: ArrayBuffer): ArrayBuffer {
-  const headBytes = encoder.encode(head);
+  const headBytes = utf8Encoder.encode(head);
   const bytes = new Uint8Array(headBytes.length + body.byteLength);
   bytes.set(headBytes);
   bytes.set(new Uint8Array(body), headBytes.length);

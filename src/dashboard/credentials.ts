@@ -2,6 +2,7 @@ import { z } from "zod";
 import { AccountEmailSchema } from "../accounts/account-email.ts";
 import { normaliseEmail } from "../accounts/accounts.queries.ts";
 import { fromBase64Url, toBase64Url } from "../utils/base64url.ts";
+import { utf8Encoder } from "../utils/utf8.ts";
 import commonPasswordList from "./common-passwords/common-passwords.txt";
 
 /**
@@ -86,7 +87,7 @@ async function derive(
 ): Promise<Uint8Array<ArrayBuffer>> {
   const material = await crypto.subtle.importKey(
     "raw",
-    new TextEncoder().encode(password.normalize("NFC")),
+    utf8Encoder.encode(password.normalize("NFC")),
     "PBKDF2",
     false,
     ["deriveBits"],

@@ -1,13 +1,13 @@
 import type { MiddlewareHandler } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import { fromBase64Url, randomToken, toBase64Url } from "../utils/base64url.ts";
+import { utf8Encoder } from "../utils/utf8.ts";
 import { cookieOptions, type DashboardContext, type DashboardEnv } from "./session.ts";
 
 /** Form field every dashboard form carries. */
 export const CSRF_FIELD = "csrf";
 /** Before sign-in there is no session to tie tokens to, so a random nonce in a cookie stands in. */
 const PRE_SESSION_COOKIE = "ps_csrf";
-const encoder = new TextEncoder();
 // The resolved key, not its promise: a promise must not be shared across requests in workerd.
 let cached: { secret: string; key: CryptoKey } | undefined;
 
@@ -21,7 +21,7 @@ async function hmacKey(c: DashboardContext): Promise<CryptoKey> {
   if (cached?.secret !== secret) {
     const key = await crypto.subtle.importKey(
       "raw",
-      encoder.encode(secret),
+      utf8Encoder.encode(secret),
       { name: "HMAC", hash: "SHA-256" },
       false,
       ["sign", "verify"],
@@ -33,7 +33,7 @@ async function hmacKey(c: DashboardContext): Promise<CryptoKey> {
 
 /** The purpose is signed too, so a signature made for another use never passes for a form token. */
 function signedText(nonce: string): Uint8Array {
-  return encoder.encode(`csrf\n${nonce}`);
+  return utf8Encoder.encode(`csrf\n${nonce}`);
 }
 
 /**

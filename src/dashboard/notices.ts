@@ -1,15 +1,15 @@
 import { z } from "zod";
 import type { Database } from "../db/database.ts";
 import { fromBase64Url, toBase64Url } from "../utils/base64url.ts";
+import { utf8Decoder, utf8Encoder } from "../utils/utf8.ts";
 import { insertNotice, takeNoticeRows } from "./notices.queries.ts";
 import type { Session } from "./session.ts";
 
 /** How long a notice waits for the page that shows it. */
 export const NOTICE_TTL_MS = 5 * 60 * 1000;
 
-const encoder = new TextEncoder();
 /** Names what the derived key is for, so it can never stand in for a key derived for anything else. */
-const PURPOSE = encoder.encode("petstore dashboard session notice v1");
+const PURPOSE = utf8Encoder.encode("petstore dashboard session notice v1");
 
 const NoticeSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("key-created"), key: z.string() }),
@@ -43,7 +43,7 @@ export type Notice = z.infer<typeof NoticeSchema>;
  * moved to another session's row does not open there.
  */
 async function noticeCipher(token: string, sessionId: string, iv: Uint8Array<ArrayBuffer>) {
-  const material = await crypto.subtle.importKey("raw", encoder.encode(token), "HKDF", false, [
+  const material = await crypto.subtle.importKey("raw", utf8Encoder.encode(token), "HKDF", false, [
     "deriveKey",
   ]);
   const key = await crypto.subtle.deriveKey(
@@ -53,7 +53,7 @@ async function noticeCipher(token: string, sessionId: string, iv: Uint8Array<Arr
     false,
     ["encrypt", "decrypt"],
   );
-  return { key, params: { name: "AES-GCM", iv, additionalData: encoder.encode(sessionId) } };
+  return { key, params: { name: "AES-GCM", iv, additionalData: utf8Encoder.encode(sessionId) } };
 }
 
 /**
@@ -66,7 +66,7 @@ export async function leaveNotice(db: Database, session: Session, notice: Notice
   const ciphertext = await crypto.subtle.encrypt(
     params,
     key,
-    encoder.encode(JSON.stringify(notice)),
+    utf8Encoder.encode(JSON.stringify(notice)),
   );
   await insertNotice(db, {
     sessionHash: session.id,
@@ -87,7 +87,7 @@ export async function openNotice(
   if (iv?.byteLength !== 12 || !ciphertext) return undefined;
   const { key, params } = await noticeCipher(token, sessionId, iv);
   return crypto.subtle.decrypt(params, key, ciphertext).then(
-    (text) => new TextDecoder().decode(text),
+    (text) => utf8Decoder.decode(text),
     () => undefined,
   );
 }

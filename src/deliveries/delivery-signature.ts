@@ -1,4 +1,5 @@
 import { toBase64 } from "../utils/base64url.ts";
+import { utf8Encoder } from "../utils/utf8.ts";
 import { secretKeyBytes } from "../webhooks/webhook-secrets.ts";
 
 /*
@@ -34,7 +35,7 @@ export class DeliverySigner {
     message: { id: string; timestampSeconds: number; body: string },
   ): Promise<SignedHeaders> {
     const timestamp = String(message.timestampSeconds);
-    const content = new TextEncoder().encode(`${message.id}.${timestamp}.${message.body}`);
+    const content = utf8Encoder.encode(`${message.id}.${timestamp}.${message.body}`);
     const signatures = await Promise.all(
       secrets.map(async (secret) => {
         const signature = await crypto.subtle.sign("HMAC", await this.#key(secret), content);

@@ -1,5 +1,6 @@
 import { ApiError, messages } from "../errors.ts";
 import { fromBase64Url, toBase64Url } from "../utils/base64url.ts";
+import { utf8Decoder, utf8Encoder } from "../utils/utf8.ts";
 import type { Nearby } from "./near.schemas.ts";
 
 /**
@@ -38,7 +39,7 @@ export function encodeNearCursor(
   const sort = nearby.sort === "distance" ? "d" : "i";
   const suffix = direction === "desc" ? ":desc" : "";
   const text = `${VERSION}:${sort}:${position.unit}:${position.id}:${digestOf(nearby)}${suffix}`;
-  return toBase64Url(new TextEncoder().encode(text));
+  return toBase64Url(utf8Encoder.encode(text));
 }
 
 function refused(message: string): ApiError {
@@ -54,7 +55,7 @@ export function decodeNearCursor(
   direction: "asc" | "desc",
 ): NearPosition {
   const bytes = fromBase64Url(cursor);
-  const match = bytes && DECODED.exec(new TextDecoder().decode(bytes));
+  const match = bytes && DECODED.exec(utf8Decoder.decode(bytes));
   const id = Number(match?.[3]);
   if (!match || !Number.isSafeInteger(id)) {
     throw refused("Not a cursor of a listing with near");

@@ -1,6 +1,7 @@
+import { utf8Encoder } from "./utf8.ts";
 /** SHA-256 of a text's UTF-8 bytes, or of the bytes themselves. */
 export async function sha256(data: string | ArrayBuffer): Promise<Uint8Array<ArrayBuffer>> {
-  const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
+  const bytes = typeof data === "string" ? utf8Encoder.encode(data) : data;
   return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
 }
 

@@ -1,0 +1,8 @@
+/**
+ * One UTF-8 encoder and decoder for the isolate: each `new TextEncoder()`
+ * is a runtime object for workerd to make, which the hot path would pay
+ * for on every request (a key's hash, a page's tag, a token's seal). Both
+ * hold no state between calls (the decoder is never used to stream).
+ */
+export const utf8Encoder = new TextEncoder();
+export const utf8Decoder = new TextDecoder();
