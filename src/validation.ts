@@ -122,7 +122,10 @@ export function inputValidation(
   if (request.params) {
     checks.push({ target: "param", schema: request.params, read: (c) => c.req.param() });
   }
-  if (request.headers instanceof z.ZodObject) {
+  if (request.headers) {
+    // A list of header parameters would be left unchecked: each route names its headers in one object.
+    if (!(request.headers instanceof z.ZodObject))
+      throw new Error("a route's headers must be one object schema");
     const headers = request.headers;
     checks.push({ target: "header", schema: headers, read: headersFor(headers) });
   }
