@@ -10,6 +10,7 @@ import {
 } from "../catalogue/ownership.ts";
 import { change, deletionBy } from "../changes/change.ts";
 import { type Database, type Drizzle, millis, preparedQueries, runOne } from "../db/database.ts";
+import { insertWhere } from "../db/insert-where.ts";
 import { categories, pets } from "../db/schema.ts";
 import { categoryNames, indexName, unindexName } from "../db/search-tables.ts";
 import { entityTag, shape } from "../db/shape.ts";
@@ -113,28 +114,21 @@ const creation = change()
   .step("cleared", proposal.cleared)
   .step("proposed", proposal.proposed)
   .step("category", (db) =>
-    db
-      .insert(categories)
-      .select(
-        db
-          .select({
-            id: sql<null>`NULL`.as("id"),
-            name: sql<string>`${sql.placeholder("name")}`.as("name"),
-            accountId: sql<number | null>`${callersAccount}`.as("account_id"),
-            version: sql<number>`1`.as("version"),
-            createdAt: millis("now").as("created_at"),
-            deletedAt: sql<null>`NULL`.as("deleted_at"),
-          })
-          .from(sql`(SELECT 1)`)
-          .where(
-            and(
-              sql`${callersAccount} IS NOT NULL`,
-              notExists(
-                db.select({ id: other.id }).from(other).where(sameNameAsProposed(other, sql`0`)),
-              ),
-            ),
-          ),
-      )
+    insertWhere(db, categories, {
+      row: {
+        id: sql<null>`NULL`.as("id"),
+        name: sql<string>`${sql.placeholder("name")}`.as("name"),
+        accountId: sql<number | null>`${callersAccount}`.as("account_id"),
+        version: sql<number>`1`.as("version"),
+        createdAt: millis("now").as("created_at"),
+        deletedAt: sql<null>`NULL`.as("deleted_at"),
+      },
+      from: sql`(SELECT 1)`,
+      where: and(
+        sql`${callersAccount} IS NOT NULL`,
+        notExists(db.select({ id: other.id }).from(other).where(sameNameAsProposed(other, sql`0`))),
+      ),
+    })
       .returning(categoryShape.columns)
       .prepare(),
   )

@@ -3,6 +3,7 @@ import { cutPage } from "../api/pagination.ts";
 import { change } from "../changes/change.ts";
 import type { Claim, Outcome } from "../changes/outcomes.ts";
 import { type Database, type Drizzle, millis, preparedQueries, runOne } from "../db/database.ts";
+import { insertWhere } from "../db/insert-where.ts";
 import { orders, pets } from "../db/schema.ts";
 import { instant, shape } from "../db/shape.ts";
 import { accountOfKey } from "../keys/keys.queries.ts";
@@ -49,21 +50,18 @@ const placement = change()
       .prepare(),
   )
   .step("order", (db) =>
-    db
-      .insert(orders)
-      .select(
-        db
-          .select({
-            id: sql<null>`NULL`.as("id"),
-            accountId: sql<number>`${callersAccount}`.as("account_id"),
-            petId: pets.id,
-            status: sql<"placed">`'placed'`.as("status"),
-            createdAt: millis("now").as("created_at"),
-            updatedAt: millis("now").as("updated_at"),
-          })
-          .from(pets)
-          .where(and(eq(pets.id, petId), sql`changes() = 1`)),
-      )
+    insertWhere(db, orders, {
+      row: {
+        id: sql<null>`NULL`.as("id"),
+        accountId: sql<number>`${callersAccount}`.as("account_id"),
+        petId: pets.id,
+        status: sql<"placed">`'placed'`.as("status"),
+        createdAt: millis("now").as("created_at"),
+        updatedAt: millis("now").as("updated_at"),
+      },
+      from: pets,
+      where: and(eq(pets.id, petId), sql`changes() = 1`),
+    })
       .returning(orderShape.columns)
       .prepare(),
   )
