@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { operatorRoutes } from "../api/route-table.ts";
+import { type OperatorRoute, operatorRoutes } from "../api/route-table.ts";
 import { messages } from "../errors.ts";
 import {
   AccountKeysSchema,
@@ -28,6 +28,12 @@ const reply = <T extends z.ZodType>(description: string, schema: T) => ({
   ...json(schema),
 });
 
+/** A change to the key or account the path names (a path that names none is not found). */
+const onRecord = {
+  method: "post",
+  invalidIdMessage: messages.notFound,
+} satisfies Partial<OperatorRoute>;
+
 /**
  * The operator's endpoints, which `npm run key` and `npm run account` call,
  * keyed by name. Operator-only, so every one is left out of the public
@@ -51,23 +57,20 @@ export const adminRoutes = operatorRoutes({
     },
   },
   revokeKey: {
-    method: "post",
+    ...onRecord,
     path: "/keys/{hash}/revoke",
-    invalidIdMessage: messages.notFound,
     request: { params: KeyHashParamsSchema },
     responses: { 200: reply("The key, revoked.", KeySummarySchema) },
   },
   keyPlan: {
-    method: "post",
+    ...onRecord,
     path: "/keys/{hash}/plan",
-    invalidIdMessage: messages.notFound,
     request: { params: KeyHashParamsSchema, body: body(KeyPlanBodySchema) },
     responses: { 200: reply("The key with its new limits.", KeySummarySchema) },
   },
   accountPlan: {
-    method: "post",
+    ...onRecord,
     path: "/accounts/{email}/plan",
-    invalidIdMessage: messages.notFound,
     request: { params: EmailParamsSchema, body: body(AccountPlanBodySchema) },
     responses: {
       200: reply(
@@ -77,9 +80,8 @@ export const adminRoutes = operatorRoutes({
     },
   },
   invite: {
-    method: "post",
+    ...onRecord,
     path: "/accounts/{email}/invite",
-    invalidIdMessage: messages.notFound,
     request: { params: EmailParamsSchema },
     responses: {
       201: reply("A one-time link that sets the account's password.", InviteSchema),

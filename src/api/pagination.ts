@@ -18,14 +18,6 @@ import {
 const MAX_PAGE_SIZE = 100;
 
 /**
- * A page read with one row more than its `limit` asked for: the rows to
- * send, and whether another page follows (the extra row says so).
- */
-export function cutPage<R>(rows: readonly R[], limit: number): { listed: R[]; hasMore: boolean } {
-  return { listed: rows.slice(0, limit), hasMore: rows.length > limit };
-}
-
-/**
  * A listing's reply, named `name` in the document: its items as a bare
  * array, at most a page of them, or `max` where the listing holds fewer.
  */

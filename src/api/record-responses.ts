@@ -1,10 +1,18 @@
 import type { RouteConfig, z } from "@hono/zod-openapi";
 import { messages } from "../errors.ts";
-import { ANY_OPERATION, type DocumentedError, errorResponses, jsonReply } from "./responses.ts";
+import { entityTagHeader } from "./entity-tags.ts";
+import {
+  ANY_OPERATION,
+  createdHeaders,
+  type DocumentedError,
+  errorResponses,
+  jsonReply,
+} from "./responses.ts";
 
 /**
  * What the document says of an operation on one record: its refusals in the
- * words of the record's noun, and the replies of a read of it.
+ * words of the record's noun, and the replies of a read of it, of its
+ * creation and of a change to it.
  */
 
 /** What an operation on one record documents of its refusals: none such, another account's, stale. */
@@ -48,4 +56,22 @@ export function readReplies<S extends z.ZodType>(
   notFound: DocumentedError,
 ) {
   return { 200: jsonReply(description, schema), ...oneRecordErrors(notFound) };
+}
+
+/** The 201 of a record a request made: the record, its address (`location`, like `example`) and its `ETag`. */
+export function createdReply<S extends z.ZodType>(
+  description: string,
+  schema: S,
+  location: string,
+  example: string,
+) {
+  return jsonReply(description, schema, {
+    ...createdHeaders(location, example),
+    ETag: entityTagHeader,
+  });
+}
+
+/** The 200 of a change to a record: the record after it, with its `ETag`. */
+export function changedReply<S extends z.ZodType>(description: string, schema: S) {
+  return jsonReply(description, schema, { ETag: entityTagHeader });
 }

@@ -1,7 +1,6 @@
 import { and, asc, eq, gt, isNull, notExists, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { ownerValues } from "../accounts/owner.ts";
-import { cutPage } from "../api/pagination.ts";
 import {
   type Changer,
   callersAccount,
@@ -9,11 +8,12 @@ import {
   ownedByCaller,
 } from "../catalogue/ownership.ts";
 import { change, deletionBy } from "../changes/change.ts";
-import { type Database, type Drizzle, millis, preparedQueries, runOne } from "../db/database.ts";
+import { type Database, type Drizzle, millis, preparedQueries } from "../db/database.ts";
+import { insertWhere } from "../db/insert-where.ts";
 import { categories, pets } from "../db/schema.ts";
 import { categoryNames, indexName, unindexName } from "../db/search-tables.ts";
 import { entityTag, shape } from "../db/shape.ts";
-import { firstRow, guardStorage } from "../storage/storage-guard.ts";
+import { firstRow, readPage } from "../storage/storage-guard.ts";
 import type { Category } from "./categories.schemas.ts";
 import { proposal, sameNameAsProposed, takenBy } from "./category-names.ts";
 
@@ -63,9 +63,7 @@ export async function listCategories(
   db: Database,
   query: { limit: number; afterId: number },
 ): Promise<{ categories: Category[]; hasMore: boolean }> {
-  const values = { afterId: query.afterId, limit: query.limit + 1 };
-  const rows = await guardStorage("D1", () => runOne(db, categoryQueries(db).page, values));
-  const { listed, hasMore } = cutPage(rows, query.limit);
+  const { listed, hasMore } = await readPage(db, categoryQueries(db).page, query);
   return { categories: listed.map(categoryShape.render), hasMore };
 }
 
@@ -113,28 +111,21 @@ const creation = change()
   .step("cleared", proposal.cleared)
   .step("proposed", proposal.proposed)
   .step("category", (db) =>
-    db
-      .insert(categories)
-      .select(
-        db
-          .select({
-            id: sql<null>`NULL`.as("id"),
-            name: sql<string>`${sql.placeholder("name")}`.as("name"),
-            accountId: sql<number | null>`${callersAccount}`.as("account_id"),
-            version: sql<number>`1`.as("version"),
-            createdAt: millis("now").as("created_at"),
-            deletedAt: sql<null>`NULL`.as("deleted_at"),
-          })
-          .from(sql`(SELECT 1)`)
-          .where(
-            and(
-              sql`${callersAccount} IS NOT NULL`,
-              notExists(
-                db.select({ id: other.id }).from(other).where(sameNameAsProposed(other, sql`0`)),
-              ),
-            ),
-          ),
-      )
+    insertWhere(db, categories, {
+      row: {
+        id: sql<null>`NULL`.as("id"),
+        name: sql<string>`${sql.placeholder("name")}`.as("name"),
+        accountId: sql<number | null>`${callersAccount}`.as("account_id"),
+        version: sql<number>`1`.as("version"),
+        createdAt: millis("now").as("created_at"),
+        deletedAt: sql<null>`NULL`.as("deleted_at"),
+      },
+      from: sql`(SELECT 1)`,
+      where: and(
+        sql`${callersAccount} IS NOT NULL`,
+        notExists(db.select({ id: other.id }).from(other).where(sameNameAsProposed(other, sql`0`))),
+      ),
+    })
       .returning(categoryShape.columns)
       .prepare(),
   )

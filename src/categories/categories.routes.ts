@@ -1,6 +1,6 @@
 import { conditionalChange, entityTagHeader, IfMatchHeaderSchema } from "../api/entity-tags.ts";
 import { pagedListing } from "../api/pagination.ts";
-import { readReplies, recordRefusals } from "../api/record-responses.ts";
+import { changedReply, readReplies, recordRefusals } from "../api/record-responses.ts";
 import { jsonBody, patchBody, patchTypeRefused } from "../api/request-bodies.ts";
 import {
   ANY_OPERATION,
@@ -103,7 +103,7 @@ export const categoryRoutes = apiRoutes({
       body: patchBody(CategoryPatchSchema),
     },
     responses: {
-      200: jsonReply("The category after the change.", CategorySchema, { ETag: entityTagHeader }),
+      200: changedReply("The category after the change.", CategorySchema),
       ...errorResponses([
         400,
         401,

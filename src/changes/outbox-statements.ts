@@ -1,6 +1,7 @@
 import { and, inArray, isNull, type Placeholder, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { type Drizzle, databaseNow } from "../db/database.ts";
+import { insertWhere } from "../db/insert-where.ts";
 import { type EVENT_TYPES, events, webhooks } from "../db/schema.ts";
 import type { ShapeInSql } from "../db/shape.ts";
 
@@ -56,29 +57,23 @@ export interface EventOf {
 
 /** The statement that writes one event, with the id bound to `idName`, if the statement before it changed one row. */
 export function eventStatement(db: Drizzle, event: EventOf, idName: string) {
-  return db
-    .insert(events)
-    .select(
-      db
-        .select({
-          seq: sql<null>`NULL`.as("seq"),
-          id: sql<string>`${sql.placeholder(idName)}`.as("id"),
-          type: sql<EventType>`${event.type}`.as("type"),
-          accountId: sql<number | null>`${event.account ?? null}`.as("account_id"),
-          data: event.data.json.as("data"),
-          previousStatus: sql<PetStatus | null>`${event.previousStatus ?? null}`.as(
-            "previous_status",
-          ),
-          changes: sql<string | null>`${event.changes ?? null}`.as("changes"),
-          createdAt: databaseNow.as("created_at"),
-          dispatchedAt: sql<null>`NULL`.as("dispatched_at"),
-          claimToken: sql<null>`NULL`.as("claim_token"),
-          claimExpiresAt: sql<null>`NULL`.as("claim_expires_at"),
-        })
-        .from(event.data.table)
-        .where(and(event.where, sql`changes() = 1`)),
-    )
-    .prepare();
+  return insertWhere(db, events, {
+    row: {
+      seq: sql<null>`NULL`.as("seq"),
+      id: sql<string>`${sql.placeholder(idName)}`.as("id"),
+      type: sql<EventType>`${event.type}`.as("type"),
+      accountId: sql<number | null>`${event.account ?? null}`.as("account_id"),
+      data: event.data.json.as("data"),
+      previousStatus: sql<PetStatus | null>`${event.previousStatus ?? null}`.as("previous_status"),
+      changes: sql<string | null>`${event.changes ?? null}`.as("changes"),
+      createdAt: databaseNow.as("created_at"),
+      dispatchedAt: sql<null>`NULL`.as("dispatched_at"),
+      claimToken: sql<null>`NULL`.as("claim_token"),
+      claimExpiresAt: sql<null>`NULL`.as("claim_expires_at"),
+    },
+    from: event.data.table,
+    where: and(event.where, sql`changes() = 1`),
+  }).prepare();
 }
 
 /**

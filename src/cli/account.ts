@@ -5,17 +5,8 @@ import {
   EmailParamsSchema,
   type InviteSchema,
 } from "../admin/admin.schemas.ts";
-import {
-  checkArguments,
-  limitOptions,
-  limitsHelp,
-  limitsOf,
-  limitsText,
-  minuteOf,
-  planChoices,
-  runOperatorCommand,
-  subcommand,
-} from "./admin-client.ts";
+import { checkArguments, minuteOf, runOperatorCommand, subcommand } from "./admin-client.ts";
+import { limitOptions, limitsHelp, limitsOf, limitsText, planChoices } from "./plan-limits.ts";
 
 /** The account's own path below the admin base; the email is checked by the admin schema first. */
 function accountPath(email: string | undefined, action: string): string {

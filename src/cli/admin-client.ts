@@ -3,7 +3,6 @@ import path from "node:path";
 import { parseEnv } from "node:util";
 import type { z } from "@hono/zod-openapi";
 import { OPERATOR_PATH } from "../api/public-paths.ts";
-import { PlanSchema } from "../rate-limit/plans.ts";
 import {
   envOf,
   findLocalServer,
@@ -43,27 +42,6 @@ const targetHelp = `  --url URL                 talk to the Worker at URL (its o
 Without --url or --env it talks to the Worker \`npm start\` serves, on whatever
 port, with ADMIN_TOKEN from .dev.vars (ADMIN_TOKEN in the environment wins).`;
 
-/** The plans a limit-setting subcommand takes, as its help lists them. */
-export const planChoices = PlanSchema.options.join("|");
-
-/** Options of the subcommands that set limits. */
-export const limitOptions = {
-  "per-minute": { type: "string" },
-  "per-day": { type: "string" },
-} as const;
-
-export const limitsHelp = `  --per-minute N            enterprise only, required there: requests per minute
-  --per-day N               enterprise only, required there: requests per day`;
-
-/**
- * The numbers as typed, as numbers: the admin schema judges them, here
- * (`checkArguments`) and again on the Worker.
- */
-export function limitsOf(values: { "per-minute"?: string; "per-day"?: string }) {
-  const numberOf = (value: string | undefined) => (value === undefined ? undefined : Number(value));
-  return { perMinute: numberOf(values["per-minute"]), perDay: numberOf(values["per-day"]) };
-}
-
 /**
  * Arguments as the Worker's own schema for them takes them, checked here
  * before anything is sent, so a refusal changes nothing; the Worker checks
@@ -88,12 +66,6 @@ export function checkArguments<S extends z.ZodType>(
 
 /** "2026-11-22 14:05 UTC": to the minute, which is all an operator compares. */
 export const minuteOf = (iso: string) => `${iso.slice(0, 16).replace("T", " ")} UTC`;
-
-const count = (n: number) => n.toLocaleString("en-US");
-
-/** "pro (300/min, 10,000/day)". */
-export const limitsText = (limits: { plan: string; perMinute: number; perDay: number }) =>
-  `${limits.plan} (${count(limits.perMinute)}/min, ${count(limits.perDay)}/day)`;
 
 /** The operator token: the environment's, else (for a local Worker or --url) .dev.vars's. */
 function adminToken(): string {

@@ -10,18 +10,9 @@ import {
 } from "../admin/admin.schemas.ts";
 import { hashApiKey, isWellFormedKey } from "../keys/key-format.ts";
 import { SCOPES } from "../scopes.ts";
-import {
-  checkArguments,
-  limitOptions,
-  limitsHelp,
-  limitsOf,
-  limitsText,
-  minuteOf,
-  planChoices,
-  runOperatorCommand,
-  subcommand,
-} from "./admin-client.ts";
+import { checkArguments, minuteOf, runOperatorCommand, subcommand } from "./admin-client.ts";
 import { UsageError } from "./command.ts";
+import { limitOptions, limitsHelp, limitsOf, limitsText, planChoices } from "./plan-limits.ts";
 
 /** Only the key's SHA-256 travels; a value that cannot be a key is refused before that. */
 async function hashOf(key = ""): Promise<string> {

@@ -1,6 +1,7 @@
 import { and, eq, getTableColumns, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { integer, type SQLiteColumn, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { Drizzle } from "./database.ts";
+import { insertWhere } from "./insert-where.ts";
 import type { categories, pets } from "./schema.ts";
 import type { shelters } from "./shelters-table.ts";
 
@@ -56,15 +57,11 @@ export function indexName(db: Drizzle, { index, of }: IndexOf, which: SQL) {
   const { rowid: _rowid, ...indexed } = getTableColumns(index);
   const ofColumns: Record<string, SQLiteColumn> = getTableColumns(of);
   const words = Object.fromEntries(Object.keys(indexed).map((key) => [key, ofColumns[key]]));
-  return db
-    .insert(index)
-    .select(
-      db
-        .select({ rowid: of.id, ...(words as { name: typeof of.name }) })
-        .from(of)
-        .where(and(which, sql`changes() = 1`)),
-    )
-    .prepare();
+  return insertWhere(db, index, {
+    row: { rowid: of.id, ...(words as { name: typeof of.name }) },
+    from: of,
+    where: and(which, sql`changes() = 1`),
+  }).prepare();
 }
 
 /** A change's step that takes the words of the row with this id out of its index, if the statement before changed one row. */

@@ -1,4 +1,4 @@
-import { cutPage } from "../api/pagination.ts";
+import { cutPage } from "../storage/storage-guard.ts";
 import type { DeliveryStatus } from "../webhooks/delivery-status.ts";
 import type { Delivery, DeliveryAttempt } from "../webhooks/webhooks.schemas.ts";
 

@@ -1,9 +1,8 @@
 import { and, asc, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
-import { cutPage } from "../api/pagination.ts";
 import { type Database, type Drizzle, millis, preparedQueries, runOne } from "../db/database.ts";
 import { events } from "../db/schema.ts";
 import { accountOfKey } from "../keys/keys.queries.ts";
-import { guardStorage } from "../storage/storage-guard.ts";
+import { guardStorage, readPage } from "../storage/storage-guard.ts";
 import { eventColumns, toEvent } from "./event-records.ts";
 import type { Event, EventType } from "./events.schemas.ts";
 
@@ -35,10 +34,9 @@ export async function listEvents(db: Database, query: EventPageQuery): Promise<E
     afterSeq: query.afterSeq,
     since: query.now - EVENT_RETENTION_MS,
     types: JSON.stringify(query.types),
-    limit: query.limit + 1,
+    limit: query.limit,
   };
-  const rows = await guardStorage("D1", () => runOne(db, query.types ? pageOfTypes : page, values));
-  const { listed, hasMore } = cutPage(rows, query.limit);
+  const { listed, hasMore } = await readPage(db, query.types ? pageOfTypes : page, values);
   return { events: listed.map(toEvent), lastSeq: listed.at(-1)?.seq, hasMore };
 }
 

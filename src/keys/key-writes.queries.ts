@@ -2,6 +2,7 @@ import { and, eq, isNull, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { change } from "../changes/change.ts";
 import { type Database, millis } from "../db/database.ts";
+import { insertWhere } from "../db/insert-where.ts";
 import { accounts, apiKeys } from "../db/schema.ts";
 import type { Plan } from "../rate-limit/plans.ts";
 import type { Scope } from "../scopes.ts";
@@ -93,25 +94,19 @@ const following = and(
 /** Adding a key under its account's cap of working keys, then reading it back. */
 const creation = change()
   .step("inserted", (db) =>
-    db
-      .insert(apiKeys)
-      .select(
-        db
-          .select(
-            newKeyColumns({
-              accountId: accounts.id,
-              expiresAt: bound<number | null>("expiresAt", "expires_at"),
-              scopes: bound<string>("scopes", "scopes"),
-              allowedRanges: bound<string | null>("allowedRanges", "allowed_ranges"),
-              plan: bound<Plan | null>("plan", "plan"),
-              perMinute: bound<number | null>("perMinute", "per_minute"),
-              perDay: bound<number | null>("perDay", "per_day"),
-            }),
-          )
-          .from(accounts)
-          .where(and(eq(accounts.id, sql.placeholder("accountId")), underCap)),
-      )
-      .prepare(),
+    insertWhere(db, apiKeys, {
+      row: newKeyColumns({
+        accountId: accounts.id,
+        expiresAt: bound<number | null>("expiresAt", "expires_at"),
+        scopes: bound<string>("scopes", "scopes"),
+        allowedRanges: bound<string | null>("allowedRanges", "allowed_ranges"),
+        plan: bound<Plan | null>("plan", "plan"),
+        perMinute: bound<number | null>("perMinute", "per_minute"),
+        perDay: bound<number | null>("perDay", "per_day"),
+      }),
+      from: accounts,
+      where: and(eq(accounts.id, sql.placeholder("accountId")), underCap),
+    }).prepare(),
   )
   .read("key", (db) => keyNamed(db, "hash"));
 
@@ -122,33 +117,25 @@ const creation = change()
  */
 const rolling = change()
   .step("successorAdded", (db) =>
-    db
-      .insert(apiKeys)
-      .select(
-        db
-          .select(
-            newKeyColumns({
-              accountId: apiKeys.accountId,
-              expiresAt: apiKeys.expiresAt,
-              scopes: apiKeys.scopes,
-              allowedRanges: apiKeys.allowedRanges,
-              plan: apiKeys.plan,
-              perMinute: apiKeys.perMinute,
-              perDay: apiKeys.perDay,
-            }),
-          )
-          .from(apiKeys)
-          .where(
-            and(
-              eq(apiKeys.hash, sql.placeholder("oldHash")),
-              eq(apiKeys.accountId, sql.placeholder("accountId")),
-              isNull(apiKeys.revokedAt),
-              isNull(apiKeys.graceEndsAt),
-              stillWorks(apiKeys),
-            ),
-          ),
-      )
-      .prepare(),
+    insertWhere(db, apiKeys, {
+      row: newKeyColumns({
+        accountId: apiKeys.accountId,
+        expiresAt: apiKeys.expiresAt,
+        scopes: apiKeys.scopes,
+        allowedRanges: apiKeys.allowedRanges,
+        plan: apiKeys.plan,
+        perMinute: apiKeys.perMinute,
+        perDay: apiKeys.perDay,
+      }),
+      from: apiKeys,
+      where: and(
+        eq(apiKeys.hash, sql.placeholder("oldHash")),
+        eq(apiKeys.accountId, sql.placeholder("accountId")),
+        isNull(apiKeys.revokedAt),
+        isNull(apiKeys.graceEndsAt),
+        stillWorks(apiKeys),
+      ),
+    }).prepare(),
   )
   .step("graceStarted", (db) =>
     db

@@ -1,14 +1,14 @@
 import { and, asc, eq, gt, inArray, isNotNull, isNull, sql } from "drizzle-orm";
-import { cutPage } from "../api/pagination.ts";
 import { change } from "../changes/change.ts";
 import type { Claim, Outcome } from "../changes/outcomes.ts";
-import { type Database, type Drizzle, millis, preparedQueries, runOne } from "../db/database.ts";
+import { type Database, type Drizzle, millis, preparedQueries } from "../db/database.ts";
+import { insertWhere } from "../db/insert-where.ts";
 import { orders, pets } from "../db/schema.ts";
 import { instant, shape } from "../db/shape.ts";
 import { accountOfKey } from "../keys/keys.queries.ts";
 import { petShape } from "../pets/pets.queries.ts";
 import type { PetStatus } from "../pets/pets.schemas.ts";
-import { firstRow, guardStorage } from "../storage/storage-guard.ts";
+import { firstRow, readPage } from "../storage/storage-guard.ts";
 import type { Order, OrderStatus } from "./orders.schemas.ts";
 
 /** An order as the API returns it, times as RFC 3339 UTC. */
@@ -49,21 +49,18 @@ const placement = change()
       .prepare(),
   )
   .step("order", (db) =>
-    db
-      .insert(orders)
-      .select(
-        db
-          .select({
-            id: sql<null>`NULL`.as("id"),
-            accountId: sql<number>`${callersAccount}`.as("account_id"),
-            petId: pets.id,
-            status: sql<"placed">`'placed'`.as("status"),
-            createdAt: millis("now").as("created_at"),
-            updatedAt: millis("now").as("updated_at"),
-          })
-          .from(pets)
-          .where(and(eq(pets.id, petId), sql`changes() = 1`)),
-      )
+    insertWhere(db, orders, {
+      row: {
+        id: sql<null>`NULL`.as("id"),
+        accountId: sql<number>`${callersAccount}`.as("account_id"),
+        petId: pets.id,
+        status: sql<"placed">`'placed'`.as("status"),
+        createdAt: millis("now").as("created_at"),
+        updatedAt: millis("now").as("updated_at"),
+      },
+      from: pets,
+      where: and(eq(pets.id, petId), sql`changes() = 1`),
+    })
       .returning(orderShape.columns)
       .prepare(),
   )
@@ -184,16 +181,7 @@ interface OrderPage {
 /** One page of the account's orders in ascending id order; one extra row tells whether another follows. */
 export async function listOrders(db: Database, query: OrderPageQuery): Promise<OrderPage> {
   const { page, pageByStatus } = orderQueries(db);
-  const values = {
-    apiKeyHash: query.apiKeyHash,
-    afterId: query.afterId,
-    status: query.status,
-    limit: query.limit + 1,
-  };
-  const rows = await guardStorage("D1", () =>
-    runOne(db, query.status ? pageByStatus : page, values),
-  );
-  const { listed, hasMore } = cutPage(rows, query.limit);
+  const { listed, hasMore } = await readPage(db, query.status ? pageByStatus : page, query);
   return { orders: listed.map(orderShape.render), hasMore };
 }
 

@@ -4,6 +4,7 @@ import { type Changer, callersAccount, changerValues } from "../catalogue/owners
 import { change } from "../changes/change.ts";
 import type { Claim, Outcome } from "../changes/outcomes.ts";
 import { type Database, type Drizzle, markedForRemoval, millis } from "../db/database.ts";
+import { insertWhere } from "../db/insert-where.ts";
 import { photos } from "../db/photos-table.ts";
 import { accounts, categories, orders, pets } from "../db/schema.ts";
 import { indexName, petSearch, unindexName } from "../db/search-tables.ts";
@@ -48,24 +49,21 @@ const search = { index: petSearch, of: pets };
  * a bench floor can run it alone, to show what the rest of the batch costs).
  */
 export function insertPet(db: Drizzle) {
-  return db
-    .insert(pets)
-    .select(
-      db
-        .select({
-          id: sql<null>`NULL`.as("id"),
-          name: sql<string>`${sql.placeholder("name")}`.as("name"),
-          categoryId: categories.id,
-          status: sql<PetStatus>`${sql.placeholder("status")}`.as("status"),
-          accountId: sql<number | null>`${callersAccount}`.as("account_id"),
-          version: sql<number>`1`.as("version"),
-          createdAt: millis("now").as("created_at"),
-          deletedAt: sql<null>`NULL`.as("deleted_at"),
-          ...insertedProfile(),
-        })
-        .from(categories)
-        .where(and(knownCategory, shelterNoneOrOwned, sql`${callersAccount} IS NOT NULL`)),
-    )
+  return insertWhere(db, pets, {
+    row: {
+      id: sql<null>`NULL`.as("id"),
+      name: sql<string>`${sql.placeholder("name")}`.as("name"),
+      categoryId: categories.id,
+      status: sql<PetStatus>`${sql.placeholder("status")}`.as("status"),
+      accountId: sql<number | null>`${callersAccount}`.as("account_id"),
+      version: sql<number>`1`.as("version"),
+      createdAt: millis("now").as("created_at"),
+      deletedAt: sql<null>`NULL`.as("deleted_at"),
+      ...insertedProfile(),
+    },
+    from: categories,
+    where: and(knownCategory, shelterNoneOrOwned, sql`${callersAccount} IS NOT NULL`),
+  })
     .returning(petShape.columns)
     .prepare();
 }

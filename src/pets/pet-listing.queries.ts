@@ -21,6 +21,7 @@ import { pets } from "../db/schema.ts";
 import { petSearch } from "../db/search-tables.ts";
 import { guardStorage } from "../storage/storage-guard.ts";
 import { type PetFinders, type PetFinderValues, SEARCH_WINDOW, valuesOf } from "./pet-finders.ts";
+import { YES_NO_FIELDS } from "./pet-profile.schemas.ts";
 import { live, petShape } from "./pets.queries.ts";
 import type { Pet } from "./pets.schemas.ts";
 
@@ -74,20 +75,23 @@ const optionalList = (column: SQLiteColumn, name: string) =>
 const optionalValue = (column: SQLiteColumn, name: string) =>
   sql`(${sql.placeholder(name)} IS NULL OR ${column} = ${sql.placeholder(name)})`;
 
+/** The columns whose values a listing walks an index for, with the JSON list each binds. */
+const INDEXED = {
+  status: "statuses",
+  categoryId: "categoryIds",
+  shelterId: "shelterIds",
+  age: "ages",
+  size: "sizes",
+} as const;
+type Indexed = keyof typeof INDEXED;
+
 /** Every filter but the search's, each checked on the animal in scope when its value is bound. */
 export const checked = and(
-  optionalList(pets.status, "statuses"),
-  optionalList(pets.categoryId, "categoryIds"),
-  optionalList(pets.shelterId, "shelterIds"),
-  optionalList(pets.age, "ages"),
-  optionalList(pets.size, "sizes"),
+  ...(Object.keys(INDEXED) as Indexed[]).map((column) =>
+    optionalList(pets[column], INDEXED[column]),
+  ),
   optionalValue(pets.sex, "sex"),
-  optionalValue(pets.goodWithChildren, "goodWithChildren"),
-  optionalValue(pets.goodWithDogs, "goodWithDogs"),
-  optionalValue(pets.goodWithCats, "goodWithCats"),
-  optionalValue(pets.houseTrained, "houseTrained"),
-  optionalValue(pets.specialNeeds, "specialNeeds"),
-  optionalValue(pets.spayedNeutered, "spayedNeutered"),
+  ...YES_NO_FIELDS.map((field) => optionalValue(pets[field], field)),
   optionalValue(pets.accountId, "accountId"),
 );
 
@@ -112,16 +116,6 @@ function pageOf(db: Drizzle, direction: Direction, where: SQL | undefined) {
     .limit(limit)
     .prepare();
 }
-
-/** The columns whose values a listing walks an index for, with the JSON list each binds. */
-const INDEXED = {
-  status: "statuses",
-  categoryId: "categoryIds",
-  shelterId: "shelterIds",
-  age: "ages",
-  size: "sizes",
-} as const;
-type Indexed = keyof typeof INDEXED;
 
 /**
  * The first page of each wanted value (and pair of values), from its own
@@ -152,27 +146,34 @@ function firstOfEach(db: Drizzle, direction: Direction, columns: readonly Indexe
   return sql`(SELECT ${chosen.id} FROM ${sql.join(lists, sql`, `)} JOIN ${pets} AS "chosen" ON ${chosen.id} IN ${onePage})`;
 }
 
-/** The search index's entries `search` matches, from the cursor in the direction's order. */
-function searched(db: Drizzle, direction: Direction, entries: Placeholder | number) {
+/**
+ * The ids of an index's entries that `where` selects, from the cursor in the
+ * direction's order: at most `entries` of them.
+ */
+function entriesFrom(
+  db: Drizzle,
+  direction: Direction,
+  index: typeof pets | typeof petSearch,
+  id: SQLiteColumn,
+  where: SQL,
+  entries: Placeholder | number,
+) {
   const { order, from } = ordering(direction);
   return db
-    .select({ id: petSearch.rowid })
-    .from(petSearch)
-    .where(and(searchMatches, from(petSearch.rowid)))
-    .orderBy(order(petSearch.rowid))
+    .select({ id })
+    .from(index)
+    .where(and(where, from(id)))
+    .orderBy(order(id))
     .limit(entries);
 }
 
+/** The search index's entries `search` matches, from the cursor in the direction's order. */
+const searched = (db: Drizzle, direction: Direction, entries: Placeholder | number) =>
+  entriesFrom(db, direction, petSearch, petSearch.rowid, searchMatches, entries);
+
 /** The index of live animals' entries from the cursor in the direction's order. */
-function liveEntries(db: Drizzle, direction: Direction, entries: number) {
-  const { order, from } = ordering(direction);
-  return db
-    .select({ id: pets.id })
-    .from(pets)
-    .where(and(live, from(pets.id)))
-    .orderBy(order(pets.id))
-    .limit(entries);
-}
+const liveEntries = (db: Drizzle, direction: Direction, entries: number) =>
+  entriesFrom(db, direction, pets, pets.id, live, entries);
 
 /**
  * A page from a window of at most SEARCH_WINDOW entries of an index, every
@@ -182,11 +183,7 @@ function liveEntries(db: Drizzle, direction: Direction, entries: number) {
  * and stops at its limit, so a filter most animals match reads about a page
  * of entries, not the window's all.
  */
-function windowed(
-  db: Drizzle,
-  direction: Direction,
-  window: ReturnType<typeof searched> | ReturnType<typeof liveEntries>,
-) {
+function windowed(db: Drizzle, direction: Direction, window: ReturnType<typeof entriesFrom>) {
   const { order } = ordering(direction);
   const entries = window.as("windowed");
   const edge = direction === "asc" ? max : min;

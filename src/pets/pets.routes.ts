@@ -1,10 +1,9 @@
-import { conditionalChange, entityTagHeader, IfMatchHeaderSchema } from "../api/entity-tags.ts";
+import { conditionalChange, IfMatchHeaderSchema } from "../api/entity-tags.ts";
 import { pagedListing } from "../api/pagination.ts";
-import { recordRefusals } from "../api/record-responses.ts";
+import { changedReply, createdReply, recordRefusals } from "../api/record-responses.ts";
 import { jsonBody, patchBody, patchTypeRefused } from "../api/request-bodies.ts";
 import {
   ANY_OPERATION,
-  createdHeaders,
   type DocumentedError,
   deletedReply,
   errorResponses,
@@ -94,10 +93,12 @@ export const petRoutes = apiRoutes({
       body: jsonBody(NewPetSchema),
     },
     responses: {
-      201: jsonReply("The animal was added.", PetSchema, {
-        ...createdHeaders("Address of the new animal.", "/v1/pets/42"),
-        ETag: entityTagHeader,
-      }),
+      201: createdReply(
+        "The animal was added.",
+        PetSchema,
+        "Address of the new animal.",
+        "/v1/pets/42",
+      ),
       ...errorResponses([
         400,
         401,
@@ -149,7 +150,7 @@ export const petRoutes = apiRoutes({
       body: patchBody(PetPatchSchema),
     },
     responses: {
-      200: jsonReply("The animal after the change.", PetSchema, { ETag: entityTagHeader }),
+      200: changedReply("The animal after the change.", PetSchema),
       ...errorResponses([
         400,
         401,

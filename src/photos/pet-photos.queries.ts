@@ -11,6 +11,7 @@ import {
   runAll,
   type Statement,
 } from "../db/database.ts";
+import { insertWhere } from "../db/insert-where.ts";
 import { confirmed, photos } from "../db/photos-table.ts";
 import { pets } from "../db/schema.ts";
 import { live, petShape } from "../pets/pets.queries.ts";
@@ -54,25 +55,20 @@ const petForPhotos = (db: Drizzle) =>
  */
 const reservation = change()
   .step("reserved", (db) =>
-    db
-      .insert(photos)
-      .select(
-        db
-          .select({
-            seq: sql<null>`NULL`.as("seq"),
-            id: sql<string>`${photoId}`.as("id"),
-            petId: pets.id,
-            contentType: sql<PhotoType>`${sql.placeholder("contentType")}`.as("content_type"),
-            size: sql<number>`${sql.placeholder("size")}`.as("size"),
-            url: sql<string>`${sql.placeholder("url")}`.as("url"),
-            state: sql<"pending">`'pending'`.as("state"),
-            createdAt: millis("now").as("created_at"),
-          })
-          .from(pets)
-          .where(
-            and(thisPet, ownedByCaller(pets.accountId), sql`${heldPhotos(db)} < ${MAX_PHOTOS}`),
-          ),
-      )
+    insertWhere(db, photos, {
+      row: {
+        seq: sql<null>`NULL`.as("seq"),
+        id: sql<string>`${photoId}`.as("id"),
+        petId: pets.id,
+        contentType: sql<PhotoType>`${sql.placeholder("contentType")}`.as("content_type"),
+        size: sql<number>`${sql.placeholder("size")}`.as("size"),
+        url: sql<string>`${sql.placeholder("url")}`.as("url"),
+        state: sql<"pending">`'pending'`.as("state"),
+        createdAt: millis("now").as("created_at"),
+      },
+      from: pets,
+      where: and(thisPet, ownedByCaller(pets.accountId), sql`${heldPhotos(db)} < ${MAX_PHOTOS}`),
+    })
       .returning({ id: photos.id })
       .prepare(),
   )

@@ -4,6 +4,7 @@ import { callersAccount } from "../catalogue/ownership.ts";
 import { change, deletionBy } from "../changes/change.ts";
 import type { Claim, Outcome } from "../changes/outcomes.ts";
 import { type Database, type Drizzle, millis } from "../db/database.ts";
+import { insertWhere } from "../db/insert-where.ts";
 import { shelterPlaces } from "../db/places-table.ts";
 import { accounts, pets } from "../db/schema.ts";
 import { indexName, shelterSearch, unindexName } from "../db/search-tables.ts";
@@ -75,31 +76,28 @@ const bound = <T>(name: string) => sql<T>`${sql.placeholder(name)}`;
  */
 const creation = change()
   .step("shelter", (db) =>
-    db
-      .insert(shelters)
-      .select(
-        db
-          .select({
-            id: sql<null>`NULL`.as("id"),
-            accountId: accounts.id,
-            name: bound<string>("name").as("name"),
-            email: bound<string>("email").as("email"),
-            phone: bound<string | null>("phone").as("phone"),
-            website: bound<string | null>("website").as("website"),
-            street: bound<string | null>("street").as("street"),
-            city: bound<string>("city").as("city"),
-            region: bound<string | null>("region").as("region"),
-            postalCode: bound<string | null>("postalCode").as("postal_code"),
-            country: bound<string>("country").as("country"),
-            latitude: bound<number>("latitude").as("latitude"),
-            longitude: bound<number>("longitude").as("longitude"),
-            version: sql<number>`1`.as("version"),
-            createdAt: millis("now").as("created_at"),
-            deletedAt: sql<null>`NULL`.as("deleted_at"),
-          })
-          .from(accounts)
-          .where(and(eq(accounts.id, callersAccount), underCap)),
-      )
+    insertWhere(db, shelters, {
+      row: {
+        id: sql<null>`NULL`.as("id"),
+        accountId: accounts.id,
+        name: bound<string>("name").as("name"),
+        email: bound<string>("email").as("email"),
+        phone: bound<string | null>("phone").as("phone"),
+        website: bound<string | null>("website").as("website"),
+        street: bound<string | null>("street").as("street"),
+        city: bound<string>("city").as("city"),
+        region: bound<string | null>("region").as("region"),
+        postalCode: bound<string | null>("postalCode").as("postal_code"),
+        country: bound<string>("country").as("country"),
+        latitude: bound<number>("latitude").as("latitude"),
+        longitude: bound<number>("longitude").as("longitude"),
+        version: sql<number>`1`.as("version"),
+        createdAt: millis("now").as("created_at"),
+        deletedAt: sql<null>`NULL`.as("deleted_at"),
+      },
+      from: accounts,
+      where: and(eq(accounts.id, callersAccount), underCap),
+    })
       .returning(shelterShape.columns)
       .prepare(),
   )

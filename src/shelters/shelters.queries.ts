@@ -19,7 +19,7 @@ import { shelterSearch } from "../db/search-tables.ts";
 import { entityTag, type Field, shape } from "../db/shape.ts";
 import { shelters } from "../db/shelters-table.ts";
 import { SEARCH_WINDOW } from "../pets/pet-finders.ts";
-import { guardStorage } from "../storage/storage-guard.ts";
+import { firstRow, guardStorage } from "../storage/storage-guard.ts";
 import { unmeasuredDistance } from "./distance.ts";
 import type { Shelter } from "./shelters.schemas.ts";
 
@@ -202,7 +202,7 @@ export async function listShelters(
 }
 
 export async function findShelter(db: Database, id: number): Promise<Shelter | undefined> {
-  const [row] = await guardStorage("D1", () => runOne(db, shelterQueries(db).find, { id }));
+  const row = await firstRow(db, shelterQueries(db).find, { id });
   return row && shelterShape.render(row);
 }
 
@@ -222,7 +222,7 @@ export async function readShelterForChange(
   changer: Changer,
 ): Promise<ShelterForChange | undefined> {
   const values = { id, ...changerValues(changer) };
-  const [row] = await guardStorage("D1", () => runOne(db, shelterQueries(db).forChange, values));
+  const row = await firstRow(db, shelterQueries(db).forChange, values);
   if (!row) return undefined;
   const { owned, inUse, ...columns } = row;
   // Read, the etag field is the version number it renders.

@@ -1,14 +1,13 @@
-import { conditionalChange, entityTagHeader, IfMatchHeaderSchema } from "../api/entity-tags.ts";
+import { conditionalChange, IfMatchHeaderSchema } from "../api/entity-tags.ts";
 import { pagedListing } from "../api/pagination.ts";
-import { readReplies, recordRefusals } from "../api/record-responses.ts";
-import { jsonBody, patchBody, patchTypeRefused } from "../api/request-bodies.ts";
 import {
-  ANY_OPERATION,
-  createdHeaders,
-  deletedReply,
-  errorResponses,
-  jsonReply,
-} from "../api/responses.ts";
+  changedReply,
+  createdReply,
+  readReplies,
+  recordRefusals,
+} from "../api/record-responses.ts";
+import { jsonBody, patchBody, patchTypeRefused } from "../api/request-bodies.ts";
+import { ANY_OPERATION, deletedReply, errorResponses } from "../api/responses.ts";
 import { type ApiRoute, apiRoutes } from "../api/route-table.ts";
 import { messages } from "../errors.ts";
 import {
@@ -65,10 +64,12 @@ export const shelterRoutes = apiRoutes({
       body: jsonBody(NewShelterSchema),
     },
     responses: {
-      201: jsonReply("The shelter was added.", ShelterSchema, {
-        ...createdHeaders("Address of the new shelter.", "/v1/shelters/7"),
-        ETag: entityTagHeader,
-      }),
+      201: createdReply(
+        "The shelter was added.",
+        ShelterSchema,
+        "Address of the new shelter.",
+        "/v1/shelters/7",
+      ),
       ...errorResponses([
         400,
         401,
@@ -108,7 +109,7 @@ export const shelterRoutes = apiRoutes({
       body: patchBody(ShelterPatchSchema),
     },
     responses: {
-      200: jsonReply("The shelter after the change.", ShelterSchema, { ETag: entityTagHeader }),
+      200: changedReply("The shelter after the change.", ShelterSchema),
       ...errorResponses([
         400,
         401,

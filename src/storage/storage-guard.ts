@@ -48,3 +48,26 @@ export async function firstRow<Row>(
   const [row] = await guardStorage("D1", () => runOne(db, statement, values));
   return row;
 }
+
+/**
+ * A page read with one row more than its `limit` asked for: the rows to
+ * send, and whether another page follows (the extra row says so).
+ */
+export function cutPage<R>(rows: readonly R[], limit: number): { listed: R[]; hasMore: boolean } {
+  return { listed: rows.slice(0, limit), hasMore: rows.length > limit };
+}
+
+/**
+ * One page one statement reads: it binds `limit` one over the page's size,
+ * and the extra row says whether another page follows.
+ */
+export async function readPage<Row>(
+  db: Database,
+  statement: Statement<Row[]>,
+  values: { limit: number },
+): Promise<{ listed: Row[]; hasMore: boolean }> {
+  const rows = await guardStorage("D1", () =>
+    runOne(db, statement, { ...values, limit: values.limit + 1 }),
+  );
+  return cutPage(rows, values.limit);
+}

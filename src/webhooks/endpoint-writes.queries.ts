@@ -3,6 +3,7 @@ import { type Owner, ownersAccount, ownerValues } from "../accounts/owner.ts";
 import { change } from "../changes/change.ts";
 import type { Claim, Outcome } from "../changes/outcomes.ts";
 import { type Database, type Drizzle, millis, preparedQueries, runOne } from "../db/database.ts";
+import { insertWhere } from "../db/insert-where.ts";
 import { accounts, events, webhooks } from "../db/schema.ts";
 import { shape } from "../db/shape.ts";
 import type { EventTypeSelector } from "../events/events.schemas.ts";
@@ -77,32 +78,27 @@ type InsertOutcome = { kind: "created"; webhook: Webhook } | { kind: "limit_reac
  */
 const registration = change()
   .step("inserted", (db) =>
-    db
-      .insert(webhooks)
-      .select(
-        db
-          .select({
-            id: sql<null>`NULL`.as("id"),
-            accountId: accounts.id,
-            url: sql<string>`${sql.placeholder("url")}`.as("url"),
-            types: sql<string>`${sql.placeholder("types")}`.as("types"),
-            secret: sql<string>`${sql.placeholder("secret")}`.as("secret"),
-            previousSecrets: sql<string>`'[]'`.as("previous_secrets"),
-            status: sql<"enabled">`'enabled'`.as("status"),
-            disabledReason: sql<null>`NULL`.as("disabled_reason"),
-            afterSeq: sql<number>`coalesce((SELECT max(${events.seq}) FROM ${events}), 0)`.as(
-              "after_seq",
-            ),
-            createdAt: millis("now").as("created_at"),
-          })
-          .from(accounts)
-          .where(
-            and(
-              eq(accounts.id, ownersAccount),
-              sql`(SELECT count(*) FROM ${webhooks} WHERE ${webhooks.accountId} = ${accounts.id}) < ${MAX_WEBHOOKS}`,
-            ),
-          ),
-      )
+    insertWhere(db, webhooks, {
+      row: {
+        id: sql<null>`NULL`.as("id"),
+        accountId: accounts.id,
+        url: sql<string>`${sql.placeholder("url")}`.as("url"),
+        types: sql<string>`${sql.placeholder("types")}`.as("types"),
+        secret: sql<string>`${sql.placeholder("secret")}`.as("secret"),
+        previousSecrets: sql<string>`'[]'`.as("previous_secrets"),
+        status: sql<"enabled">`'enabled'`.as("status"),
+        disabledReason: sql<null>`NULL`.as("disabled_reason"),
+        afterSeq: sql<number>`coalesce((SELECT max(${events.seq}) FROM ${events}), 0)`.as(
+          "after_seq",
+        ),
+        createdAt: millis("now").as("created_at"),
+      },
+      from: accounts,
+      where: and(
+        eq(accounts.id, ownersAccount),
+        sql`(SELECT count(*) FROM ${webhooks} WHERE ${webhooks.accountId} = ${accounts.id}) < ${MAX_WEBHOOKS}`,
+      ),
+    })
       .returning(webhookShape.columns)
       .prepare(),
   )
