@@ -34,28 +34,19 @@ interface AnimalFindersProps {
  * empty field meaning any. The profile's finders fold away until used.
  */
 export function AnimalFinders({ finders, categories, shelters }: AnimalFindersProps) {
-  const one = (name: string) => finders[name]?.[0] ?? "";
+  // A finder's field holds what was asked for, shows no error and takes no focus.
+  const field = (name: string, label: string) => ({
+    name,
+    label,
+    value: finders[name]?.[0] ?? "",
+    errors: undefined,
+    autofocus: false,
+  });
   const select = (name: string, label: string, options: { value: string; label: string }[]) => (
-    <SelectField
-      name={name}
-      label={label}
-      value={one(name)}
-      options={options}
-      errors={undefined}
-      autofocus={false}
-    />
+    <SelectField {...field(name, label)} options={options} />
   );
   const text = (name: string, label: string, hint: string, maxlength: number) => (
-    <TextField
-      name={name}
-      type="search"
-      label={label}
-      hint={hint}
-      value={one(name)}
-      errors={undefined}
-      autofocus={false}
-      maxlength={maxlength}
-    />
+    <TextField {...field(name, label)} type="search" hint={hint} maxlength={maxlength} />
   );
   const profiled = Object.keys(finders).some((name) => PROFILE_FINDERS.has(name));
   const any = { value: "", label: "Any" };
