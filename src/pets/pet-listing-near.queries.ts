@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, type Placeholder, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, type Placeholder, sql } from "drizzle-orm";
 import { type Database, type Drizzle, preparedQueries, runAll, runOne } from "../db/database.ts";
 import { pets } from "../db/schema.ts";
 import { petSearch } from "../db/search-tables.ts";
@@ -16,7 +16,14 @@ import {
   scannedAnimals,
   scanRoom,
 } from "./pet-near-ids.queries.ts";
-import { coveredShelters, coveredThrough, PAST_UNIT } from "./pet-near-window.queries.ts";
+import {
+  coveredShelters,
+  coveredThrough,
+  PAST_UNIT,
+  type RingShelter,
+  ringOf,
+  ringValue,
+} from "./pet-near-window.queries.ts";
 import { live, petShape } from "./pets.queries.ts";
 import type { Pet } from "./pets.schemas.ts";
 
@@ -57,30 +64,34 @@ const everyFilter = and(
 function nearAnimals(
   db: Drizzle,
   { order, shown }: { order: IdOrder; shown: boolean },
-  where: SQL | undefined,
   entries: Placeholder | number,
 ) {
   const near = nearShelters(db);
   const columns = shown
     ? { ...petShape.columns, distanceKm: distanceKmOf(near.unit), unit: near.unit }
     : { id: pets.id, unit: near.unit };
-  return db
-    .select(columns as typeof petShape.columns & { unit: typeof near.unit })
-    .from(pets)
-    .innerJoin(near, eq(pets.shelterId, near.shelterId))
-    .where(and(live, after(order), where))
-    .orderBy(inIdOrder(order))
-    .limit(entries);
+  return (
+    db
+      .select(columns as typeof petShape.columns & { unit: typeof near.unit })
+      // The shelters first, then each one's animals by index: never the animals first.
+      .from(near)
+      .crossJoin(pets)
+      .where(and(eq(pets.shelterId, near.shelterId), live, after(order)))
+      .orderBy(inIdOrder(order))
+      .limit(entries)
+  );
 }
 
 /**
- * The statements by distance: a page of the units the window covers, each
- * row with the last unit covered, and that unit alone for a page that lists
- * no animal.
+ * The statements by distance: the shelters near the place from the cursor's
+ * unit (the walk's ring), a page of the units the window covers, each row
+ * with the last unit covered, and that unit alone for a page that lists no
+ * animal.
  */
 function byDistance(db: Drizzle) {
   const covered = coveredShelters(db, everyFilter);
   return {
+    ring: ringOf(db).prepare(),
     page: db
       .select({
         ...petShape.columns,
@@ -113,19 +124,22 @@ function byDistance(db: Drizzle) {
  * away or through a window, or by id alone in a crowded circle.
  */
 function byId(db: Drizzle, order: IdOrder) {
-  const window = nearAnimals(db, { order, shown: false }, undefined, SEARCH_WINDOW).as("windowed");
+  const window = nearAnimals(db, { order, shown: false }, SEARCH_WINDOW).as("windowed");
   const scanned = scannedAnimals(db, order, everyFilter);
   return {
     count: circleCount(db, order).prepare(),
     scanned: scanned.page.prepare(),
     scannedEdge: scanned.edge.prepare(),
-    straight: nearAnimals(db, { order, shown: true }, undefined, limit).prepare(),
-    page: nearAnimals(
-      db,
-      { order, shown: true },
-      and(everyFilter, sql`${pets.id} IN (SELECT ${window.id} FROM ${window})`),
-      limit,
-    ).prepare(),
+    straight: nearAnimals(db, { order, shown: true }, limit).prepare(),
+    // The window's animals by key, each with the unit the window found it at.
+    page: db
+      .select({ ...petShape.columns, distanceKm: distanceKmOf(window.unit), unit: window.unit })
+      .from(window)
+      .crossJoin(pets)
+      .where(and(eq(pets.id, window.id), everyFilter))
+      .orderBy(inIdOrder(order))
+      .limit(limit)
+      .prepare(),
     window: db
       .select({ entries: sql<number>`count(*) OVER ()`, unit: window.unit, id: window.id })
       .from(window)
@@ -204,8 +218,11 @@ function pageFrom(rows: NearRow[], size: number) {
  * A page by distance, and where the next starts: after its last animal when
  * more follow in the units it covers, else after the last unit it covers.
  */
-async function pageByDistance(db: Database, values: Record<string, unknown>, size: number) {
-  const { page, window } = nearPetFinders(db).distance;
+async function pageByDistance(db: Database, placed: Record<string, unknown>, size: number) {
+  const { ring, page, window } = nearPetFinders(db).distance;
+  const shelters: RingShelter[] = await guardStorage("D1", () => runOne(db, ring, placed));
+  if (shelters.length === 0) return { pets: [], next: undefined };
+  const values = { ...placed, ring: ringValue(shelters) };
   const rows = await guardStorage("D1", () => runOne(db, page, values));
   const [edge] =
     rows.length > 0 ? rows : await guardStorage("D1", () => runOne(db, window, values));

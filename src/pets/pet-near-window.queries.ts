@@ -20,6 +20,12 @@ import { live } from "./pets.queries.ts";
  * the first one the walk did not see whole (a shelter it did not reach, or
  * one with more animals after the cursor than it counts), yet always its
  * first unit, so it never stands still.
+ *
+ * The shelters come first, in a statement of their own that reads each one
+ * once, from the R*Tree alone; the Worker puts them in (unit, id) order and
+ * binds them to the walk as the ring, a JSON array of `[id, unit]` pairs the
+ * walk indexes by position, so it reads no shelter again and numbers,
+ * sorts and stores none in temporary tables.
  */
 
 /** The most animals examined of one shelter: a shelter with more leaves its unit to the next page. */
@@ -35,19 +41,30 @@ const constant = (value: number) => sql.raw(String(value));
 const cursorUnit = sql.placeholder("unit");
 const cursorId = sql.placeholder("position");
 
-/** The shelters near the place from the cursor's unit on, numbered in (unit, id) order. */
-function ringOf(db: Drizzle) {
+/** The shelters near the place from the cursor's unit on, in no order: the walk's ring, once sorted. */
+export function ringOf(db: Drizzle) {
   const near = nearShelters(db);
   return db
-    .select({
-      n: sql<number>`row_number() OVER (ORDER BY ${near.unit}, ${near.shelterId})`.as("ring_n"),
-      unit: near.unit,
-      shelterId: near.shelterId,
-    })
+    .select({ shelterId: near.shelterId, unit: near.unit })
     .from(near)
-    .where(sql`(${near.unit}, ${constant(PAST_UNIT)}) > (${cursorUnit}, ${cursorId})`)
-    .as("numbered");
+    .where(sql`(${near.unit}, ${constant(PAST_UNIT)}) > (${cursorUnit}, ${cursorId})`);
 }
+
+/** A shelter of the ring: its id and its distance in 100 m units. */
+export interface RingShelter {
+  shelterId: number;
+  unit: number;
+}
+
+/** The ring as the walk binds it: the shelters in (unit, id) order, as a JSON array of `[id, unit]`. */
+export function ringValue(shelters: RingShelter[]): string {
+  const ordered = shelters.toSorted((a, b) => a.unit - b.unit || a.shelterId - b.shelterId);
+  return JSON.stringify(ordered.map(({ shelterId, unit }) => [shelterId, unit]));
+}
+
+/** The ring's shelter at position `n` (from 0) and its unit; null past its end. */
+const ringAt = (n: SQL, field: 0 | 1) =>
+  sql`json_extract((SELECT ring FROM given), '$[' || (${n}) || '][${constant(field)}]')`;
 
 /**
  * One shelter's live animals after the cursor, as the walk reads them in id
@@ -59,41 +76,52 @@ function ringOf(db: Drizzle) {
  * shelter, as a unit lists its shelters' animals merged by id and none past
  * the first page's worth of each can make the page.
  */
-function countedOf(kept: SQL | undefined): SQL {
+function countedOf(kept: SQL | undefined, shelterId: SQL, unit: SQL): SQL {
   const most = constant(ANIMALS_COUNTED + 1);
   const reading = sql`CASE WHEN ${sql.placeholder("narrowed")} THEN ${most} ELSE ${sql.placeholder("limit")} END`;
   return sql`(SELECT count(*) + ${constant(PACKED)} * coalesce(sum(kept), 0)
       + ${constant(PACKED * PACKED)} * CASE WHEN count(*) = ${reading} AND count(*) < ${most} THEN max(id) ELSE 0 END
     FROM (SELECT ${pets.id} AS id, ${kept ?? sql`1`} AS kept FROM ${pets}
-      WHERE ${pets.shelterId} = ring.shelter_id AND ${live}
-        AND ${pets.id} > CASE WHEN ring.unit = ${cursorUnit} THEN ${cursorId} ELSE 0 END
+      WHERE ${pets.shelterId} = ${shelterId} AND ${live}
+        AND ${pets.id} > CASE WHEN ${unit} = ${cursorUnit} THEN ${cursorId} ELSE 0 END
       ORDER BY ${pets.id} LIMIT ${reading}))`;
 }
 
 /**
- * The walk, as common table expressions: `ring` the shelters from the
- * cursor's unit, `walk` one row per shelter examined, and `covered` the
- * last unit the page covers (`through`, null when it covers every unit
- * left). `kept` is every filter's condition on the animal in scope.
+ * The walk, as common table expressions: `given` the ring bound, `walk` one
+ * row per shelter examined (its `n` the ring's position plus one), `covered`
+ * the last unit the page covers (`through`, null when it covers every unit
+ * left), and `span` the ring's shelters up to it. `kept` is every filter's
+ * condition on the animal in scope.
  */
-function walkOf(db: Drizzle, kept: SQL | undefined): SQL {
+function walkOf(kept: SQL | undefined): SQL {
   const examined = sql`walk.animals % ${constant(PACKED)}`;
-  const listed = sql`walk.kept + walk.animals / ${constant(PACKED)} % ${constant(PACKED)}`;
+  const keptSoFar = sql`walk.kept + walk.animals / ${constant(PACKED)} % ${constant(PACKED)}`;
+  const nextShelter = ringAt(sql`walk.n`, 0);
+  const nextUnit = ringAt(sql`walk.n`, 1);
+  const through = sql`coalesce((SELECT through FROM covered), ${constant(PAST_UNIT)})`;
   return sql`WITH RECURSIVE
-    ring(n, unit, shelter_id) AS MATERIALIZED (SELECT * FROM ${ringOf(db)}),
+    given(ring) AS (SELECT ${sql.placeholder("ring")}),
     walk(n, unit, examined, kept, animals) AS (
       SELECT 0, -1, 0, 0, 0
       UNION ALL
-      SELECT ring.n, ring.unit, walk.examined + 1 + ${examined}, ${listed}, ${countedOf(kept)}
-      FROM walk JOIN ring ON ring.n = walk.n + 1
-      WHERE walk.examined + ${examined} + ${constant(ANIMALS_COUNTED + 2)} <= ${constant(SEARCH_WINDOW)}
-        AND NOT (ring.unit > walk.unit AND ${listed} >= ${sql.placeholder("limit")})),
+      SELECT walk.n + 1, ${nextUnit}, walk.examined + 1 + ${examined}, ${keptSoFar},
+        ${countedOf(kept, nextShelter, nextUnit)}
+      FROM walk
+      WHERE ${nextShelter} IS NOT NULL
+        AND walk.examined + ${examined} + ${constant(ANIMALS_COUNTED + 2)} <= ${constant(SEARCH_WINDOW)}
+        AND NOT (${nextUnit} > walk.unit AND ${keptSoFar} >= ${sql.placeholder("limit")})),
     cut(unit) AS (
       SELECT min(unit) FROM walk WHERE n > 0 AND animals % ${constant(PACKED)} > ${constant(ANIMALS_COUNTED)}
       UNION ALL
-      SELECT unit FROM ring WHERE n = (SELECT max(n) FROM walk) + 1),
+      SELECT ${ringAt(sql`(SELECT max(n) FROM walk)`, 1)}),
     covered(through) AS (
-      SELECT max((SELECT min(unit) FROM cut) - 1, (SELECT unit FROM ring WHERE n = 1)))`;
+      SELECT max((SELECT min(unit) FROM cut) - 1, ${ringAt(sql`0`, 1)})),
+    span(n, shelter_id, unit) AS (
+      SELECT 0, ${ringAt(sql`0`, 0)}, ${ringAt(sql`0`, 1)} WHERE ${ringAt(sql`0`, 1)} <= ${through}
+      UNION ALL
+      SELECT n + 1, ${ringAt(sql`n + 1`, 0)}, ${ringAt(sql`n + 1`, 1)} FROM span
+      WHERE ${ringAt(sql`n + 1`, 1)} <= ${through})`;
 }
 
 /**
@@ -110,11 +138,10 @@ export function coveredShelters(db: Drizzle, kept: SQL | undefined) {
       through: sql<number | null>`through`.as("through"),
     })
     .from(
-      sql`(${walkOf(db, kept)}
-        SELECT ring.shelter_id, ring.unit, covered.through,
+      sql`(${walkOf(kept)}
+        SELECT span.shelter_id, span.unit, covered.through,
           coalesce(walk.animals, 0) / ${constant(PACKED * PACKED)} AS upto
-        FROM covered, ring LEFT JOIN walk ON walk.n = ring.n
-        WHERE ring.unit <= coalesce(covered.through, ${constant(PAST_UNIT)}))`,
+        FROM covered, span LEFT JOIN walk ON walk.n = span.n + 1)`,
     )
     .as("covered");
 }
@@ -123,5 +150,5 @@ export function coveredShelters(db: Drizzle, kept: SQL | undefined) {
 export function coveredThrough(db: Drizzle, kept: SQL | undefined) {
   return db
     .select({ through: sql<number | null>`through`.as("through") })
-    .from(sql`(${walkOf(db, kept)} SELECT through FROM covered)`);
+    .from(sql`(${walkOf(kept)} SELECT through FROM covered)`);
 }
