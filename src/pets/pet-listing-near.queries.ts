@@ -16,9 +16,11 @@ import {
   scannedAnimals,
   scanRoom,
 } from "./pet-near-ids.queries.ts";
+import { nearestUnitPage, nearestValues } from "./pet-near-nearest.queries.ts";
 import {
   coveredShelters,
   coveredThrough,
+  inRingOrder,
   PAST_UNIT,
   type RingShelter,
   ringOf,
@@ -84,14 +86,15 @@ function nearAnimals(
 
 /**
  * The statements by distance: the shelters near the place from the cursor's
- * unit (the walk's ring), a page of the units the window covers, each row
- * with the last unit covered, and that unit alone for a page that lists no
- * animal.
+ * unit (the walk's ring), the nearest unit's animals merged by id, a page of
+ * the units the window covers, each row with the last unit covered, and that
+ * unit alone for a page that lists no animal.
  */
 function byDistance(db: Drizzle) {
   const covered = coveredShelters(db, everyFilter);
   return {
     ring: ringOf(db).prepare(),
+    nearest: nearestUnitPage(db).prepare(),
     page: db
       .select({
         ...petShape.columns,
@@ -217,11 +220,26 @@ function pageFrom(rows: NearRow[], size: number) {
 /**
  * A page by distance, and where the next starts: after its last animal when
  * more follow in the units it covers, else after the last unit it covers.
+ * With no filter but the place's, the nearest unit's animals merged by id
+ * make the page when they fill it; otherwise (or when that unit holds too
+ * many shelters to merge) the window's walk makes it.
  */
-async function pageByDistance(db: Database, placed: Record<string, unknown>, size: number) {
-  const { ring, page, window } = nearPetFinders(db).distance;
-  const shelters: RingShelter[] = await guardStorage("D1", () => runOne(db, ring, placed));
-  if (shelters.length === 0) return { pets: [], next: undefined };
+async function pageByDistance(
+  db: Database,
+  placed: Record<string, unknown> & { unit: number; position: number; narrowed: number },
+  size: number,
+) {
+  const { ring, nearest, page, window } = nearPetFinders(db).distance;
+  const found: RingShelter[] = await guardStorage("D1", () => runOne(db, ring, placed));
+  if (found.length === 0) return { pets: [], next: undefined };
+  const shelters = inRingOrder(found);
+  const merged = placed.narrowed
+    ? undefined
+    : nearestValues(shelters, { unit: placed.unit, id: placed.position });
+  if (merged) {
+    const rows = await guardStorage("D1", () => runOne(db, nearest, { ...placed, ...merged }));
+    if (rows.length > size) return pageFrom(rows, size);
+  }
   const values = { ...placed, ring: ringValue(shelters) };
   const rows = await guardStorage("D1", () => runOne(db, page, values));
   const [edge] =

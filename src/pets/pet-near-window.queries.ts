@@ -56,11 +56,13 @@ export interface RingShelter {
   unit: number;
 }
 
-/** The ring as the walk binds it: the shelters in (unit, id) order, as a JSON array of `[id, unit]`. */
-export function ringValue(shelters: RingShelter[]): string {
-  const ordered = shelters.toSorted((a, b) => a.unit - b.unit || a.shelterId - b.shelterId);
-  return JSON.stringify(ordered.map(({ shelterId, unit }) => [shelterId, unit]));
-}
+/** The ring's shelters in the walk's order: by unit, then id. */
+export const inRingOrder = (shelters: readonly RingShelter[]): RingShelter[] =>
+  shelters.toSorted((a, b) => a.unit - b.unit || a.shelterId - b.shelterId);
+
+/** The ring as the walk binds it: its shelters, in ring order, as a JSON array of `[id, unit]`. */
+export const ringValue = (ordered: readonly RingShelter[]): string =>
+  JSON.stringify(ordered.map(({ shelterId, unit }) => [shelterId, unit]));
 
 /** The ring's shelter at position `n` (from 0) and its unit; null past its end. */
 const ringAt = (n: SQL, field: 0 | 1) =>

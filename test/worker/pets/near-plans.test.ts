@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { nearPetFinders } from "../../../src/pets/pet-listing-near.queries.ts";
+import { MERGED_SHELTERS } from "../../../src/pets/pet-near-nearest.queries.ts";
 import { nearShelterFinders } from "../../../src/shelters/shelters-near.queries.ts";
 import { testServices } from "../support/keys.ts";
 
@@ -82,6 +83,7 @@ describe("the near listings' query plans", () => {
     expect(shelters.match(BOX)?.length ?? 0, shelters).toBe(2);
     expect(shelters).not.toMatch(READS_SHELTERS);
     expect(shelters).not.toMatch(/\bpets\b/);
+    expect(shelters, "the Worker sorts the ring").not.toMatch(/TEMP B-TREE/);
     for (const [statement, walks] of [
       [window, 1],
       [page, 2],
@@ -98,6 +100,18 @@ describe("the near listings' query plans", () => {
       ).toHaveLength(walks);
       expect(plan).not.toMatch(SCANS_TABLE);
     }
+  });
+
+  it("by distance, merge the nearest unit's shelters' animals by id as each one's index gives them, sorting none", async () => {
+    const plan = await planOf(pets.distance.nearest);
+    expect(
+      plan.match(/SEARCH pets USING INDEX pets_shelter_id_idx \(shelter_id=\? AND id>\?\)/g),
+      plan,
+    ).toHaveLength(MERGED_SHELTERS);
+    expect(plan).toMatch(/MERGE \(UNION ALL\)/);
+    expect(plan).not.toMatch(/TEMP B-TREE/);
+    expect(plan).not.toMatch(/shelter_places|\bshelters\b/);
+    expect(plan).not.toMatch(SCANS_TABLE);
   });
 
   it.each(["distance", "id"] as const)(

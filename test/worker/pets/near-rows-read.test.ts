@@ -8,10 +8,10 @@ import { insertSheltersNorth } from "../support/shelters.ts";
 
 /*
  * What a page by distance reads, as D1 bills it (`meta.rows_read` summed
- * over every statement the listing runs): what the shelters near the place
- * cost, and from the nearest only about the animals the page lists, however
- * many more they hold. 40 shelters of 100 animals each, the four nearest in
- * one 100 m unit, their animals' ids interleaved.
+ * over every statement the listing runs): one row for each shelter near the
+ * place, and from the nearest only the animals the page lists, however many
+ * more they hold. 40 shelters of 100 animals each, the four nearest in one
+ * 100 m unit, their animals' ids interleaved.
  */
 
 const SHELTERS = 40;
@@ -20,12 +20,16 @@ const SHARING = 4;
 const LIMIT = 20;
 /**
  * What one shelter near the place costs a page whatever its animals: its
- * R*Tree entry, its row, and their sorting, numbering and walking in
- * temporary tables, each counted as rows read.
+ * R*Tree entry, which holds its coordinates too; the shelter itself is
+ * never read, nor sorted, numbered or stored in a temporary table.
  */
-const PER_SHELTER = 12;
-/** The animals of the nearest unit's shelters: each one's first `LIMIT + 1` read by the walk, by the page, and sorted. */
-const NEAREST_ANIMALS = 3 * (LIMIT + 1) * SHARING;
+const PER_SHELTER = 1;
+/**
+ * The animals of the nearest unit's shelters, merged by id as each one's
+ * index gives them: the page's, the one that says another page follows, and
+ * at most one more from each shelter (the merge reads each one ahead).
+ */
+const NEAREST_ANIMALS = LIMIT + 1 + SHARING;
 const centre = [-20, 60] as const;
 
 let owner: SeededKey;
