@@ -18,7 +18,7 @@ import {
 } from "./pet-near-ids.queries.ts";
 import { nearestUnitPage, nearestValues } from "./pet-near-nearest.queries.ts";
 import {
-  coveredShelters,
+  coveredAnimals,
   coveredThrough,
   inRingOrder,
   PAST_UNIT,
@@ -91,7 +91,7 @@ function nearAnimals(
  * unit alone for a page that lists no animal.
  */
 function byDistance(db: Drizzle) {
-  const covered = coveredShelters(db, everyFilter);
+  const covered = coveredAnimals(db, everyFilter);
   return {
     ring: ringOf(db).prepare(),
     nearest: nearestUnitPage(db).prepare(),
@@ -102,19 +102,10 @@ function byDistance(db: Drizzle) {
         unit: covered.unit,
         through: covered.through,
       })
-      // The shelters first, then each one's animals by index: never the animals first.
+      // The animals the walk kept first, then each one by key: never the animals first.
       .from(covered)
       .crossJoin(pets)
-      .where(
-        and(
-          eq(pets.shelterId, covered.shelterId),
-          live,
-          // The animals after the cursor, as a range of the shelter's index, up to the last one the walk read when it filled the page.
-          sql`${pets.id} > CASE WHEN ${covered.unit} = ${unit} THEN ${position} ELSE 0 END`,
-          sql`${pets.id} <= CASE WHEN ${covered.upto} = 0 THEN ${sql.raw(String(PAST_UNIT))} ELSE ${covered.upto} END`,
-          everyFilter,
-        ),
-      )
+      .where(eq(pets.id, covered.id))
       .orderBy(asc(covered.unit), asc(pets.id))
       .limit(limit)
       .prepare(),

@@ -72,22 +72,26 @@ const ringAt = (n: SQL, field: 0 | 1) =>
  * One shelter's live animals after the cursor, as the walk reads them in id
  * order: with no filter but the place's (`narrowed` false), only as many as
  * the page lists plus one, since every one is kept; otherwise up to
- * `ANIMALS_COUNTED + 1`. The result packs the animals read, `PACKED` times
- * those kept, and `PACKED²` times the last id read when the read stopped at
- * the page's size (0 otherwise): the page then reads no further in this
- * shelter, as a unit lists its shelters' animals merged by id and none past
- * the first page's worth of each can make the page.
+ * `ANIMALS_COUNTED + 1`. The result is a JSON array of two: first the
+ * animals read, plus `PACKED` times those kept, plus `PACKED²` times the last
+ * id read when the read stopped at the page's size (0 otherwise); then the
+ * ids of those kept, which the page lists from without reading the others
+ * again.
  */
 function countedOf(kept: SQL | undefined, shelterId: SQL, unit: SQL): SQL {
   const most = constant(ANIMALS_COUNTED + 1);
   const reading = sql`CASE WHEN ${sql.placeholder("narrowed")} THEN ${most} ELSE ${sql.placeholder("limit")} END`;
-  return sql`(SELECT count(*) + ${constant(PACKED)} * coalesce(sum(kept), 0)
-      + ${constant(PACKED * PACKED)} * CASE WHEN count(*) = ${reading} AND count(*) < ${most} THEN max(id) ELSE 0 END
+  return sql`(SELECT json_array(count(*) + ${constant(PACKED)} * coalesce(sum(kept), 0)
+      + ${constant(PACKED * PACKED)} * CASE WHEN count(*) = ${reading} AND count(*) < ${most} THEN max(id) ELSE 0 END,
+      json_group_array(id) FILTER (WHERE kept))
     FROM (SELECT ${pets.id} AS id, ${kept ?? sql`1`} AS kept FROM ${pets}
       WHERE ${pets.shelterId} = ${shelterId} AND ${live}
         AND ${pets.id} > CASE WHEN ${unit} = ${cursorUnit} THEN ${cursorId} ELSE 0 END
       ORDER BY ${pets.id} LIMIT ${reading}))`;
 }
+
+/** A walk row's packed counts (see `countedOf`). */
+const packed = sql`(walk.animals ->> 0)`;
 
 /**
  * The walk, as common table expressions: `given` the ring bound, `walk` one
@@ -97,15 +101,15 @@ function countedOf(kept: SQL | undefined, shelterId: SQL, unit: SQL): SQL {
  * condition on the animal in scope.
  */
 function walkOf(kept: SQL | undefined): SQL {
-  const examined = sql`walk.animals % ${constant(PACKED)}`;
-  const keptSoFar = sql`walk.kept + walk.animals / ${constant(PACKED)} % ${constant(PACKED)}`;
+  const examined = sql`${packed} % ${constant(PACKED)}`;
+  const keptSoFar = sql`walk.kept + ${packed} / ${constant(PACKED)} % ${constant(PACKED)}`;
   const nextShelter = ringAt(sql`walk.n`, 0);
   const nextUnit = ringAt(sql`walk.n`, 1);
   const through = sql`coalesce((SELECT through FROM covered), ${constant(PAST_UNIT)})`;
   return sql`WITH RECURSIVE
     given(ring) AS (SELECT ${sql.placeholder("ring")}),
     walk(n, unit, examined, kept, animals) AS (
-      SELECT 0, -1, 0, 0, 0
+      SELECT 0, -1, 0, 0, json_array(0, json_array())
       UNION ALL
       SELECT walk.n + 1, ${nextUnit}, walk.examined + 1 + ${examined}, ${keptSoFar},
         ${countedOf(kept, nextShelter, nextUnit)}
@@ -114,7 +118,7 @@ function walkOf(kept: SQL | undefined): SQL {
         AND walk.examined + ${examined} + ${constant(ANIMALS_COUNTED + 2)} <= ${constant(SEARCH_WINDOW)}
         AND NOT (${nextUnit} > walk.unit AND ${keptSoFar} >= ${sql.placeholder("limit")})),
     cut(unit) AS (
-      SELECT min(unit) FROM walk WHERE n > 0 AND animals % ${constant(PACKED)} > ${constant(ANIMALS_COUNTED)}
+      SELECT min(unit) FROM walk WHERE n > 0 AND ${packed} % ${constant(PACKED)} > ${constant(ANIMALS_COUNTED)}
       UNION ALL
       SELECT ${ringAt(sql`(SELECT max(n) FROM walk)`, 1)}),
     covered(through) AS (
@@ -127,23 +131,29 @@ function walkOf(kept: SQL | undefined): SQL {
 }
 
 /**
- * The shelters a page covers, each with its unit, the page's `through`, and
- * `upto`: the last id the page may list of it (0 for no bound), as a subquery
- * named `covered`.
+ * The animals a page covers, each with its unit and the page's `through`, as
+ * a subquery named `covered`: those the walk kept of each shelter it
+ * examined (no animal read twice), and every live animal after the cursor
+ * that `kept` keeps of the shelters the page covers beyond the walk (those
+ * of its first unit, when the walk could not see that unit whole).
  */
-export function coveredShelters(db: Drizzle, kept: SQL | undefined) {
+export function coveredAnimals(db: Drizzle, kept: SQL | undefined) {
   return db
     .select({
-      shelterId: sql<number>`shelter_id`.as("covered_shelter_id"),
+      id: sql<number>`id`.as("covered_id"),
       unit: sql<number>`unit`.as("covered_unit"),
-      upto: sql<number>`upto`.as("covered_upto"),
       through: sql<number | null>`through`.as("through"),
     })
     .from(
       sql`(${walkOf(kept)}
-        SELECT span.shelter_id, span.unit, covered.through,
-          coalesce(walk.animals, 0) / ${constant(PACKED * PACKED)} AS upto
-        FROM covered, span LEFT JOIN walk ON walk.n = span.n + 1)`,
+        SELECT span.unit AS unit, found.value AS id, covered.through AS through
+        FROM covered, span JOIN walk ON walk.n = span.n + 1, json_each(walk.animals, '$[1]') AS found
+        UNION ALL
+        SELECT span.unit, ${pets.id}, covered.through
+        FROM covered, span CROSS JOIN ${pets}
+        WHERE span.n >= (SELECT max(n) FROM walk) AND ${pets.shelterId} = span.shelter_id AND ${live}
+          AND ${pets.id} > CASE WHEN span.unit = ${cursorUnit} THEN ${cursorId} ELSE 0 END
+          AND ${kept ?? sql`1`})`,
     )
     .as("covered");
 }
