@@ -47,8 +47,6 @@ import type { Pet } from "./pets.schemas.ts";
 
 type Order = "distance" | "idAsc" | "idDesc";
 
-const position = sql.placeholder("position");
-const unit = sql.placeholder("unit");
 const limit = sql.placeholder("limit");
 
 /** Every filter but the place's, when its value is bound: the listing's own finders, `q`, `breed` and `id` too. */
