@@ -33,10 +33,13 @@ import type { Pet } from "./pets.schemas.ts";
  * The listing of animals near a place. The shelters near it come from the
  * R*Tree (see `near.queries.ts`), their animals from the index of each
  * shelter's animals. By distance, the order is the distance in 100 m units
- * then the id, and the cursor holds both: a page lists the animals of the
- * units its window covers (see `pet-near-window.queries.ts`), every filter
- * checked on each, so it may hold fewer than asked (even none), and the
- * next page starts after the last unit covered. By id, in either
+ * then the id, and the cursor holds both. With `near` alone, when the
+ * nearest unit's animals after the cursor fill the page, they are the page,
+ * merged by id (see `pet-near-nearest.queries.ts`). Otherwise a page lists
+ * the animals of the units its window covers (see
+ * `pet-near-window.queries.ts`), every filter checked on each, so it may
+ * hold fewer than asked (even none), and the next page starts after the
+ * last unit covered. By id, in either
  * direction, a page first counts the circle (see `pet-near-ids.queries.ts`);
  * when it is crowded, the page reads the animals by id whatever their
  * shelter. Otherwise, with `near` alone a page is read straight away; with
