@@ -19,7 +19,6 @@ import {
 import { nearestUnitPage, nearestValues } from "./pet-near-nearest.queries.ts";
 import {
   coveredAnimals,
-  coveredThrough,
   inRingOrder,
   PAST_UNIT,
   type RingShelter,
@@ -87,9 +86,9 @@ function nearAnimals(
 
 /**
  * The statements by distance: the shelters near the place from the cursor's
- * unit (the walk's ring), the nearest unit's animals merged by id, a page of
- * the units the window covers, each row with the last unit covered, and that
- * unit alone for a page that lists no animal.
+ * unit (the walk's ring), the nearest unit's animals merged by id, and a
+ * page of the units the window covers, each row with the last unit covered
+ * (a row with no animal carries it when fewer than the page's size follow).
  */
 function byDistance(db: Drizzle) {
   const covered = coveredAnimals(db, everyFilter);
@@ -105,12 +104,10 @@ function byDistance(db: Drizzle) {
       })
       // The animals the walk kept first, then each one by key: never the animals first.
       .from(covered)
-      .crossJoin(pets)
-      .where(eq(pets.id, covered.id))
-      .orderBy(asc(covered.unit), asc(pets.id))
+      .leftJoin(pets, eq(pets.id, covered.id))
+      .orderBy(asc(covered.unit), asc(covered.id))
       .limit(limit)
       .prepare(),
-    window: coveredThrough(db, everyFilter).prepare(),
   };
 }
 
@@ -200,6 +197,9 @@ export async function listPetsNear(
 
 type NearRow = Parameters<typeof petShape.render>[0] & { unit: number };
 
+/** A row of a page by distance that lists an animal, not the entry that carries the page's end. */
+const isAnimal = <R extends { id: number | null }>(row: R): row is R & NearRow => row.id !== null;
+
 function pageFrom(rows: NearRow[], size: number) {
   const listed = rows.slice(0, size);
   const last = listed.at(-1);
@@ -221,7 +221,7 @@ async function pageByDistance(
   placed: Record<string, unknown> & { unit: number; position: number; narrowed: number },
   size: number,
 ) {
-  const { ring, nearest, page, window } = nearPetFinders(db).distance;
+  const { ring, nearest, page } = nearPetFinders(db).distance;
   const found: RingShelter[] = await guardStorage("D1", () => runOne(db, ring, placed));
   if (found.length === 0) return { pets: [], next: undefined };
   const shelters = inRingOrder(found);
@@ -234,13 +234,12 @@ async function pageByDistance(
   }
   const values = { ...placed, ring: ringValue(shelters) };
   const rows = await guardStorage("D1", () => runOne(db, page, values));
-  const [edge] =
-    rows.length > 0 ? rows : await guardStorage("D1", () => runOne(db, window, values));
   const listed = pageFrom(
-    rows.map(({ through: _through, ...row }) => row),
+    rows.filter(isAnimal).map(({ through: _through, ...row }) => row),
     size,
   );
-  const through = edge?.through ?? null;
+  // Each row carries the last unit the page covers; the entry past the animals, when no animal does.
+  const through = rows[0]?.through ?? null;
   return listed.next === undefined && through !== null
     ? { ...listed, next: { unit: through, id: PAST_UNIT } }
     : listed;

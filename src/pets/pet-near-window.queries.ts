@@ -95,17 +95,22 @@ const packed = sql`(walk.animals ->> 0)`;
 
 /**
  * The walk, as common table expressions: `given` the ring bound, `walk` one
- * row per shelter examined (its `n` the ring's position plus one), `covered`
+ * row per shelter examined (its `n` the ring's position plus one), `ends`
+ * the walk's last step and the first unit it did not see whole, `covered`
  * the last unit the page covers (`through`, null when it covers every unit
- * left), and `span` the ring's shelters up to it. `kept` is every filter's
- * condition on the animal in scope.
+ * left), and `beyond` the ring's shelters up to it that the walk did not
+ * reach (those of the page's first unit, when the walk could not see it
+ * whole). Each is read once, so a shelter the walk examines costs the page
+ * a few rows besides its animals. `kept` is every filter's condition on the
+ * animal in scope.
  */
 function walkOf(kept: SQL | undefined): SQL {
   const examined = sql`${packed} % ${constant(PACKED)}`;
   const keptSoFar = sql`walk.kept + ${packed} / ${constant(PACKED)} % ${constant(PACKED)}`;
   const nextShelter = ringAt(sql`walk.n`, 0);
   const nextUnit = ringAt(sql`walk.n`, 1);
-  const through = sql`coalesce((SELECT through FROM covered), ${constant(PAST_UNIT)})`;
+  const past = constant(PAST_UNIT);
+  const through = sql`coalesce((SELECT through FROM covered), ${past})`;
   return sql`WITH RECURSIVE
     given(ring) AS (SELECT ${sql.placeholder("ring")}),
     walk(n, unit, examined, kept, animals) AS (
@@ -117,16 +122,18 @@ function walkOf(kept: SQL | undefined): SQL {
       WHERE ${nextShelter} IS NOT NULL
         AND walk.examined + ${examined} + ${constant(ANIMALS_COUNTED + 2)} <= ${constant(SEARCH_WINDOW)}
         AND NOT (${nextUnit} > walk.unit AND ${keptSoFar} >= ${sql.placeholder("limit")})),
-    cut(unit) AS (
-      SELECT min(unit) FROM walk WHERE n > 0 AND ${packed} % ${constant(PACKED)} > ${constant(ANIMALS_COUNTED)}
-      UNION ALL
-      SELECT ${ringAt(sql`(SELECT max(n) FROM walk)`, 1)}),
+    ends(last, cut) AS (
+      SELECT max(n), min(CASE WHEN n > 0 AND ${packed} % ${constant(PACKED)} > ${constant(ANIMALS_COUNTED)} THEN unit END)
+      FROM walk),
     covered(through) AS (
-      SELECT max((SELECT min(unit) FROM cut) - 1, ${ringAt(sql`0`, 1)})),
-    span(n, shelter_id, unit) AS (
-      SELECT 0, ${ringAt(sql`0`, 0)}, ${ringAt(sql`0`, 1)} WHERE ${ringAt(sql`0`, 1)} <= ${through}
+      SELECT max(nullif(min(coalesce(cut, ${past}), coalesce(${ringAt(sql`last`, 1)}, ${past})), ${past}) - 1,
+        ${ringAt(sql`0`, 1)})
+      FROM ends),
+    beyond(n, shelter_id, unit) AS (
+      SELECT last, ${ringAt(sql`last`, 0)}, ${ringAt(sql`last`, 1)} FROM ends
+      WHERE ${ringAt(sql`last`, 1)} <= ${through}
       UNION ALL
-      SELECT n + 1, ${ringAt(sql`n + 1`, 0)}, ${ringAt(sql`n + 1`, 1)} FROM span
+      SELECT n + 1, ${ringAt(sql`n + 1`, 0)}, ${ringAt(sql`n + 1`, 1)} FROM beyond
       WHERE ${ringAt(sql`n + 1`, 1)} <= ${through})`;
 }
 
@@ -134,8 +141,9 @@ function walkOf(kept: SQL | undefined): SQL {
  * The animals a page covers, each with its unit and the page's `through`, as
  * a subquery named `covered`: those the walk kept of each shelter it
  * examined (no animal read twice), and every live animal after the cursor
- * that `kept` keeps of the shelters the page covers beyond the walk (those
- * of its first unit, when the walk could not see that unit whole).
+ * that `kept` keeps of the shelters the page covers beyond the walk. A last
+ * entry with no animal, past every unit, carries `through` to a page that
+ * lists none, so no page walks twice.
  */
 export function coveredAnimals(db: Drizzle, kept: SQL | undefined) {
   return db
@@ -146,21 +154,17 @@ export function coveredAnimals(db: Drizzle, kept: SQL | undefined) {
     })
     .from(
       sql`(${walkOf(kept)}
-        SELECT span.unit AS unit, found.value AS id, covered.through AS through
-        FROM covered, span JOIN walk ON walk.n = span.n + 1, json_each(walk.animals, '$[1]') AS found
+        SELECT walk.unit AS unit, found.value AS id, covered.through AS through
+        FROM covered, walk, json_each(walk.animals, '$[1]') AS found
+        WHERE walk.n > 0 AND walk.unit <= coalesce(covered.through, ${constant(PAST_UNIT)})
         UNION ALL
-        SELECT span.unit, ${pets.id}, covered.through
-        FROM covered, span CROSS JOIN ${pets}
-        WHERE span.n >= (SELECT max(n) FROM walk) AND ${pets.shelterId} = span.shelter_id AND ${live}
-          AND ${pets.id} > CASE WHEN span.unit = ${cursorUnit} THEN ${cursorId} ELSE 0 END
-          AND ${kept ?? sql`1`})`,
+        SELECT beyond.unit, ${pets.id}, covered.through
+        FROM covered, beyond CROSS JOIN ${pets}
+        WHERE ${pets.shelterId} = beyond.shelter_id AND ${live}
+          AND ${pets.id} > CASE WHEN beyond.unit = ${cursorUnit} THEN ${cursorId} ELSE 0 END
+          AND ${kept ?? sql`1`}
+        UNION ALL
+        SELECT ${constant(PAST_UNIT)}, NULL, covered.through FROM covered)`,
     )
     .as("covered");
-}
-
-/** The last unit a page covers, for a page that lists no animal to carry it. */
-export function coveredThrough(db: Drizzle, kept: SQL | undefined) {
-  return db
-    .select({ through: sql<number | null>`through`.as("through") })
-    .from(sql`(${walkOf(kept)} SELECT through FROM covered)`);
 }
