@@ -30,6 +30,12 @@ const PER_SHELTER = 1;
  * at most one more from each shelter (the merge reads each one ahead).
  */
 const NEAREST_ANIMALS = LIMIT + 1 + SHARING;
+/** What a page with a filter besides the place costs each animal the walk examines: its entry in its shelter's index, and its test against the `id` list. */
+const PER_EXAMINED = 2;
+/** And each one it keeps: its id from the walk, the list's entry, its row by key, and its sorting. */
+const PER_KEPT = 4;
+/** And each shelter the walk steps to (the nearest unit's, and the next it looks at): the walk's own rows. */
+const PER_STEP = 10;
 const centre = [-20, 60] as const;
 
 let owner: SeededKey;
@@ -61,7 +67,7 @@ beforeAll(async () => {
 });
 
 /** One page by distance from `after`, with the rows D1 read for it. */
-async function pageAfter(after: NearPosition | undefined, limit = LIMIT) {
+async function pageAfter(after: NearPosition | undefined, limit = LIMIT, ids?: number[]) {
   const { db: counting, counted } = countingRows(db);
   const page = await listPetsNear(counting, {
     nearby: {
@@ -69,6 +75,7 @@ async function pageAfter(after: NearPosition | undefined, limit = LIMIT) {
       withinKm: 50,
       sort: "distance",
     },
+    ids,
     direction: "asc",
     after,
     limit,
@@ -85,6 +92,20 @@ describe("a page of animals by distance, near shelters holding many more than it
     const second = await pageAfter(first.next);
     expect(second.pets.map((pet) => pet.id)).toEqual(expected.slice(LIMIT, 2 * LIMIT));
     expect(second.rowsRead).toBeLessThanOrEqual(NEAREST_ANIMALS + PER_SHELTER * SHELTERS);
+  });
+
+  it("with a filter besides the place, reads each animal the walk examines once, and again only those it keeps", async () => {
+    // Thirty of the nearest unit's 400 animals, spread over it: the walk examines that unit whole.
+    const kept = expected.slice(0, SHARING * ANIMALS).filter((_, i) => i % 13 === 0);
+    const page = await pageAfter(undefined, LIMIT, kept);
+    expect(page.pets.map((pet) => pet.id)).toEqual(kept.slice(0, LIMIT));
+    expect(page.rowsRead).toBeGreaterThan(SHARING * ANIMALS);
+    expect(page.rowsRead).toBeLessThanOrEqual(
+      PER_SHELTER * SHELTERS +
+        PER_EXAMINED * SHARING * ANIMALS +
+        PER_KEPT * kept.length +
+        PER_STEP * (SHARING + 1),
+    );
   });
 
   it("never skips or repeats an animal, reading each shelter's animals only as far as the page takes", async () => {
