@@ -34,9 +34,6 @@ const ANIMALS_COUNTED = 200;
 /** The id of a cursor after every animal of its unit. */
 export const PAST_UNIT = Number.MAX_SAFE_INTEGER;
 
-/** A step of the walk packs its counts in base `PACKED` (more than `ANIMALS_COUNTED + 1`). */
-const PACKED = 256;
-
 const constant = (value: number) => sql.raw(String(value));
 const cursorUnit = sql.placeholder("unit");
 const cursorId = sql.placeholder("position");
@@ -71,27 +68,25 @@ const ringAt = (n: SQL, field: 0 | 1) =>
 /**
  * One shelter's live animals after the cursor, as the walk reads them in id
  * order: with no filter but the place's (`narrowed` false), only as many as
- * the page lists plus one, since every one is kept; otherwise up to
- * `ANIMALS_COUNTED + 1`. The result is a JSON array of two: first the
- * animals read, plus `PACKED` times those kept, plus `PACKED²` times the last
- * id read when the read stopped at the page's size (0 otherwise); then the
- * ids of those kept, which the page lists from without reading the others
- * again.
+ * the page lists plus one, since every one is kept and none past the first
+ * page's worth of each shelter can make the page (a unit lists its
+ * shelters' animals merged by id); otherwise up to `ANIMALS_COUNTED + 1`.
+ * The result is a JSON array: the animals read, those kept, and the ids of
+ * those kept, which the page lists from without reading the others again.
  */
 function countedOf(kept: SQL | undefined, shelterId: SQL, unit: SQL): SQL {
   const most = constant(ANIMALS_COUNTED + 1);
   const reading = sql`CASE WHEN ${sql.placeholder("narrowed")} THEN ${most} ELSE ${sql.placeholder("limit")} END`;
-  return sql`(SELECT json_array(count(*) + ${constant(PACKED)} * coalesce(sum(kept), 0)
-      + ${constant(PACKED * PACKED)} * CASE WHEN count(*) = ${reading} AND count(*) < ${most} THEN max(id) ELSE 0 END,
-      json_group_array(id) FILTER (WHERE kept))
+  return sql`(SELECT json_array(count(*), coalesce(sum(kept), 0), json_group_array(id) FILTER (WHERE kept))
     FROM (SELECT ${pets.id} AS id, ${kept ?? sql`1`} AS kept FROM ${pets}
       WHERE ${pets.shelterId} = ${shelterId} AND ${live}
         AND ${pets.id} > CASE WHEN ${unit} = ${cursorUnit} THEN ${cursorId} ELSE 0 END
       ORDER BY ${pets.id} LIMIT ${reading}))`;
 }
 
-/** A walk row's packed counts (see `countedOf`). */
-const packed = sql`(walk.animals ->> 0)`;
+/** A walk row's animals read and kept (see `countedOf`). */
+const examinedOf = sql`(walk.animals ->> 0)`;
+const keptOf = sql`(walk.animals ->> 1)`;
 
 /**
  * The walk, as common table expressions: `given` the ring bound, `walk` one
@@ -105,8 +100,7 @@ const packed = sql`(walk.animals ->> 0)`;
  * animal in scope.
  */
 function walkOf(kept: SQL | undefined): SQL {
-  const examined = sql`${packed} % ${constant(PACKED)}`;
-  const keptSoFar = sql`walk.kept + ${packed} / ${constant(PACKED)} % ${constant(PACKED)}`;
+  const keptSoFar = sql`walk.kept + ${keptOf}`;
   const nextShelter = ringAt(sql`walk.n`, 0);
   const nextUnit = ringAt(sql`walk.n`, 1);
   const past = constant(PAST_UNIT);
@@ -114,16 +108,16 @@ function walkOf(kept: SQL | undefined): SQL {
   return sql`WITH RECURSIVE
     given(ring) AS (SELECT ${sql.placeholder("ring")}),
     walk(n, unit, examined, kept, animals) AS (
-      SELECT 0, -1, 0, 0, json_array(0, json_array())
+      SELECT 0, -1, 0, 0, json_array(0, 0, json_array())
       UNION ALL
-      SELECT walk.n + 1, ${nextUnit}, walk.examined + 1 + ${examined}, ${keptSoFar},
+      SELECT walk.n + 1, ${nextUnit}, walk.examined + 1 + ${examinedOf}, ${keptSoFar},
         ${countedOf(kept, nextShelter, nextUnit)}
       FROM walk
       WHERE ${nextShelter} IS NOT NULL
-        AND walk.examined + ${examined} + ${constant(ANIMALS_COUNTED + 2)} <= ${constant(SEARCH_WINDOW)}
+        AND walk.examined + ${examinedOf} + ${constant(ANIMALS_COUNTED + 2)} <= ${constant(SEARCH_WINDOW)}
         AND NOT (${nextUnit} > walk.unit AND ${keptSoFar} >= ${sql.placeholder("limit")})),
     ends(last, cut) AS (
-      SELECT max(n), min(CASE WHEN n > 0 AND ${packed} % ${constant(PACKED)} > ${constant(ANIMALS_COUNTED)} THEN unit END)
+      SELECT max(n), min(CASE WHEN n > 0 AND ${examinedOf} > ${constant(ANIMALS_COUNTED)} THEN unit END)
       FROM walk),
     covered(through) AS (
       SELECT max(nullif(min(coalesce(cut, ${past}), coalesce(${ringAt(sql`last`, 1)}, ${past})), ${past}) - 1,
@@ -155,7 +149,7 @@ export function coveredAnimals(db: Drizzle, kept: SQL | undefined) {
     .from(
       sql`(${walkOf(kept)}
         SELECT walk.unit AS unit, found.value AS id, covered.through AS through
-        FROM covered, walk, json_each(walk.animals, '$[1]') AS found
+        FROM covered, walk, json_each(walk.animals, '$[2]') AS found
         WHERE walk.n > 0 AND walk.unit <= coalesce(covered.through, ${constant(PAST_UNIT)})
         UNION ALL
         SELECT beyond.unit, ${pets.id}, covered.through
