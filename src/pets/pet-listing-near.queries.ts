@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, type Placeholder, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, type Placeholder, sql } from "drizzle-orm";
 import { type Database, type Drizzle, preparedQueries, runAll, runOne } from "../db/database.ts";
 import { pets } from "../db/schema.ts";
 import { petSearch } from "../db/search-tables.ts";
@@ -16,7 +16,15 @@ import {
   scannedAnimals,
   scanRoom,
 } from "./pet-near-ids.queries.ts";
-import { coveredShelters, coveredThrough, PAST_UNIT } from "./pet-near-window.queries.ts";
+import { nearestUnitPage, nearestValues } from "./pet-near-nearest.queries.ts";
+import {
+  coveredAnimals,
+  inRingOrder,
+  PAST_UNIT,
+  type RingShelter,
+  ringOf,
+  ringValue,
+} from "./pet-near-window.queries.ts";
 import { live, petShape } from "./pets.queries.ts";
 import type { Pet } from "./pets.schemas.ts";
 
@@ -24,10 +32,13 @@ import type { Pet } from "./pets.schemas.ts";
  * The listing of animals near a place. The shelters near it come from the
  * R*Tree (see `near.queries.ts`), their animals from the index of each
  * shelter's animals. By distance, the order is the distance in 100 m units
- * then the id, and the cursor holds both: a page lists the animals of the
- * units its window covers (see `pet-near-window.queries.ts`), every filter
- * checked on each, so it may hold fewer than asked (even none), and the
- * next page starts after the last unit covered. By id, in either
+ * then the id, and the cursor holds both. With `near` alone, when the
+ * nearest unit's animals after the cursor fill the page, they are the page,
+ * merged by id (see `pet-near-nearest.queries.ts`). Otherwise a page lists
+ * the animals of the units its window covers (see
+ * `pet-near-window.queries.ts`), every filter checked on each, so it may
+ * hold fewer than asked (even none), and the next page starts after the
+ * last unit covered. By id, in either
  * direction, a page first counts the circle (see `pet-near-ids.queries.ts`);
  * when it is crowded, the page reads the animals by id whatever their
  * shelter. Otherwise, with `near` alone a page is read straight away; with
@@ -38,8 +49,6 @@ import type { Pet } from "./pets.schemas.ts";
 
 type Order = "distance" | "idAsc" | "idDesc";
 
-const position = sql.placeholder("position");
-const unit = sql.placeholder("unit");
 const limit = sql.placeholder("limit");
 
 /** Every filter but the place's, when its value is bound: the listing's own finders, `q`, `breed` and `id` too. */
@@ -57,30 +66,35 @@ const everyFilter = and(
 function nearAnimals(
   db: Drizzle,
   { order, shown }: { order: IdOrder; shown: boolean },
-  where: SQL | undefined,
   entries: Placeholder | number,
 ) {
   const near = nearShelters(db);
   const columns = shown
     ? { ...petShape.columns, distanceKm: distanceKmOf(near.unit), unit: near.unit }
     : { id: pets.id, unit: near.unit };
-  return db
-    .select(columns as typeof petShape.columns & { unit: typeof near.unit })
-    .from(pets)
-    .innerJoin(near, eq(pets.shelterId, near.shelterId))
-    .where(and(live, after(order), where))
-    .orderBy(inIdOrder(order))
-    .limit(entries);
+  return (
+    db
+      .select(columns as typeof petShape.columns & { unit: typeof near.unit })
+      // The shelters first, then each one's animals by index: never the animals first.
+      .from(near)
+      .crossJoin(pets)
+      .where(and(eq(pets.shelterId, near.shelterId), live, after(order)))
+      .orderBy(inIdOrder(order))
+      .limit(entries)
+  );
 }
 
 /**
- * The statements by distance: a page of the units the window covers, each
- * row with the last unit covered, and that unit alone for a page that lists
- * no animal.
+ * The statements by distance: the shelters near the place from the cursor's
+ * unit (the walk's ring), the nearest unit's animals merged by id, and a
+ * page of the units the window covers, each row with the last unit covered
+ * (a row with no animal carries it when fewer than the page's size follow).
  */
 function byDistance(db: Drizzle) {
-  const covered = coveredShelters(db, everyFilter);
+  const covered = coveredAnimals(db, everyFilter);
   return {
+    ring: ringOf(db).prepare(),
+    nearest: nearestUnitPage(db).prepare(),
     page: db
       .select({
         ...petShape.columns,
@@ -88,23 +102,12 @@ function byDistance(db: Drizzle) {
         unit: covered.unit,
         through: covered.through,
       })
-      // The shelters first, then each one's animals by index: never the animals first.
+      // The animals the walk kept first, then each one by key: never the animals first.
       .from(covered)
-      .crossJoin(pets)
-      .where(
-        and(
-          eq(pets.shelterId, covered.shelterId),
-          live,
-          // The animals after the cursor, as a range of the shelter's index, up to the last one the walk read when it filled the page.
-          sql`${pets.id} > CASE WHEN ${covered.unit} = ${unit} THEN ${position} ELSE 0 END`,
-          sql`${pets.id} <= CASE WHEN ${covered.upto} = 0 THEN ${sql.raw(String(PAST_UNIT))} ELSE ${covered.upto} END`,
-          everyFilter,
-        ),
-      )
-      .orderBy(asc(covered.unit), asc(pets.id))
+      .leftJoin(pets, eq(pets.id, covered.id))
+      .orderBy(asc(covered.unit), asc(covered.id))
       .limit(limit)
       .prepare(),
-    window: coveredThrough(db, everyFilter).prepare(),
   };
 }
 
@@ -113,19 +116,22 @@ function byDistance(db: Drizzle) {
  * away or through a window, or by id alone in a crowded circle.
  */
 function byId(db: Drizzle, order: IdOrder) {
-  const window = nearAnimals(db, { order, shown: false }, undefined, SEARCH_WINDOW).as("windowed");
+  const window = nearAnimals(db, { order, shown: false }, SEARCH_WINDOW).as("windowed");
   const scanned = scannedAnimals(db, order, everyFilter);
   return {
     count: circleCount(db, order).prepare(),
     scanned: scanned.page.prepare(),
     scannedEdge: scanned.edge.prepare(),
-    straight: nearAnimals(db, { order, shown: true }, undefined, limit).prepare(),
-    page: nearAnimals(
-      db,
-      { order, shown: true },
-      and(everyFilter, sql`${pets.id} IN (SELECT ${window.id} FROM ${window})`),
-      limit,
-    ).prepare(),
+    straight: nearAnimals(db, { order, shown: true }, limit).prepare(),
+    // The window's animals by key, each with the unit the window found it at.
+    page: db
+      .select({ ...petShape.columns, distanceKm: distanceKmOf(window.unit), unit: window.unit })
+      .from(window)
+      .crossJoin(pets)
+      .where(and(eq(pets.id, window.id), everyFilter))
+      .orderBy(inIdOrder(order))
+      .limit(limit)
+      .prepare(),
     window: db
       .select({ entries: sql<number>`count(*) OVER ()`, unit: window.unit, id: window.id })
       .from(window)
@@ -191,6 +197,9 @@ export async function listPetsNear(
 
 type NearRow = Parameters<typeof petShape.render>[0] & { unit: number };
 
+/** A row of a page by distance that lists an animal, not the entry that carries the page's end. */
+const isAnimal = <R extends { id: number | null }>(row: R): row is R & NearRow => row.id !== null;
+
 function pageFrom(rows: NearRow[], size: number) {
   const listed = rows.slice(0, size);
   const last = listed.at(-1);
@@ -203,17 +212,34 @@ function pageFrom(rows: NearRow[], size: number) {
 /**
  * A page by distance, and where the next starts: after its last animal when
  * more follow in the units it covers, else after the last unit it covers.
+ * With no filter but the place's, the nearest unit's animals merged by id
+ * make the page when they fill it; otherwise (or when that unit holds too
+ * many shelters to merge) the window's walk makes it.
  */
-async function pageByDistance(db: Database, values: Record<string, unknown>, size: number) {
-  const { page, window } = nearPetFinders(db).distance;
+async function pageByDistance(
+  db: Database,
+  placed: Record<string, unknown> & { unit: number; position: number; narrowed: number },
+  size: number,
+) {
+  const { ring, nearest, page } = nearPetFinders(db).distance;
+  const found: RingShelter[] = await guardStorage("D1", () => runOne(db, ring, placed));
+  if (found.length === 0) return { pets: [], next: undefined };
+  const shelters = inRingOrder(found);
+  const merged = placed.narrowed
+    ? undefined
+    : nearestValues(shelters, { unit: placed.unit, id: placed.position });
+  if (merged) {
+    const rows = await guardStorage("D1", () => runOne(db, nearest, { ...placed, ...merged }));
+    if (rows.length > size) return pageFrom(rows, size);
+  }
+  const values = { ...placed, ring: ringValue(shelters) };
   const rows = await guardStorage("D1", () => runOne(db, page, values));
-  const [edge] =
-    rows.length > 0 ? rows : await guardStorage("D1", () => runOne(db, window, values));
   const listed = pageFrom(
-    rows.map(({ through: _through, ...row }) => row),
+    rows.filter(isAnimal).map(({ through: _through, ...row }) => row),
     size,
   );
-  const through = edge?.through ?? null;
+  // Each row carries the last unit the page covers; the entry past the animals, when no animal does.
+  const through = rows[0]?.through ?? null;
   return listed.next === undefined && through !== null
     ? { ...listed, next: { unit: through, id: PAST_UNIT } }
     : listed;

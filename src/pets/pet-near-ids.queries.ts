@@ -1,7 +1,8 @@
 import { asc, desc, eq, gt, lt, type SQL, sql } from "drizzle-orm";
 import type { Drizzle } from "../db/database.ts";
+import { shelterPlaces } from "../db/places-table.ts";
 import { pets } from "../db/schema.ts";
-import { distanceKmOf, nearShelters } from "../shelters/near.queries.ts";
+import { distanceKmOf, nearShelters, placeUnit, placeWithin } from "../shelters/near.queries.ts";
 import { SEARCH_WINDOW } from "./pet-finders.ts";
 import { live, petShape } from "./pets.queries.ts";
 
@@ -71,14 +72,14 @@ export function scannedAnimals(db: Drizzle, order: IdOrder, kept: SQL | undefine
     .orderBy(inIdOrder(order))
     .limit(sql.placeholder("scan"))
     .as("read");
-  const near = nearShelters(db);
   return {
     page: db
-      .select({ ...petShape.columns, distanceKm: distanceKmOf(near.unit), unit: near.unit })
+      .select({ ...petShape.columns, distanceKm: distanceKmOf(placeUnit), unit: placeUnit })
       .from(read)
       .crossJoin(pets)
-      .innerJoin(near, eq(pets.shelterId, near.shelterId))
-      .where(sql`${pets.id} = ${read.id} AND ${kept ?? sql`1`}`)
+      // Each animal's place by its shelter's id: the R*Tree holds live shelters alone.
+      .innerJoin(shelterPlaces, eq(shelterPlaces.id, pets.shelterId))
+      .where(sql`${pets.id} = ${read.id} AND ${placeWithin} AND ${kept ?? sql`1`}`)
       .orderBy(inIdOrder(order))
       .limit(sql.placeholder("limit")),
     edge: db

@@ -1,16 +1,15 @@
-import { and, inArray, type SQL, sql } from "drizzle-orm";
-import { unionAll } from "drizzle-orm/sqlite-core";
+import { type SQL, sql } from "drizzle-orm";
 import type { Drizzle } from "../db/database.ts";
 import { shelterPlaces } from "../db/places-table.ts";
-import { shelters } from "../db/shelters-table.ts";
 import type { Nearby } from "./near.schemas.ts";
 
 /**
  * The shelters near a place, as SQL both listings build on. The R*Tree's
  * box (split at ±180°, widened to every longitude when the circle reaches a
  * pole) only selects candidates; each candidate's great-circle distance is
- * then computed from the shelter's own coordinates by haversine on a sphere
- * of radius 6,371.0088 km, and those farther than `within` are left out.
+ * then computed from the shelter's own coordinates (which the R*Tree keeps
+ * exactly beside the box) by haversine on a sphere of radius 6,371.0088 km,
+ * and those farther than `within` are left out.
  * Distances are ordered and shown in whole 100 m units.
  */
 
@@ -71,48 +70,51 @@ export function placeValues(nearby: Nearby) {
 
 const bound = (name: keyof ReturnType<typeof placeValues>) => sql.placeholder(name);
 
-/** The great-circle distance in kilometres from the place bound to the shelter in scope. */
-const distance = sql<number>`(2 * ${sql.raw(String(EARTH_RADIUS_KM))} * asin(min(1, sqrt(
-  pow(sin((radians(${shelters.latitude}) - radians(${bound("nearLatitude")})) / 2), 2)
-  + cos(radians(${bound("nearLatitude")})) * cos(radians(${shelters.latitude}))
-  * pow(sin((radians(${shelters.longitude}) - radians(${bound("nearLongitude")})) / 2), 2)))))`;
+/** The great-circle distance in kilometres from the place bound to the point at `latitude`, `longitude`. */
+const distanceTo = (latitude: SQL, longitude: SQL) =>
+  sql<number>`(2 * ${sql.raw(String(EARTH_RADIUS_KM))} * asin(min(1, sqrt(
+  pow(sin((radians(${latitude}) - radians(${bound("nearLatitude")})) / 2), 2)
+  + cos(radians(${bound("nearLatitude")})) * cos(radians(${latitude}))
+  * pow(sin((radians(${longitude}) - radians(${bound("nearLongitude")})) / 2), 2)))))`;
 
 /** A distance in whole 100 m units, as `distanceKm` shows it and listings order by. */
-const unitOf = (km: SQL<number> | SQL.Aliased<number>) =>
-  sql<number>`CAST(round(${km} * 10) AS INTEGER)`;
+const unitOf = (km: SQL<number>) => sql<number>`CAST(round(${km} * 10) AS INTEGER)`;
 
-/** The ids of places whose box meets one longitude range of the box bound. */
-function placesIn(db: Drizzle, west: "west1" | "west2", east: "east1" | "east2") {
-  return db
-    .select({ id: shelterPlaces.id })
-    .from(shelterPlaces)
-    .where(
-      sql`${shelterPlaces.maxLat} >= ${bound("south")} AND ${shelterPlaces.minLat} <= ${bound("north")} AND ${shelterPlaces.maxLon} >= ${bound(west)} AND ${shelterPlaces.minLon} <= ${bound(east)}`,
-    );
-}
+/** The places whose box meets one longitude range of the box bound, with their exact coordinates. */
+const placesIn = (west: "west1" | "west2", east: "east1" | "east2") =>
+  sql`SELECT ${shelterPlaces.id}, ${shelterPlaces.latitude}, ${shelterPlaces.longitude} FROM ${shelterPlaces}
+    WHERE ${shelterPlaces.maxLat} >= ${bound("south")} AND ${shelterPlaces.minLat} <= ${bound("north")}
+      AND ${shelterPlaces.maxLon} >= ${bound(west)} AND ${shelterPlaces.minLon} <= ${bound(east)}`;
+
+/** The place in scope's distance from the place bound, in 100 m units, as a column named `near_unit`. */
+export const placeUnit = unitOf(
+  distanceTo(sql`${shelterPlaces.latitude}`, sql`${shelterPlaces.longitude}`),
+).as("near_unit");
+
+/** True when the place in scope lies within the distance bound of the place bound. */
+export const placeWithin = sql`${distanceTo(sql`${shelterPlaces.latitude}`, sql`${shelterPlaces.longitude}`)} <= ${bound("withinKm")}`;
 
 /**
  * The live shelters within the distance bound of the place bound, each with
- * its distance in 100 m units (`unit`), as a subquery named `near`; `where`
- * narrows them further (the shelters' own finders).
+ * its distance in 100 m units (`unit`), as a subquery named `near`. Only the
+ * R*Tree is read: it holds live shelters alone, each with its own
+ * coordinates. The two longitude ranges never share a place (a point's box
+ * cannot reach both ends of the longitudes), so no place is found twice.
  */
-export function nearShelters(db: Drizzle, where?: SQL) {
-  const candidates = unionAll(placesIn(db, "west1", "east1"), placesIn(db, "west2", "east2"));
+export function nearShelters(db: Drizzle) {
+  // The offset keeps SQLite from merging the union into the query around it, which would
+  // then run that whole query once for each longitude range.
+  const candidates = sql`(${placesIn("west1", "east1")} UNION ALL ${placesIn("west2", "east2")}
+    LIMIT -1 OFFSET 0) AS candidate`;
+  const distance = distanceTo(sql`candidate.latitude`, sql`candidate.longitude`);
   return db
     .select({
       // Names of their own: the outer query writes them unqualified beside the animals' columns.
-      shelterId: sql<number>`${shelters.id}`.as("near_shelter_id"),
+      shelterId: sql<number>`candidate.id`.as("near_shelter_id"),
       unit: unitOf(distance).as("near_unit"),
     })
-    .from(shelters)
-    .where(
-      and(
-        inArray(shelters.id, candidates),
-        sql`${shelters.deletedAt} IS NULL`,
-        sql`${distance} <= ${bound("withinKm")}`,
-        where,
-      ),
-    )
+    .from(candidates)
+    .where(sql`${distance} <= ${bound("withinKm")}`)
     .as("near");
 }
 

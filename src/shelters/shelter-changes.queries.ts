@@ -46,7 +46,7 @@ const capOfPlan = sql`CASE ${accounts.plan} ${sql.raw(
 /** True while the account in scope holds fewer live shelters than its plan allows. */
 const underCap = sql`(SELECT count(*) FROM ${shelters} WHERE ${shelters.accountId} = ${accounts.id} AND ${liveShelter}) < ${capOfPlan}`;
 
-/** A step that places the shelter `which` finds, as a box of one point, if the statement before changed one row. */
+/** A step that places the shelter `which` finds, as a box of one point with its own coordinates, if the statement before changed one row. */
 const placing = (db: Drizzle, which: SQL) =>
   db
     .insert(shelterPlaces)
@@ -58,6 +58,8 @@ const placing = (db: Drizzle, which: SQL) =>
           maxLat: shelters.latitude,
           minLon: shelters.longitude,
           maxLon: shelters.longitude,
+          latitude: shelters.latitude,
+          longitude: shelters.longitude,
         })
         .from(shelters)
         .where(and(which, sql`changes() = 1`)),
@@ -200,6 +202,8 @@ const updating = change()
         maxLat: bound<number>("latitude"),
         minLon: bound<number>("longitude"),
         maxLon: bound<number>("longitude"),
+        latitude: bound<number>("latitude"),
+        longitude: bound<number>("longitude"),
       })
       .where(
         and(

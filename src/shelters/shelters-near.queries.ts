@@ -1,5 +1,5 @@
-import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
-import { type Database, type Drizzle, preparedQueries, runAll } from "../db/database.ts";
+import { and, inArray, sql } from "drizzle-orm";
+import { type Database, type Drizzle, preparedQueries, runOne } from "../db/database.ts";
 import { shelterSearch } from "../db/search-tables.ts";
 import { shelters } from "../db/shelters-table.ts";
 import { SEARCH_WINDOW } from "../pets/pet-finders.ts";
@@ -16,11 +16,13 @@ import type { Shelter } from "./shelters.schemas.ts";
  * `country`) checked on each, by distance in 100 m units then id, or by id.
  * A page examines a window of at most 10,000 of those shelters from the
  * cursor, so with other finders it may hold fewer than asked (even none),
- * and the next page starts after the window.
+ * and the next page starts after the window. A first statement reads the
+ * circle's places from the R*Tree alone, one row each; the Worker puts them
+ * in the listing's order and binds the window to the page as a JSON array
+ * of `[id, unit]`, which the page reads in order, each shelter by key,
+ * until it has the page (SQLite sorts nothing, so reads no further).
  */
 
-const position = sql.placeholder("position");
-const unit = sql.placeholder("unit");
 const words = sql.placeholder("words");
 const jsonList = (name: string) => sql`(SELECT value FROM json_each(${sql.placeholder(name)}))`;
 
@@ -31,53 +33,32 @@ const everyFilter = and(
   sql`(${words} IS NULL OR EXISTS (SELECT 1 FROM ${shelterSearch} WHERE ${shelterSearch} MATCH ${words} AND ${shelterSearch.rowid} = ${shelters.id}))`,
 );
 
-type Order = "distance" | "id";
+/** The shelters of the window bound, in its order. */
+const windowed = sql`json_each(${sql.placeholder("window")}) AS windowed`;
+const windowUnit = sql<number>`windowed.value ->> 1`;
 
-/** The first 10,000 shelters near the place from the cursor, in the order's order: the window a page examines. */
-function windowOf(db: Drizzle, order: Order) {
+/** The statements: the circle's places, and a page of the window's shelters that every finder keeps. */
+function statementsOf(db: Drizzle) {
   const near = nearShelters(db);
-  const id = sql<number>`${near.shelterId}`;
-  return db
-    .select({ id: near.shelterId, unit: near.unit })
-    .from(near)
-    .where(
-      order === "distance"
-        ? sql`(${near.unit}, ${id}) > (${unit}, ${position})`
-        : sql`${id} > ${position}`,
-    )
-    .orderBy(...(order === "distance" ? [asc(near.unit), asc(id)] : [asc(id)]))
-    .limit(SEARCH_WINDOW)
-    .as("windowed");
-}
-
-/** A page: the window's shelters that every finder keeps, and the window's last entry, where the next page starts if the window is full. */
-function statementsFor(db: Drizzle, order: Order) {
-  const window = windowOf(db, order);
   return {
+    circle: db.select({ shelterId: near.shelterId, unit: near.unit }).from(near).prepare(),
     page: db
-      .select({ ...shelterShape.columns, distanceKm: distanceKmOf(window.unit), unit: window.unit })
-      .from(shelters)
-      .innerJoin(window, eq(shelters.id, window.id))
-      .where(everyFilter)
-      .orderBy(
-        ...(order === "distance" ? [asc(window.unit), asc(shelters.id)] : [asc(shelters.id)]),
-      )
+      .select({
+        ...shelterShape.columns,
+        distanceKm: distanceKmOf(windowUnit),
+        unit: windowUnit.as("near_unit"),
+      })
+      // The window first, in its order, each shelter by key: a cross join keeps it the outer loop.
+      .from(windowed)
+      .crossJoin(shelters)
+      .where(and(sql`${shelters.id} = windowed.value ->> 0`, everyFilter))
       .limit(sql.placeholder("limit"))
-      .prepare(),
-    window: db
-      .select({ entries: sql<number>`count(*) OVER ()`, unit: window.unit, id: window.id })
-      .from(window)
-      .orderBy(...(order === "distance" ? [desc(window.unit), desc(window.id)] : [desc(window.id)]))
-      .limit(1)
       .prepare(),
   };
 }
 
-/** The statements of each order, prepared once per database (exported so a test can read their plans). */
-export const nearShelterFinders = preparedQueries((db: Drizzle) => ({
-  distance: statementsFor(db, "distance"),
-  id: statementsFor(db, "id"),
-}));
+/** The statements, prepared once per database (exported so a test can read their plans). */
+export const nearShelterFinders = preparedQueries(statementsOf);
 
 interface NearShelterQuery {
   nearby: Nearby;
@@ -88,6 +69,23 @@ interface NearShelterQuery {
   limit: number;
 }
 
+type Place = { shelterId: number; unit: number };
+
+/** The first 10,000 shelters of the circle after the cursor, in the listing's order: the window a page examines. */
+function windowOf(circle: readonly Place[], sort: Nearby["sort"], after: NearPosition | undefined) {
+  const byDistance = (a: Place, b: Place) => a.unit - b.unit || a.shelterId - b.shelterId;
+  const byId = (a: Place, b: Place) => a.shelterId - b.shelterId;
+  const later = (place: Place) =>
+    after === undefined ||
+    (sort === "distance"
+      ? place.unit > after.unit || (place.unit === after.unit && place.shelterId > after.id)
+      : place.shelterId > after.id);
+  return circle
+    .filter(later)
+    .toSorted(sort === "distance" ? byDistance : byId)
+    .slice(0, SEARCH_WINDOW);
+}
+
 /** One page of the shelters near the place, and where the next starts when another may follow. */
 export async function listSheltersNear(
   db: Database,
@@ -95,28 +93,30 @@ export async function listSheltersNear(
 ): Promise<{ shelters: Shelter[]; next: NearPosition | undefined }> {
   const json = (list: readonly unknown[] | undefined) =>
     list === undefined ? null : JSON.stringify(list);
+  const { circle, page } = nearShelterFinders(db);
+  const place = placeValues(query.nearby);
+  const window = windowOf(
+    await guardStorage("D1", () => runOne(db, circle, place)),
+    query.nearby.sort,
+    query.after,
+  );
   const values = {
-    ...placeValues(query.nearby),
+    ...place,
+    window: JSON.stringify(window.map(({ shelterId, unit }) => [shelterId, unit])),
     ids: json(query.ids),
     countries: json(query.countries),
     words: query.words ?? null,
-    unit: query.after?.unit ?? -1,
-    position: query.after?.id ?? 0,
     limit: query.limit + 1,
   };
-  const statements = nearShelterFinders(db)[query.nearby.sort];
-  const [rows, edges] = await guardStorage("D1", () =>
-    runAll(db, [statements.page, statements.window], values),
-  );
-  const found = rows as (Parameters<typeof shelterShape.render>[0] & { unit: number })[];
+  const found = window.length === 0 ? [] : await guardStorage("D1", () => runOne(db, page, values));
   const listed = found.slice(0, query.limit);
   const last = listed.at(-1);
-  const [edge] = edges as { entries: number; unit: number; id: number }[];
+  const edge = window.at(-1);
   const next =
     found.length > query.limit && last
       ? { unit: last.unit, id: last.id }
-      : edge !== undefined && edge.entries === SEARCH_WINDOW
-        ? { unit: edge.unit, id: edge.id }
+      : edge !== undefined && window.length === SEARCH_WINDOW
+        ? { unit: edge.unit, id: edge.shelterId }
         : undefined;
   return { shelters: listed.map(({ unit: _unit, ...row }) => shelterShape.render(row)), next };
 }

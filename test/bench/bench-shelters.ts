@@ -51,8 +51,8 @@ SELECT j, ${owner}, city || ' shelter ' || j, 'shelter-' || j || '@petstore.inva
   city, country, latitude + ${jitter(7)}, longitude + ${jitter(11)}, 1, 0
 FROM n JOIN cities ON k = (j - 1) % ${CITY_PLACES.length};
 INSERT INTO shelter_search (rowid, name) SELECT id, name FROM shelters WHERE id BETWEEN ${first} AND ${last};
-INSERT INTO shelter_places (id, min_lat, max_lat, min_lon, max_lon)
-SELECT id, latitude, latitude, longitude, longitude FROM shelters WHERE id BETWEEN ${first} AND ${last};`;
+INSERT INTO shelter_places (id, min_lat, max_lat, min_lon, max_lon, latitude, longitude)
+SELECT id, latitude, latitude, longitude, longitude, latitude, longitude FROM shelters WHERE id BETWEEN ${first} AND ${last};`;
 }
 
 /** The email of the account that holds the scale run's shelters from `SHELTERS_PER_ACCOUNT * k + 1` on. */
@@ -86,5 +86,7 @@ UPDATE shelter_places SET
   min_lat = (SELECT latitude FROM shelters WHERE shelters.id = shelter_places.id),
   max_lat = (SELECT latitude FROM shelters WHERE shelters.id = shelter_places.id),
   min_lon = (SELECT longitude FROM shelters WHERE shelters.id = shelter_places.id),
-  max_lon = (SELECT longitude FROM shelters WHERE shelters.id = shelter_places.id);`;
+  max_lon = (SELECT longitude FROM shelters WHERE shelters.id = shelter_places.id),
+  latitude = (SELECT latitude FROM shelters WHERE shelters.id = shelter_places.id),
+  longitude = (SELECT longitude FROM shelters WHERE shelters.id = shelter_places.id);`;
 }

@@ -120,10 +120,12 @@ describe("the first size's shelters, gathered around the city", () => {
       `SELECT count(*) AS n, max(2 * 6371.0088 * asin(sqrt(pow(sin(radians(latitude - ${latitude}) / 2), 2)
         + cos(radians(${latitude})) * cos(radians(latitude)) * pow(sin(radians(longitude - ${longitude}) / 2), 2)))) AS farthest
         FROM shelters WHERE city = 'Los Angeles'`,
-      // The R*Tree holds 32-bit floats, rounded outwards: each box a hair around its shelter.
+      // The R*Tree holds 32-bit floats, rounded outwards: each box a hair around its shelter,
+      // beside the shelter's own coordinates, exactly.
       `SELECT count(*) AS n FROM shelter_places JOIN shelters USING (id)
-        WHERE latitude BETWEEN min_lat AND max_lat AND max_lat - min_lat < 1e-4
-        AND longitude BETWEEN min_lon AND max_lon AND max_lon - min_lon < 1e-4`,
+        WHERE shelters.latitude BETWEEN min_lat AND max_lat AND max_lat - min_lat < 1e-4
+        AND shelters.longitude BETWEEN min_lon AND max_lon AND max_lon - min_lon < 1e-4
+        AND shelter_places.latitude = shelters.latitude AND shelter_places.longitude = shelters.longitude`,
       "SELECT count(*) AS n FROM pets WHERE age = 'young' AND good_with_children = 1",
     ].join(";\n");
     const output = await wrangler(

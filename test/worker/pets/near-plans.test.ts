@@ -1,15 +1,17 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { nearPetFinders } from "../../../src/pets/pet-listing-near.queries.ts";
+import { MERGED_SHELTERS } from "../../../src/pets/pet-near-nearest.queries.ts";
 import { nearShelterFinders } from "../../../src/shelters/shelters-near.queries.ts";
 import { testServices } from "../support/keys.ts";
 
 /**
  * A listing with `near` costs what the shelters near the place and their
  * animals cost, whatever the size of the catalogue, only if SQLite asks the
- * R*Tree for the box, fetches each candidate shelter by primary key and its
- * animals through the index of each shelter's animals: these are the plans
- * it chooses for the very statements the handlers run.
+ * R*Tree for the box, takes each candidate's place from the R*Tree alone
+ * (never reading the shelter) and its animals through the index of each
+ * shelter's animals: these are the plans it chooses for the very
+ * statements the handlers run.
  */
 async function planOf(query: { getQuery(): { sql: string; params: unknown[] } }): Promise<string> {
   const { sql, params } = query.getQuery();
@@ -22,6 +24,10 @@ async function planOf(query: { getQuery(): { sql: string; params: unknown[] } })
 /** The R*Tree asked for a box: a constraint on each of its four coordinates, for each longitude range. */
 const BOX = /SCAN shelter_places VIRTUAL TABLE INDEX 2:(?:[A-D][0-3]){4}/g;
 const SHELTER_BY_KEY = /SEARCH shelters USING INTEGER PRIMARY KEY \(rowid=\?\)/;
+/** A plan that reads the shelters' table at all. */
+const READS_SHELTERS = /\bshelters\b/;
+/** The R*Tree asked for one place by its shelter's id. */
+const PLACE_BY_KEY = /SCAN shelter_places VIRTUAL TABLE INDEX 1:/;
 /** A plan that reads a table of animals or shelters row by row. */
 const SCANS_TABLE = /SCAN (pets|shelters)\b/;
 
@@ -36,7 +42,7 @@ describe("the near listings' query plans", () => {
       for (const statement of [straight, page, window]) {
         const plan = await planOf(statement);
         expect(plan.match(BOX)?.length ?? 0, plan).toBeGreaterThanOrEqual(2);
-        expect(plan).toMatch(SHELTER_BY_KEY);
+        expect(plan).not.toMatch(READS_SHELTERS);
         expect(plan).toMatch(
           /SEARCH pets USING (COVERING )?INDEX pets_shelter_id_idx \(shelter_id=\?( AND id[<>]\?)?\)/,
         );
@@ -46,12 +52,12 @@ describe("the near listings' query plans", () => {
   );
 
   it.each(["idAsc", "idDesc"] as const)(
-    "by id, count the circle's animals by index from the cursor, and in a crowded circle read the animals by id, each one's shelter by key (%s)",
+    "by id, count the circle's animals by index from the cursor, and in a crowded circle read the animals by id, each one's place by key (%s)",
     async (order) => {
       const { count, scanned, scannedEdge } = pets[order];
       const counting = await planOf(count);
       expect(counting.match(BOX)?.length ?? 0, counting).toBe(2);
-      expect(counting).toMatch(SHELTER_BY_KEY);
+      expect(counting).not.toMatch(READS_SHELTERS);
       expect(counting).toMatch(
         /SEARCH pets USING (COVERING )?INDEX pets_shelter_id_idx \(shelter_id=\? AND id[<>]\?\)/,
       );
@@ -64,44 +70,54 @@ describe("the near listings' query plans", () => {
         expect(plan).not.toMatch(SCANS_TABLE);
       }
       const plan = await planOf(scanned);
-      expect(plan.match(BOX)?.length ?? 0, plan).toBe(2);
-      expect(plan).toMatch(SHELTER_BY_KEY);
+      expect(plan.match(BOX)?.length ?? 0, plan).toBe(0);
+      expect(plan).toMatch(PLACE_BY_KEY);
+      expect(plan).not.toMatch(READS_SHELTERS);
       expect(plan).toMatch(/SEARCH pets USING INTEGER PRIMARY KEY \(rowid=\?\)/);
     },
   );
 
-  it("by distance, walk the shelters of the box once each, by their number, and count each one's animals by index", async () => {
-    const { page, window } = pets.distance;
-    for (const [statement, walks] of [
-      [window, 1],
-      [page, 2],
-    ] as const) {
-      const plan = await planOf(statement);
-      expect(plan.match(BOX)?.length ?? 0, plan).toBe(2);
-      expect(plan).toMatch(SHELTER_BY_KEY);
-      // The next shelter of the walk found by its number, never by reading them all again.
-      expect(plan).toMatch(/SEARCH ring USING AUTOMATIC COVERING INDEX \(n=\?\)/);
-      // Each shelter's animals after the cursor read once by the walk (and once more by the
-      // page, no further than the walk read when it filled the page).
-      expect(
-        plan.match(
-          /SEARCH pets USING INDEX pets_shelter_id_idx \(shelter_id=\? AND id>\?( AND id<\?)?\)/g,
-        ),
-      ).toHaveLength(walks);
-      expect(plan).not.toMatch(SCANS_TABLE);
-    }
+  it("by distance, read the box's places from the R*Tree alone, then walk them as bound, counting each one's animals by index", async () => {
+    const { ring, page } = pets.distance;
+    const shelters = await planOf(ring);
+    expect(shelters.match(BOX)?.length ?? 0, shelters).toBe(2);
+    expect(shelters).not.toMatch(READS_SHELTERS);
+    expect(shelters).not.toMatch(/\bpets\b/);
+    expect(shelters, "the Worker sorts the ring").not.toMatch(/TEMP B-TREE/);
+    const plan = await planOf(page);
+    // The walk takes the shelters as the first statement found them, never reading them again.
+    expect(plan, plan).not.toMatch(/shelter_places|\bshelters\b/);
+    // Each shelter's animals after the cursor read by index once, by the walk; the page reads
+    // by index only the shelters it covers beyond the walk, the walk's own kept ones by key.
+    expect(
+      plan.match(/SEARCH pets USING INDEX pets_shelter_id_idx \(shelter_id=\? AND id>\?\)/g),
+    ).toHaveLength(2);
+    expect(plan).toMatch(/SEARCH pets USING INTEGER PRIMARY KEY \(rowid=\?\) LEFT-JOIN/);
+    expect(plan).not.toMatch(SCANS_TABLE);
   });
 
-  it.each(["distance", "id"] as const)(
-    "ask the R*Tree for the shelters' box (%s)",
-    async (order) => {
-      const { page, window } = nearShelterFinders(db)[order];
-      for (const statement of [page, window]) {
-        const plan = await planOf(statement);
-        expect(plan.match(BOX)?.length ?? 0, plan).toBe(2);
-        expect(plan).toMatch(SHELTER_BY_KEY);
-        expect(plan).not.toMatch(SCANS_TABLE);
-      }
-    },
-  );
+  it("by distance, merge the nearest unit's shelters' animals by id as each one's index gives them, sorting none", async () => {
+    const plan = await planOf(pets.distance.nearest);
+    expect(
+      plan.match(/SEARCH pets USING INDEX pets_shelter_id_idx \(shelter_id=\? AND id>\?\)/g),
+      plan,
+    ).toHaveLength(MERGED_SHELTERS);
+    expect(plan).toMatch(/MERGE \(UNION ALL\)/);
+    expect(plan).not.toMatch(/TEMP B-TREE/);
+    expect(plan).not.toMatch(/shelter_places|\bshelters\b/);
+    expect(plan).not.toMatch(SCANS_TABLE);
+  });
+
+  it("for shelters, read the box's places from the R*Tree alone, then the window's shelters by key in its order, sorting none", async () => {
+    const { circle, page } = nearShelterFinders(db);
+    const places = await planOf(circle);
+    expect(places.match(BOX)?.length ?? 0, places).toBe(2);
+    expect(places).not.toMatch(READS_SHELTERS);
+    expect(places, "the Worker sorts the circle").not.toMatch(/TEMP B-TREE/);
+    const listing = await planOf(page);
+    expect(listing, listing).toMatch(/^SCAN windowed VIRTUAL TABLE/);
+    expect(listing).toMatch(SHELTER_BY_KEY);
+    expect(listing).not.toMatch(/TEMP B-TREE|shelter_places/);
+    expect(listing).not.toMatch(SCANS_TABLE);
+  });
 });

@@ -8,10 +8,10 @@ import { insertSheltersNorth } from "../support/shelters.ts";
 
 /*
  * What a page by distance reads, as D1 bills it (`meta.rows_read` summed
- * over every statement the listing runs): what the shelters near the place
- * cost, and from the nearest only about the animals the page lists, however
- * many more they hold. 40 shelters of 100 animals each, the four nearest in
- * one 100 m unit, their animals' ids interleaved.
+ * over every statement the listing runs): one row for each shelter near the
+ * place, and from the nearest only the animals the page lists, however many
+ * more they hold. 40 shelters of 100 animals each, the four nearest in one
+ * 100 m unit, their animals' ids interleaved.
  */
 
 const SHELTERS = 40;
@@ -20,12 +20,22 @@ const SHARING = 4;
 const LIMIT = 20;
 /**
  * What one shelter near the place costs a page whatever its animals: its
- * R*Tree entry, its row, and their sorting, numbering and walking in
- * temporary tables, each counted as rows read.
+ * R*Tree entry, which holds its coordinates too; the shelter itself is
+ * never read, nor sorted, numbered or stored in a temporary table.
  */
-const PER_SHELTER = 12;
-/** The animals of the nearest unit's shelters: each one's first `LIMIT + 1` read by the walk, by the page, and sorted. */
-const NEAREST_ANIMALS = 3 * (LIMIT + 1) * SHARING;
+const PER_SHELTER = 1;
+/**
+ * The animals of the nearest unit's shelters, merged by id as each one's
+ * index gives them: the page's, the one that says another page follows, and
+ * at most one more from each shelter (the merge reads each one ahead).
+ */
+const NEAREST_ANIMALS = LIMIT + 1 + SHARING;
+/** What a page with a filter besides the place costs each animal the walk examines: its entry in its shelter's index, and its test against the `id` list. */
+const PER_EXAMINED = 2;
+/** And each one it keeps: its id from the walk, the list's entry, its row by key, and its sorting. */
+const PER_KEPT = 4;
+/** And each shelter the walk steps to (the nearest unit's, and the next it looks at): the walk's own rows. */
+const PER_STEP = 10;
 const centre = [-20, 60] as const;
 
 let owner: SeededKey;
@@ -57,7 +67,7 @@ beforeAll(async () => {
 });
 
 /** One page by distance from `after`, with the rows D1 read for it. */
-async function pageAfter(after: NearPosition | undefined, limit = LIMIT) {
+async function pageAfter(after: NearPosition | undefined, limit = LIMIT, ids?: number[]) {
   const { db: counting, counted } = countingRows(db);
   const page = await listPetsNear(counting, {
     nearby: {
@@ -65,6 +75,7 @@ async function pageAfter(after: NearPosition | undefined, limit = LIMIT) {
       withinKm: 50,
       sort: "distance",
     },
+    ids,
     direction: "asc",
     after,
     limit,
@@ -81,6 +92,20 @@ describe("a page of animals by distance, near shelters holding many more than it
     const second = await pageAfter(first.next);
     expect(second.pets.map((pet) => pet.id)).toEqual(expected.slice(LIMIT, 2 * LIMIT));
     expect(second.rowsRead).toBeLessThanOrEqual(NEAREST_ANIMALS + PER_SHELTER * SHELTERS);
+  });
+
+  it("with a filter besides the place, reads each animal the walk examines once, and again only those it keeps", async () => {
+    // Thirty of the nearest unit's 400 animals, spread over it: the walk examines that unit whole.
+    const kept = expected.slice(0, SHARING * ANIMALS).filter((_, i) => i % 13 === 0);
+    const page = await pageAfter(undefined, LIMIT, kept);
+    expect(page.pets.map((pet) => pet.id)).toEqual(kept.slice(0, LIMIT));
+    expect(page.rowsRead).toBeGreaterThan(SHARING * ANIMALS);
+    expect(page.rowsRead).toBeLessThanOrEqual(
+      PER_SHELTER * SHELTERS +
+        PER_EXAMINED * SHARING * ANIMALS +
+        PER_KEPT * kept.length +
+        PER_STEP * (SHARING + 1),
+    );
   });
 
   it("never skips or repeats an animal, reading each shelter's animals only as far as the page takes", async () => {

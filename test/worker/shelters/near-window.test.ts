@@ -27,8 +27,8 @@ async function seedShelters(count: number, lastCountry: string): Promise<number>
     .bind(owner.row.accountId, count, lastCountry, centre[0], centre[1])
     .run();
   await env.DB.prepare(
-    `INSERT INTO shelter_places (id, min_lat, max_lat, min_lon, max_lon)
-     SELECT id, latitude, latitude, longitude, longitude FROM shelters WHERE city = 'Atoll'`,
+    `INSERT INTO shelter_places (id, min_lat, max_lat, min_lon, max_lon, latitude, longitude)
+     SELECT id, latitude, latitude, longitude, longitude, latitude, longitude FROM shelters WHERE city = 'Atoll'`,
   ).run();
   return placed.meta.changes;
 }

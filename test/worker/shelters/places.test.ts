@@ -32,10 +32,17 @@ function requestFor(id: number): ChangeRequest {
 
 async function placeOf(id: number) {
   return env.DB.prepare(
-    "SELECT min_lat AS minLat, max_lat AS maxLat, min_lon AS minLon, max_lon AS maxLon FROM shelter_places WHERE id = ?",
+    "SELECT min_lat AS minLat, max_lat AS maxLat, min_lon AS minLon, max_lon AS maxLon, latitude, longitude FROM shelter_places WHERE id = ?",
   )
     .bind(id)
-    .first<{ minLat: number; maxLat: number; minLon: number; maxLon: number }>();
+    .first<{
+      minLat: number;
+      maxLat: number;
+      minLon: number;
+      maxLon: number;
+      latitude: number;
+      longitude: number;
+    }>();
 }
 
 async function eventTypes(id: number) {
@@ -47,7 +54,7 @@ async function eventTypes(id: number) {
   return results.map((row) => row.type);
 }
 
-/** The place's box holds the point, within the 32-bit floats the R*Tree keeps. */
+/** The place's box holds the point, within the 32-bit floats the R*Tree keeps, and the place holds the point exactly. */
 function expectBoxAround(
   place: Awaited<ReturnType<typeof placeOf>>,
   latitude: number,
@@ -61,6 +68,7 @@ function expectBoxAround(
   expect(place.maxLon).toBeGreaterThanOrEqual(longitude);
   expect(place.maxLat - place.minLat).toBeLessThan(1e-4);
   expect(place.maxLon - place.minLon).toBeLessThan(1e-4);
+  expect([place.latitude, place.longitude]).toEqual([latitude, longitude]);
 }
 
 describe("shelters' places", () => {

@@ -66,8 +66,8 @@ export async function insertSheltersNorth(
     .bind(accountId, count, latitude, DEGREES_PER_KM, longitude, place.city, place.country)
     .run();
   await env.DB.prepare(
-    `INSERT INTO shelter_places (id, min_lat, max_lat, min_lon, max_lon)
-     SELECT id, latitude, latitude, longitude, longitude FROM shelters WHERE city = ?1`,
+    `INSERT INTO shelter_places (id, min_lat, max_lat, min_lon, max_lon, latitude, longitude)
+     SELECT id, latitude, latitude, longitude, longitude, latitude, longitude FROM shelters WHERE city = ?1`,
   )
     .bind(place.city)
     .run();
