@@ -43,8 +43,7 @@ describe("a keyed create's batch", () => {
       ],
       ["pet.created", /^insert into "events" .*changes\(\) = 1/],
       ["settled", /^update "events" set "dispatched_at"/],
-      ["category", /^select "id" from "categories" where/],
-      ["shelter", /^select \(CASE WHEN .* from "accounts" where/],
+      ["refusal", /^select \(SELECT "id" FROM "categories" .*\(CASE WHEN .* from "accounts" where/],
       ["eventsWaiting", /^select 1 from "events" where "events"."dispatched_at" is null/],
       ["stored", /^select "response_status", "response_body" from "idempotency_records"/],
     ];
