@@ -16,7 +16,7 @@ import {
   scannedAnimals,
   scanRoom,
 } from "./pet-near-ids.queries.ts";
-import { nearestUnitPage, nearestValues } from "./pet-near-nearest.queries.ts";
+import { MERGE_EXAMINED, nearestUnitPage, nearestValues } from "./pet-near-nearest.queries.ts";
 import {
   coveredAnimals,
   inRingOrder,
@@ -32,9 +32,9 @@ import type { Pet } from "./pets.schemas.ts";
  * The listing of animals near a place. The shelters near it come from the
  * R*Tree (see `near.queries.ts`), their animals from the index of each
  * shelter's animals. By distance, the order is the distance in 100 m units
- * then the id, and the cursor holds both. With `near` alone, when the
- * nearest unit's animals after the cursor fill the page, they are the page,
- * merged by id (see `pet-near-nearest.queries.ts`). Otherwise a page lists
+ * then the id, and the cursor holds both. When the nearest unit's animals
+ * after the cursor that every filter keeps fill the page, they are the
+ * page, merged by id (see `pet-near-nearest.queries.ts`). Otherwise a page lists
  * the animals of the units its window covers (see
  * `pet-near-window.queries.ts`), every filter checked on each, so it may
  * hold fewer than asked (even none), and the next page starts after the
@@ -94,7 +94,7 @@ function byDistance(db: Drizzle) {
   const covered = coveredAnimals(db, everyFilter);
   return {
     ring: ringOf(db).prepare(),
-    nearest: nearestUnitPage(db).prepare(),
+    nearest: nearestUnitPage(db, everyFilter).prepare(),
     page: db
       .select({
         ...petShape.columns,
@@ -212,9 +212,9 @@ function pageFrom(rows: NearRow[], size: number) {
 /**
  * A page by distance, and where the next starts: after its last animal when
  * more follow in the units it covers, else after the last unit it covers.
- * With no filter but the place's, the nearest unit's animals merged by id
- * make the page when they fill it; otherwise (or when that unit holds too
- * many shelters to merge) the window's walk makes it.
+ * The nearest unit's animals that every filter keeps, merged by id, make
+ * the page when they fill it; otherwise (or when that unit holds too many
+ * shelters to merge) the window's walk makes it, in the room the merge left.
  */
 async function pageByDistance(
   db: Database,
@@ -225,14 +225,13 @@ async function pageByDistance(
   const found: RingShelter[] = await guardStorage("D1", () => runOne(db, ring, placed));
   if (found.length === 0) return { pets: [], next: undefined };
   const shelters = inRingOrder(found);
-  const merged = placed.narrowed
-    ? undefined
-    : nearestValues(shelters, { unit: placed.unit, id: placed.position });
+  const merged = nearestValues(shelters, { unit: placed.unit, id: placed.position });
   if (merged) {
     const rows = await guardStorage("D1", () => runOne(db, nearest, { ...placed, ...merged }));
     if (rows.length > size) return pageFrom(rows, size);
   }
-  const values = { ...placed, ring: ringValue(shelters) };
+  const examinedBefore = merged ? MERGE_EXAMINED : 0;
+  const values = { ...placed, ring: ringValue(shelters), examinedBefore };
   const rows = await guardStorage("D1", () => runOne(db, page, values));
   const listed = pageFrom(
     rows.filter(isAnimal).map(({ through: _through, ...row }) => row),

@@ -1,4 +1,4 @@
-import { and, eq, gt, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, getTableName, gt, type SQL, sql } from "drizzle-orm";
 import { unionAll } from "drizzle-orm/sqlite-core";
 import type { Drizzle } from "../db/database.ts";
 import { pets } from "../db/schema.ts";
@@ -6,30 +6,33 @@ import type { RingShelter } from "./pet-near-window.queries.ts";
 import { live, petShape } from "./pets.queries.ts";
 
 /**
- * The first page by distance with no filter but the place's, when the
- * nearest unit's shelters alone fill it: those shelters' live animals after
- * the cursor, merged by id. Each shelter is one arm of a compound SELECT
- * ordered by id, which SQLite merges as it reads, each arm walking its
- * shelter's index only as far as the page takes (and one more): a page of
- * `limit` from five shelters reads about `limit + 5` animals, where the walk
- * reads each shelter's first page whole, then reads them again and sorts
- * them. D1 allows five terms in a compound SELECT, so a unit of at most five
- * shelters is merged this way; an arm with no shelter bound reads nothing.
+ * A page by distance, when the nearest unit's shelters alone fill it: those
+ * shelters' live animals after the cursor, merged by id, with every filter
+ * checked on each. Each shelter is one arm of a compound SELECT ordered by
+ * id, which SQLite merges as it reads, each arm walking its shelter's index
+ * only as far as the page takes: a page of `limit` from five shelters
+ * examines about `limit` animals over the share the filters keep, where the
+ * walk examines each shelter's animals whole, then reads those it kept
+ * again. D1 allows five terms in a compound SELECT, so a unit of at most
+ * five shelters is merged this way; an arm with no shelter bound reads
+ * nothing.
  */
 
 /** The most shelters one unit may hold for its animals to be merged by id. */
 export const MERGED_SHELTERS = 5;
 
+/**
+ * The most animals the merge examines: a page it does not fill is made by
+ * the walk, whose window then has this much less room (see `pet-near-window.queries.ts`).
+ */
+export const MERGE_EXAMINED = 1_000;
+
 const unit = sql.placeholder("nearestUnit");
 
-/** One shelter's live animals after the cursor, as the API shows them, with the unit's distance. */
+/** One shelter's live animals after the cursor, as its table holds them, in id order by its index. */
 function arm(db: Drizzle, k: number) {
   return db
-    .select({
-      ...petShape.columns,
-      distanceKm: sql<number | null>`${unit} / 10.0`.as("distance_km"),
-      unit: sql<number>`${unit}`.as("near_unit"),
-    })
+    .select(getTableColumns(pets))
     .from(pets)
     .where(
       and(
@@ -40,12 +43,29 @@ function arm(db: Drizzle, k: number) {
     );
 }
 
-/** The statement: the nearest unit's animals after the cursor, merged by id, `limit` of them. */
-export function nearestUnitPage(db: Drizzle) {
+/**
+ * The statement: the nearest unit's animals after the cursor, merged by id,
+ * `limit` of those `kept` (every filter but the place's, bound once). The
+ * merge examines at most `MERGE_EXAMINED` animals, whatever the filters
+ * keep; its bound also keeps SQLite from copying the filters into each arm,
+ * which would then sort its own rows before the merge.
+ */
+export function nearestUnitPage(db: Drizzle, kept: SQL | undefined) {
   const [first, second, ...rest] = Array.from({ length: MERGED_SHELTERS }, (_, k) => arm(db, k));
   if (!first || !second) throw new Error("a merge takes two arms at least");
-  return unionAll(first, second, ...rest)
+  // Named as the table, so the shape's columns and the filters read the merge's rows.
+  const merged = unionAll(first, second, ...rest)
     .orderBy(sql`id`)
+    .limit(MERGE_EXAMINED)
+    .as(getTableName(pets));
+  return db
+    .select({
+      ...petShape.columns,
+      distanceKm: sql<number | null>`${unit} / 10.0`.as("distance_km"),
+      unit: sql<number>`${unit}`.as("near_unit"),
+    })
+    .from(merged)
+    .where(kept)
     .limit(sql.placeholder("limit"));
 }
 

@@ -108,7 +108,7 @@ function walkOf(kept: SQL | undefined): SQL {
   return sql`WITH RECURSIVE
     given(ring) AS (SELECT ${sql.placeholder("ring")}),
     walk(n, unit, examined, kept, animals) AS (
-      SELECT 0, -1, 0, 0, json_array(0, 0, json_array())
+      SELECT 0, -1, ${sql.placeholder("examinedBefore")}, 0, json_array(0, 0, json_array())
       UNION ALL
       SELECT walk.n + 1, ${nextUnit}, walk.examined + 1 + ${examinedOf}, ${keptSoFar},
         ${countedOf(kept, nextShelter, nextUnit)}

@@ -30,7 +30,9 @@ const PER_SHELTER = 1;
  * at most one more from each shelter (the merge reads each one ahead).
  */
 const NEAREST_ANIMALS = LIMIT + 1 + SHARING;
-/** What a page with a filter besides the place costs each animal the walk examines: its entry in its shelter's index, and its test against the `id` list. */
+/** What a page with a filter besides the place costs each animal the merge of the nearest unit examines: its row, by its shelter's index. */
+const PER_MERGED = 1;
+/** What such a page costs each animal the walk examines, when the merge could not fill it: its entry in its shelter's index, and its test against the `id` list. */
 const PER_EXAMINED = 2;
 /** And each one it keeps: its id from the walk, the list's entry, its row by key, and its sorting. */
 const PER_KEPT = 4;
@@ -94,17 +96,32 @@ describe("a page of animals by distance, near shelters holding many more than it
     expect(second.rowsRead).toBeLessThanOrEqual(NEAREST_ANIMALS + PER_SHELTER * SHELTERS);
   });
 
-  it("with a filter besides the place, reads each animal the walk examines once, and again only those it keeps", async () => {
-    // Thirty of the nearest unit's 400 animals, spread over it: the walk examines that unit whole.
+  it("with a filter besides the place, merges the nearest unit's animals only until the page is full", async () => {
+    // Thirty-one of the nearest unit's 400 animals, every thirteenth: the page's last and the one after it are the 261st examined.
     const kept = expected.slice(0, SHARING * ANIMALS).filter((_, i) => i % 13 === 0);
     const page = await pageAfter(undefined, LIMIT, kept);
     expect(page.pets.map((pet) => pet.id)).toEqual(kept.slice(0, LIMIT));
-    expect(page.rowsRead).toBeGreaterThan(SHARING * ANIMALS);
+    const examined = 13 * LIMIT + 1 + SHARING;
+    expect(page.rowsRead).toBeGreaterThanOrEqual(13 * LIMIT);
+    expect(page.rowsRead).toBeLessThanOrEqual(
+      PER_SHELTER * SHELTERS + PER_MERGED * examined + kept.length,
+    );
+  });
+
+  it("with a filter the nearest unit cannot fill the page with, reads each animal the walk examines once, and again only those it keeps", async () => {
+    // Every fortieth animal: ten in the nearest unit, then two or three in each shelter after it.
+    const kept = expected.filter((_, i) => i % 40 === 0);
+    const page = await pageAfter(undefined, LIMIT, kept);
+    expect(page.pets.map((pet) => pet.id)).toEqual(kept.slice(0, LIMIT));
+    // The merge examines the nearest unit whole, then the walk that unit and the next five shelters.
+    const walked = SHARING + 5;
+    expect(page.rowsRead).toBeGreaterThan(SHARING * ANIMALS + walked * ANIMALS);
     expect(page.rowsRead).toBeLessThanOrEqual(
       PER_SHELTER * SHELTERS +
-        PER_EXAMINED * SHARING * ANIMALS +
+        PER_MERGED * SHARING * ANIMALS +
+        PER_EXAMINED * walked * ANIMALS +
         PER_KEPT * kept.length +
-        PER_STEP * (SHARING + 1),
+        PER_STEP * (walked + 1),
     );
   });
 
