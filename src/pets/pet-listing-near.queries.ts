@@ -16,7 +16,12 @@ import {
   scannedAnimals,
   scanRoom,
 } from "./pet-near-ids.queries.ts";
-import { MERGE_EXAMINED, nearestUnitPage, nearestValues } from "./pet-near-nearest.queries.ts";
+import {
+  MERGE_EXAMINED,
+  nearestUnitFilteredPage,
+  nearestUnitPage,
+  nearestValues,
+} from "./pet-near-nearest.queries.ts";
 import {
   coveredAnimals,
   inRingOrder,
@@ -94,7 +99,8 @@ function byDistance(db: Drizzle) {
   const covered = coveredAnimals(db, everyFilter);
   return {
     ring: ringOf(db).prepare(),
-    nearest: nearestUnitPage(db, everyFilter).prepare(),
+    nearest: nearestUnitPage(db).prepare(),
+    nearestFiltered: nearestUnitFilteredPage(db, everyFilter).prepare(),
     page: db
       .select({
         ...petShape.columns,
@@ -221,13 +227,14 @@ async function pageByDistance(
   placed: Record<string, unknown> & { unit: number; position: number; narrowed: number },
   size: number,
 ) {
-  const { ring, nearest, page } = nearPetFinders(db).distance;
+  const { ring, nearest, nearestFiltered, page } = nearPetFinders(db).distance;
   const found: RingShelter[] = await guardStorage("D1", () => runOne(db, ring, placed));
   if (found.length === 0) return { pets: [], next: undefined };
   const shelters = inRingOrder(found);
   const merged = nearestValues(shelters, { unit: placed.unit, id: placed.position });
   if (merged) {
-    const rows = await guardStorage("D1", () => runOne(db, nearest, { ...placed, ...merged }));
+    const statement = placed.narrowed ? nearestFiltered : nearest;
+    const rows = await guardStorage("D1", () => runOne(db, statement, { ...placed, ...merged }));
     if (rows.length > size) return pageFrom(rows, size);
   }
   const examinedBefore = merged ? MERGE_EXAMINED : 0;

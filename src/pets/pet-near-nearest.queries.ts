@@ -1,5 +1,5 @@
 import { and, eq, getTableColumns, getTableName, gt, type SQL, sql } from "drizzle-orm";
-import { unionAll } from "drizzle-orm/sqlite-core";
+import { type SelectedFields, unionAll } from "drizzle-orm/sqlite-core";
 import type { Drizzle } from "../db/database.ts";
 import { pets } from "../db/schema.ts";
 import type { RingShelter } from "./pet-near-window.queries.ts";
@@ -29,10 +29,17 @@ export const MERGE_EXAMINED = 1_000;
 
 const unit = sql.placeholder("nearestUnit");
 
-/** One shelter's live animals after the cursor, as its table holds them, in id order by its index. */
-function arm(db: Drizzle, k: number) {
+/** As the API shows an animal, with the unit's distance. */
+const shown = {
+  ...petShape.columns,
+  distanceKm: sql<number | null>`${unit} / 10.0`.as("distance_km"),
+  unit: sql<number>`${unit}`.as("near_unit"),
+};
+
+/** One shelter's live animals after the cursor, in id order by its index. */
+function arm<C extends SelectedFields>(db: Drizzle, k: number, columns: C) {
   return db
-    .select(getTableColumns(pets))
+    .select(columns)
     .from(pets)
     .where(
       and(
@@ -43,30 +50,36 @@ function arm(db: Drizzle, k: number) {
     );
 }
 
-/**
- * The statement: the nearest unit's animals after the cursor, merged by id,
- * `limit` of those `kept` (every filter but the place's, bound once). The
- * merge examines at most `MERGE_EXAMINED` animals, whatever the filters
- * keep; its bound also keeps SQLite from copying the filters into each arm,
- * which would then sort its own rows before the merge.
- */
-export function nearestUnitPage(db: Drizzle, kept: SQL | undefined) {
-  const [first, second, ...rest] = Array.from({ length: MERGED_SHELTERS }, (_, k) => arm(db, k));
+/** The shelters' arms, two at least. */
+function arms<C extends SelectedFields>(db: Drizzle, columns: C) {
+  const [first, second, ...rest] = Array.from({ length: MERGED_SHELTERS }, (_, k) =>
+    arm(db, k, columns),
+  );
   if (!first || !second) throw new Error("a merge takes two arms at least");
+  return [first, second, ...rest] as const;
+}
+
+/** The statement with no filter but the place's: the nearest unit's animals after the cursor, merged by id, `limit` of them. */
+export function nearestUnitPage(db: Drizzle) {
+  return unionAll(...arms(db, shown))
+    .orderBy(sql`id`)
+    .limit(sql.placeholder("limit"));
+}
+
+/**
+ * The statement with other filters too: `limit` of the merged animals that
+ * `kept` (every other filter, bound once) keeps, checked on the merge as it
+ * goes. The merge examines at most `MERGE_EXAMINED` animals, whatever the
+ * filters keep; that bound also keeps SQLite from copying the filters into
+ * each arm, which would then sort its own rows before the merge.
+ */
+export function nearestUnitFilteredPage(db: Drizzle, kept: SQL | undefined) {
   // Named as the table, so the shape's columns and the filters read the merge's rows.
-  const merged = unionAll(first, second, ...rest)
+  const merged = unionAll(...arms(db, getTableColumns(pets)))
     .orderBy(sql`id`)
     .limit(MERGE_EXAMINED)
     .as(getTableName(pets));
-  return db
-    .select({
-      ...petShape.columns,
-      distanceKm: sql<number | null>`${unit} / 10.0`.as("distance_km"),
-      unit: sql<number>`${unit}`.as("near_unit"),
-    })
-    .from(merged)
-    .where(kept)
-    .limit(sql.placeholder("limit"));
+  return db.select(shown).from(merged).where(kept).limit(sql.placeholder("limit"));
 }
 
 /**

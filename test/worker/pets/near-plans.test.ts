@@ -96,14 +96,23 @@ describe("the near listings' query plans", () => {
     expect(plan).not.toMatch(SCANS_TABLE);
   });
 
-  it("by distance, merge the nearest unit's shelters' animals by id as each one's index gives them, sorting none, then check the filters on the merge", async () => {
+  /** Each merged shelter's animals after the cursor, by that shelter's index. */
+  const ARM = /SEARCH pets USING INDEX pets_shelter_id_idx \(shelter_id=\? AND id>\?\)/g;
+
+  it("by distance, merge the nearest unit's shelters' animals by id as each one's index gives them, sorting none", async () => {
     const plan = await planOf(pets.distance.nearest);
-    expect(
-      plan.match(/SEARCH pets USING INDEX pets_shelter_id_idx \(shelter_id=\? AND id>\?\)/g),
-      plan,
-    ).toHaveLength(MERGED_SHELTERS);
+    expect(plan.match(ARM), plan).toHaveLength(MERGED_SHELTERS);
     expect(plan).toMatch(/MERGE \(UNION ALL\)/);
     expect(plan).not.toMatch(/TEMP B-TREE/);
+    expect(plan).not.toMatch(/shelter_places|\bshelters\b/);
+    expect(plan).not.toMatch(SCANS_TABLE);
+  });
+
+  it("by distance with other filters, check them on that merge as it goes, sorting none", async () => {
+    const plan = await planOf(pets.distance.nearestFiltered);
+    expect(plan.match(ARM), plan).toHaveLength(MERGED_SHELTERS);
+    expect(plan).toMatch(/MERGE \(UNION ALL\)/);
+    expect(plan, "no arm sorts its own rows for filters copied into it").not.toMatch(/TEMP B-TREE/);
     expect(plan).not.toMatch(/shelter_places|\bshelters\b/);
     // The merge is named as the table, so its one scan reads it as it goes, never the table.
     expect(plan).toMatch(/^CO-ROUTINE pets\n/);
