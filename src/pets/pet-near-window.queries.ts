@@ -97,7 +97,9 @@ const keptOf = sql`(walk.animals ->> 1)`;
  * reach (those of the page's first unit, when the walk could not see it
  * whole). Each is read once, so a shelter the walk examines costs the page
  * a few rows besides its animals. `kept` is every filter's condition on the
- * animal in scope.
+ * animal in scope. The walk starts with `examinedBefore` entries counted:
+ * those the page examined before it (the nearest unit's merge, when that
+ * could not fill the page), so the page as a whole stays within the window.
  */
 function walkOf(kept: SQL | undefined): SQL {
   const keptSoFar = sql`walk.kept + ${keptOf}`;
