@@ -1,4 +1,4 @@
-import { and, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { type Database, type Drizzle, preparedQueries, runOne } from "../db/database.ts";
 import { shelterSearch } from "../db/search-tables.ts";
 import { shelters } from "../db/shelters-table.ts";
@@ -16,7 +16,8 @@ import type { Shelter } from "./shelters.schemas.ts";
  * `country`) checked on each, by distance in 100 m units then id, or by id.
  * A page examines a window of at most 10,000 of those shelters from the
  * cursor, so with other finders it may hold fewer than asked (even none),
- * and the next page starts after the window. A first statement reads the
+ * and the next page starts after the window. With no other finder, one
+ * statement makes the page (see `placesOnly`). Otherwise a first statement reads the
  * circle's places from the R*Tree alone, one row each; the Worker puts them
  * in the listing's order and binds the window to the page as a JSON array
  * of `[id, unit]`, which the page reads in order, each shelter by key,
@@ -37,10 +38,50 @@ const everyFilter = and(
 const windowed = sql`json_each(${sql.placeholder("window")}) AS windowed`;
 const windowUnit = sql<number>`windowed.value ->> 1`;
 
-/** The statements: the circle's places, and a page of the window's shelters that every finder keeps. */
+/**
+ * A page with no finder but the place's, in one statement: the circle's
+ * places after the cursor, sorted by SQLite and cut at the page, then each
+ * one's shelter by key. Every shelter of the window is kept, so the page
+ * is full unless the circle ends, and the Worker need not see the window.
+ */
+function placesOnly(db: Drizzle, sort: Nearby["sort"]) {
+  const near = nearShelters(db);
+  const id = sql<number>`${near.shelterId}`;
+  const cursor = sql.placeholder("afterId");
+  const placed = db
+    .select({ shelterId: near.shelterId, unit: near.unit })
+    .from(near)
+    .where(
+      sort === "distance"
+        ? sql`(${near.unit}, ${id}) > (${sql.placeholder("afterUnit")}, ${cursor})`
+        : sql`${id} > ${cursor}`,
+    )
+    .orderBy(...(sort === "distance" ? [asc(near.unit), asc(id)] : [asc(id)]))
+    .limit(sql.placeholder("limit"))
+    .as("placed");
+  return (
+    db
+      .select({
+        ...shelterShape.columns,
+        distanceKm: distanceKmOf(placed.unit),
+        unit: sql<number>`${placed.unit}`.as("near_unit"),
+      })
+      // The places first, in their order, each shelter by key: a cross join keeps them the outer loop.
+      .from(placed)
+      .crossJoin(shelters)
+      .where(eq(shelters.id, placed.shelterId))
+      .prepare()
+  );
+}
+
+/**
+ * The statements: a page with no other finder in one; otherwise the
+ * circle's places, and a page of the window's shelters that every finder keeps.
+ */
 function statementsOf(db: Drizzle) {
   const near = nearShelters(db);
   return {
+    placesOnly: { distance: placesOnly(db, "distance"), id: placesOnly(db, "id") },
     circle: db.select({ shelterId: near.shelterId, unit: near.unit }).from(near).prepare(),
     page: db
       .select({
@@ -93,8 +134,18 @@ export async function listSheltersNear(
 ): Promise<{ shelters: Shelter[]; next: NearPosition | undefined }> {
   const json = (list: readonly unknown[] | undefined) =>
     list === undefined ? null : JSON.stringify(list);
-  const { circle, page } = nearShelterFinders(db);
+  const { placesOnly, circle, page } = nearShelterFinders(db);
   const place = placeValues(query.nearby);
+  if (query.ids === undefined && query.countries === undefined && query.words === undefined) {
+    const values = {
+      ...place,
+      afterUnit: query.after?.unit ?? -1,
+      afterId: query.after?.id ?? 0,
+      limit: query.limit + 1,
+    };
+    const found = await guardStorage("D1", () => runOne(db, placesOnly[query.nearby.sort], values));
+    return pageOf(found, query.limit, undefined);
+  }
   const window = windowOf(
     await guardStorage("D1", () => runOne(db, circle, place)),
     query.nearby.sort,
@@ -109,14 +160,17 @@ export async function listSheltersNear(
     limit: query.limit + 1,
   };
   const found = window.length === 0 ? [] : await guardStorage("D1", () => runOne(db, page, values));
-  const listed = found.slice(0, query.limit);
-  const last = listed.at(-1);
   const edge = window.at(-1);
-  const next =
-    found.length > query.limit && last
-      ? { unit: last.unit, id: last.id }
-      : edge !== undefined && window.length === SEARCH_WINDOW
-        ? { unit: edge.unit, id: edge.shelterId }
-        : undefined;
+  const full = edge !== undefined && window.length === SEARCH_WINDOW;
+  return pageOf(found, query.limit, full ? { unit: edge.unit, id: edge.shelterId } : undefined);
+}
+
+type Found = Parameters<typeof shelterShape.render>[0] & { unit: number };
+
+/** The page, and where the next starts: after its last shelter when more follow, else after a full window (`windowEnd`). */
+function pageOf(found: Found[], size: number, windowEnd: NearPosition | undefined) {
+  const listed = found.slice(0, size);
+  const last = listed.at(-1);
+  const next = found.length > size && last ? { unit: last.unit, id: last.id } : windowEnd;
   return { shelters: listed.map(({ unit: _unit, ...row }) => shelterShape.render(row)), next };
 }

@@ -119,6 +119,18 @@ describe("the near listings' query plans", () => {
     expect(plan.match(/SCAN pets\b/g)).toHaveLength(1);
   });
 
+  it.each(["distance", "id"] as const)(
+    "for shelters with no other finder, sort the box's places from the R*Tree alone, then read the page's shelters by key in that order (%s)",
+    async (sort) => {
+      const plan = await planOf(nearShelterFinders(db).placesOnly[sort]);
+      expect(plan.match(BOX)?.length ?? 0, plan).toBe(2);
+      // One sort, of the places; the page's shelters follow them by key, never sorted again.
+      expect(plan.match(/TEMP B-TREE/g)).toHaveLength(1);
+      expect(plan).toMatch(/SCAN placed\nSEARCH shelters USING INTEGER PRIMARY KEY \(rowid=\?\)$/);
+      expect(plan).not.toMatch(SCANS_TABLE);
+    },
+  );
+
   it("for shelters, read the box's places from the R*Tree alone, then the window's shelters by key in its order, sorting none", async () => {
     const { circle, page } = nearShelterFinders(db);
     const places = await planOf(circle);
