@@ -143,6 +143,10 @@ export function runValues(
   return bound(db.d1, statement, values).raw();
 }
 
+/** A list bound as one JSON parameter, for `json_each` to read; null for no list, which a finder reads as "any". */
+export const boundList = (list: readonly unknown[] | undefined): string | null =>
+  list === undefined ? null : JSON.stringify(list);
+
 /**
  * A placeholder bound as given. Drizzle encodes a placeholder that sets a
  * timestamp column as a Date; statements bind milliseconds, as such columns

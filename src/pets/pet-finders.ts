@@ -1,5 +1,6 @@
 import type { z } from "@hono/zod-openapi";
 import { prefixQuery } from "../api/search-words.ts";
+import { boundList } from "../db/database.ts";
 import type { PetAge, PetSex, PetSize, YesNoField } from "./pet-profile.schemas.ts";
 import type { ListPetsQuerySchema, PetStatus } from "./pets.schemas.ts";
 
@@ -62,21 +63,19 @@ export function findersOf(query: z.output<typeof ListPetsQuerySchema>): PetFinde
   };
 }
 
-const json = (list: readonly unknown[] | undefined) =>
-  list === undefined ? null : JSON.stringify(list);
 const bit = (value: boolean | undefined) => (value === undefined ? null : value ? 1 : 0);
 
 /** What a listing's statements bind for its filters. */
 export function valuesOf(finders: PetFinders) {
   const yesNo = finders.yesNo ?? {};
   return {
-    ids: json(finders.ids),
+    ids: boundList(finders.ids),
     search: searchOf(finders),
-    statuses: json(finders.statuses),
-    categoryIds: json(finders.categoryIds),
-    shelterIds: json(finders.shelterIds),
-    ages: json(finders.ages),
-    sizes: json(finders.sizes),
+    statuses: boundList(finders.statuses),
+    categoryIds: boundList(finders.categoryIds),
+    shelterIds: boundList(finders.shelterIds),
+    ages: boundList(finders.ages),
+    sizes: boundList(finders.sizes),
     sex: finders.sex ?? null,
     goodWithChildren: bit(yesNo.goodWithChildren),
     goodWithDogs: bit(yesNo.goodWithDogs),

@@ -5,7 +5,7 @@ import { petSearch } from "../db/search-tables.ts";
 import { distanceKmOf, nearShelters, placeValues } from "../shelters/near.queries.ts";
 import type { Nearby } from "../shelters/near.schemas.ts";
 import type { NearPosition } from "../shelters/near-cursor.ts";
-import { guardStorage } from "../storage/storage-guard.ts";
+import { cutPage, guardStorage } from "../storage/storage-guard.ts";
 import { type PetFinders, SEARCH_WINDOW, valuesOf } from "./pet-finders.ts";
 import { checked, searchMatches } from "./pet-listing.queries.ts";
 import {
@@ -207,11 +207,11 @@ type NearRow = Parameters<typeof petShape.render>[0] & { unit: number };
 const isAnimal = <R extends { id: number | null }>(row: R): row is R & NearRow => row.id !== null;
 
 function pageFrom(rows: NearRow[], size: number) {
-  const listed = rows.slice(0, size);
+  const { listed, hasMore } = cutPage(rows, size);
   const last = listed.at(-1);
   return {
     pets: listed.map(({ unit: _unit, ...row }) => petShape.render(row)),
-    next: rows.length > size && last ? { unit: last.unit, id: last.id } : undefined,
+    next: hasMore && last ? { unit: last.unit, id: last.id } : undefined,
   };
 }
 

@@ -1,9 +1,9 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { type Database, type Drizzle, preparedQueries, runOne } from "../db/database.ts";
+import { boundList, type Database, type Drizzle, preparedQueries, runOne } from "../db/database.ts";
 import { shelterSearch } from "../db/search-tables.ts";
 import { shelters } from "../db/shelters-table.ts";
 import { SEARCH_WINDOW } from "../pets/pet-finders.ts";
-import { guardStorage } from "../storage/storage-guard.ts";
+import { cutPage, guardStorage } from "../storage/storage-guard.ts";
 import { distanceKmOf, nearShelters, placeValues } from "./near.queries.ts";
 import type { Nearby } from "./near.schemas.ts";
 import type { NearPosition } from "./near-cursor.ts";
@@ -132,8 +132,6 @@ export async function listSheltersNear(
   db: Database,
   query: NearShelterQuery,
 ): Promise<{ shelters: Shelter[]; next: NearPosition | undefined }> {
-  const json = (list: readonly unknown[] | undefined) =>
-    list === undefined ? null : JSON.stringify(list);
   const { placesOnly, circle, page } = nearShelterFinders(db);
   const place = placeValues(query.nearby);
   if (query.ids === undefined && query.countries === undefined && query.words === undefined) {
@@ -154,8 +152,8 @@ export async function listSheltersNear(
   const values = {
     ...place,
     window: JSON.stringify(window.map(({ shelterId, unit }) => [shelterId, unit])),
-    ids: json(query.ids),
-    countries: json(query.countries),
+    ids: boundList(query.ids),
+    countries: boundList(query.countries),
     words: query.words ?? null,
     limit: query.limit + 1,
   };
@@ -169,8 +167,8 @@ type Found = Parameters<typeof shelterShape.render>[0] & { unit: number };
 
 /** The page, and where the next starts: after its last shelter when more follow, else after a full window (`windowEnd`). */
 function pageOf(found: Found[], size: number, windowEnd: NearPosition | undefined) {
-  const listed = found.slice(0, size);
+  const { listed, hasMore } = cutPage(found, size);
   const last = listed.at(-1);
-  const next = found.length > size && last ? { unit: last.unit, id: last.id } : windowEnd;
+  const next = hasMore && last ? { unit: last.unit, id: last.id } : windowEnd;
   return { shelters: listed.map(({ unit: _unit, ...row }) => shelterShape.render(row)), next };
 }

@@ -13,7 +13,14 @@ import {
 } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { type Changer, changerValues, ownedByCaller } from "../catalogue/ownership.ts";
-import { type Database, type Drizzle, preparedQueries, runAll, runOne } from "../db/database.ts";
+import {
+  boundList,
+  type Database,
+  type Drizzle,
+  preparedQueries,
+  runAll,
+  runOne,
+} from "../db/database.ts";
 import { pets } from "../db/schema.ts";
 import { shelterSearch } from "../db/search-tables.ts";
 import { entityTag, type Field, shape } from "../db/shape.ts";
@@ -164,14 +171,12 @@ export async function listShelters(
   query: ShelterFinders & { after: number | undefined; limit: number },
 ): Promise<{ shelters: Shelter[]; next: number | undefined }> {
   const statements = shelterQueries(db);
-  const json = (list: readonly unknown[] | undefined) =>
-    list === undefined ? null : JSON.stringify(list);
   const values = {
     position: query.after ?? 0,
     limit: query.limit + 1,
-    ids: json(query.ids),
+    ids: boundList(query.ids),
     words: query.words ?? null,
-    countries: json(query.countries),
+    countries: boundList(query.countries),
   };
   const page = (rows: Parameters<typeof shelterShape.render>[0][]) => {
     const listed = rows.slice(0, query.limit);
