@@ -10,13 +10,14 @@ import { accounts, categories, orders, pets } from "../db/schema.ts";
 import { indexName, petSearch, unindexName } from "../db/search-tables.ts";
 import {
   insertedProfile,
+  insertedProfileValues,
   profileValue,
   type ShelterStanding,
   shelterNoneOrOwned,
   shelterStanding,
   updatedProfile,
 } from "./pet-profile.queries.ts";
-import { type PetProfile, profileOf } from "./pet-profile.schemas.ts";
+import type { PetProfile } from "./pet-profile.schemas.ts";
 import { categoryKnownOrKept, knownCategory, live, petShape } from "./pets.queries.ts";
 import type { NewPet, Pet, PetStatus } from "./pets.schemas.ts";
 
@@ -100,13 +101,11 @@ type CreateRefusal =
 
 /** What a create binds: the animal as sent, `available` unless it says otherwise, and its owner. */
 export function newPetValues(newPet: NewPet, { owner, now }: Creator) {
-  const profile = profileOf(newPet);
   return {
     name: newPet.name,
     categoryId: newPet.categoryId,
     status: newPet.status ?? "available",
-    shelterId: profile.shelterId ?? null,
-    profile: profileValue(profile),
+    ...insertedProfileValues(newPet),
     ...ownerValues(owner),
     now,
   };

@@ -5,10 +5,11 @@ import { shelters } from "../db/shelters-table.ts";
 import { type PetProfile, PROFILE_FIELDS } from "./pet-profile.schemas.ts";
 
 /**
- * How a change writes an animal's profile. The fields it sets travel as one
- * JSON object bound as `profile`, so one statement serves any set of
- * fields: a member present sets its column (JSON `null` clears it), an
- * absent member keeps what the column holds.
+ * How a change writes an animal's profile. An insert binds each field by
+ * its own name. An update binds the fields it sets as one JSON object,
+ * `profile`, so one statement serves any set of fields: a member present
+ * sets its column (JSON `null` clears it), an absent member keeps what the
+ * column holds.
  */
 
 const profile = sql.placeholder("profile");
@@ -19,11 +20,18 @@ function member(field: keyof PetProfile): SQL {
   return sql`json_extract(${profile}, ${sql.raw(`'$.${field}'`)})`;
 }
 
-/** The profile's columns as an insert writes them: each member sent, NULL for the rest. */
+/** The profile's columns as an insert writes them: each field's placeholder, bound by `insertedProfileValues`. */
 export function insertedProfile() {
   return Object.fromEntries(
-    PROFILE_FIELDS.map((field) => [field, member(field).as(pets[field].name)]),
+    PROFILE_FIELDS.map((field) => [field, sql`${sql.placeholder(field)}`.as(pets[field].name)]),
   ) as { [K in keyof PetProfile]: SQL.Aliased<PetProfile[K]> };
+}
+
+/** What an insert binds for the profile: each field sent, null for the rest. */
+export function insertedProfileValues(sent: Partial<PetProfile>): PetProfile {
+  return Object.fromEntries(
+    PROFILE_FIELDS.map((field) => [field, sent[field] ?? null]),
+  ) as PetProfile;
 }
 
 /** The profile's columns as an update sets them: the members sent, the others as they are. */
