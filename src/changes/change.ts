@@ -21,7 +21,6 @@ import {
   eventStatement,
   eventsWaitingStatement,
   newEventId,
-  settleUnwantedStatement,
 } from "./outbox-statements.ts";
 import type { Claim, Made, Outcome, Replayed, Reused, Stored, StoredResponse } from "./outcomes.ts";
 
@@ -34,7 +33,8 @@ import type { Claim, Made, Outcome, Replayed, Reused, Stored, StoredResponse } f
  *   with a key:   forgetExpired, claim
  *                 the change's steps
  *   with a key:   giveBack, store
- *                 its events (each only if the statement before changed one row), settled
+ *                 its events (each only if the statement before changed one row,
+ *                   and written dispatched when no endpoint wants it)
  *                 its reads
  *                 eventsWaiting (when it has events)
  *   with a key:   stored
@@ -79,15 +79,7 @@ interface Answering<Results, Body, Refusal> {
 }
 
 /** The steps the module adds: a declared step or read may not take their names. */
-const SHARED_STEPS = [
-  "forgetExpired",
-  "claim",
-  "giveBack",
-  "store",
-  "settled",
-  "eventsWaiting",
-  "stored",
-];
+const SHARED_STEPS = ["forgetExpired", "claim", "giveBack", "store", "eventsWaiting", "stored"];
 
 interface Plan {
   names: string[];
@@ -249,12 +241,11 @@ class Change<Results> {
     const change = named(steps);
     const outbox =
       events.length === 0
-        ? { written: [], settled: [], waiting: [] }
+        ? { written: [], waiting: [] }
         : {
             written: events.map(
               (event, i) => [event.type, eventStatement(db, event, eventIdName(i))] as const,
             ),
-            settled: [["settled", settleUnwantedStatement(db, this.#eventIds)] as const],
             waiting: [["eventsWaiting", eventsWaitingStatement(db)] as const],
           };
     const after = named(reads);
@@ -262,13 +253,7 @@ class Change<Results> {
       names: list.map(([name]) => name),
       statements: list.map(([, statement]) => statement),
     });
-    const plain = plan([
-      ...change,
-      ...outbox.written,
-      ...outbox.settled,
-      ...after,
-      ...outbox.waiting,
-    ]);
+    const plain = plan([...change, ...outbox.written, ...after, ...outbox.waiting]);
     if (!reply) return { plain, keyed: undefined };
     const key = keyStatements(db, reply);
     return {
@@ -280,7 +265,6 @@ class Change<Results> {
         ["giveBack", key.giveBack],
         ["store", key.store],
         ...outbox.written,
-        ...outbox.settled,
         ...after,
         ...outbox.waiting,
         ["stored", key.stored],

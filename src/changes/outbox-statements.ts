@@ -1,4 +1,4 @@
-import { and, inArray, isNull, type Placeholder, type SQL, sql } from "drizzle-orm";
+import { and, isNull, type Placeholder, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { type Drizzle, databaseNow } from "../db/database.ts";
 import { insertWhere } from "../db/insert-where.ts";
@@ -27,17 +27,24 @@ export function newEventId(): string {
 }
 
 /**
+ * True when the endpoint subscribed to an event of this type, by its kind
+ * or its family (`pet.*`), and may see it: the catalogue's events (no
+ * account) go to every account, order events only to the order's.
+ */
+function subscribed(type: SQLWrapper, family: SQLWrapper, accountId: SQLWrapper): SQL {
+  return sql`(${accountId} IS NULL OR ${webhooks.accountId} = ${accountId})
+  AND EXISTS (SELECT 1 FROM json_each(${webhooks.types}) AS wanted
+    WHERE wanted.value IN (${type}, ${family}))`;
+}
+
+/**
  * True when the endpoint should receive the event: it existed before the
- * event, subscribed to its kind or family, and may see it (the catalogue's
- * events go to every account, order events only to the order's). The one
- * rule for which endpoints want an event, used as events are written and as
- * they are claimed.
+ * event and subscribed to it. The one rule for which endpoints want an
+ * event, used as events are claimed; an event being written applies its
+ * second half (see `eventStatement`).
  */
 export const endpointWants = sql`${webhooks.afterSeq} < ${events.seq}
-  AND (${events.accountId} IS NULL OR ${webhooks.accountId} = ${events.accountId})
-  AND EXISTS (SELECT 1 FROM json_each(${webhooks.types}) AS wanted
-    WHERE wanted.value = ${events.type}
-      OR wanted.value = substr(${events.type}, 1, instr(${events.type}, '.')) || '*')`;
+  AND ${subscribed(events.type, sql`substr(${events.type}, 1, instr(${events.type}, '.')) || '*'`, events.accountId)}`;
 
 export const noEndpointWants = sql`NOT EXISTS (SELECT 1 FROM ${webhooks} WHERE ${endpointWants})`;
 
@@ -55,47 +62,38 @@ export interface EventOf {
   changes?: SQL<string>;
 }
 
-/** The statement that writes one event, with the id bound to `idName`, if the statement before it changed one row. */
+/**
+ * The statement that writes one event, with the id bound to `idName`, if
+ * the statement before it changed one row. An event no endpoint wants is
+ * written dispatched, so the change leaves work for the dispatcher only when
+ * someone will receive it. Every endpoint that exists as it is written was
+ * made before it (an endpoint's `afterSeq` is the sequence's last value when
+ * it was made, and the sequence never goes back), so its type and account
+ * alone decide; an endpoint made later never receives it.
+ */
 export function eventStatement(db: Drizzle, event: EventOf, idName: string) {
+  const family = `${event.type.slice(0, event.type.indexOf(".") + 1)}*`;
+  const accountId = event.account ?? sql`NULL`;
+  const wanted = sql`EXISTS (SELECT 1 FROM ${webhooks} WHERE ${subscribed(sql`${event.type}`, sql`${family}`, accountId)})`;
   return insertWhere(db, events, {
     row: {
       seq: sql<null>`NULL`.as("seq"),
       id: sql<string>`${sql.placeholder(idName)}`.as("id"),
       type: sql<EventType>`${event.type}`.as("type"),
-      accountId: sql<number | null>`${event.account ?? null}`.as("account_id"),
+      accountId: sql<number | null>`${accountId}`.as("account_id"),
       data: event.data.json.as("data"),
       previousStatus: sql<PetStatus | null>`${event.previousStatus ?? null}`.as("previous_status"),
       changes: sql<string | null>`${event.changes ?? null}`.as("changes"),
       createdAt: databaseNow.as("created_at"),
-      dispatchedAt: sql<null>`NULL`.as("dispatched_at"),
+      dispatchedAt: sql<number | null>`CASE WHEN ${wanted} THEN NULL ELSE ${databaseNow} END`.as(
+        "dispatched_at",
+      ),
       claimToken: sql<null>`NULL`.as("claim_token"),
       claimExpiresAt: sql<null>`NULL`.as("claim_expires_at"),
     },
     from: event.data.table,
     where: and(event.where, sql`changes() = 1`),
   }).prepare();
-}
-
-/**
- * Marks the change's events that no endpoint wants as dispatched at once:
- * the change leaves work for the dispatcher only when someone will receive
- * it. An endpoint made later never receives older events (its `afterSeq`),
- * so the decision cannot go stale.
- */
-export function settleUnwantedStatement(db: Drizzle, idNames: readonly string[]) {
-  return db
-    .update(events)
-    .set({ dispatchedAt: sql`${events.createdAt}` })
-    .where(
-      and(
-        inArray(
-          events.id,
-          idNames.map((name) => sql.placeholder(name)),
-        ),
-        noEndpointWants,
-      ),
-    )
-    .prepare();
 }
 
 /**
