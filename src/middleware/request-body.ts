@@ -4,6 +4,7 @@ import { isJsonMediaType } from "../api/request-bodies.ts";
 import { MAX_JSON_BODY_BYTES, type OperatorRoute } from "../api/route-table.ts";
 import type { AppEnv } from "../context.ts";
 import { ApiError, messages } from "../errors.ts";
+import { strictUtf8Decoder } from "../utils/utf8.ts";
 import { findDuplicateKey } from "./json-duplicate-keys.ts";
 
 /** A Content-Type of exactly this media type, parameters allowed. */
@@ -50,7 +51,7 @@ async function requireJsonSyntax(c: Context<AppEnv>): Promise<void> {
   if (bytes.byteLength === 0) throw new ApiError("invalid_json", messages.emptyBody);
   let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+    text = strictUtf8Decoder.decode(bytes);
   } catch {
     throw new ApiError("invalid_json", messages.notUtf8);
   }

@@ -6,3 +6,5 @@
  */
 export const utf8Encoder = new TextEncoder();
 export const utf8Decoder = new TextDecoder();
+/** A decoder that throws on bytes that are not UTF-8, for request bodies (a BOM is dropped). */
+export const strictUtf8Decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });

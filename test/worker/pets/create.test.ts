@@ -225,6 +225,19 @@ describe("POST /v1/pets — bad input", () => {
     await expectError(res, 400, "invalid_json");
   });
 
+  it("reads each body afresh: one cut inside a character, then one that starts with a BOM", async () => {
+    const cut = await postRaw(new Uint8Array([0x7b, 0x22, 0x6e, 0x22, 0x3a, 0x22, 0xc3]), {
+      "Content-Type": "application/json",
+    });
+    await expectError(cut, 400, "invalid_json");
+    const whole = await postRaw(
+      new TextEncoder().encode(`\uFEFF${JSON.stringify({ name: "Bélla", categoryId: 1 })}`),
+      { "Content-Type": "application/json" },
+    );
+    expect(whole.status).toBe(201);
+    expect(((await whole.json()) as { name: string }).name).toBe("Bélla");
+  });
+
   it("refuses a body without Content-Type with 415", async () => {
     // Bytes, not a string: a string body would make the Request add text/plain itself.
     const body = new TextEncoder().encode(JSON.stringify({ name: "Rex", categoryId: 1 }));
