@@ -16,12 +16,7 @@ import {
   keyStatements,
   responseOf,
 } from "./idempotency.queries.ts";
-import {
-  type EventOf,
-  eventStatement,
-  eventsWaitingStatement,
-  newEventId,
-} from "./outbox-statements.ts";
+import { type EventOf, eventStatement, newEventId } from "./outbox-statements.ts";
 import type { Claim, Made, Outcome, Replayed, Reused, Stored, StoredResponse } from "./outcomes.ts";
 
 /**
@@ -34,14 +29,13 @@ import type { Claim, Made, Outcome, Replayed, Reused, Stored, StoredResponse } f
  *                 the change's steps
  *   with a key:   giveBack, store
  *                 its events (each only if the statement before changed one row,
- *                   and written dispatched when no endpoint wants it)
+ *                   written dispatched when no endpoint wants it)
  *                 its reads
- *                 eventsWaiting (when it has events)
  *   with a key:   stored
  *
- * When the probe finds events waiting, the run records it on the database
- * handle's change record (a request's session), and the step after the
- * request's handler dispatches them: no caller of a change dispatches.
+ * When an event's statement finds events waiting, the run records it on the
+ * database handle's change record (a request's session), and the step after
+ * the request's handler dispatches them: no caller of a change dispatches.
  * A keyed change happens at most once per key: a claim that meets a live
  * record fails the batch whole and the earlier request's reply is replayed
  * (or the key refused); a change that made nothing gives its claim back in
@@ -224,12 +218,14 @@ class Change<Results> {
     return { ...values, ...Object.fromEntries(this.#eventIds.map((id) => [id, newEventId()])) };
   }
 
-  /** The results by name, once the probe's answer is recorded where `db` keeps its changes. */
+  /** The results by name, once whether events wait is recorded where `db` keeps its changes. */
   #done(db: Database, plan: Plan, results: unknown[]): Done<Results> {
-    const { steps, reads } = this.#declared;
+    const { steps, events, reads } = this.#declared;
     const named = [...steps, ...reads].map(({ name }) => [name, at(plan, results, name)]);
-    const waiting = at(plan, results, "eventsWaiting") as unknown[] | undefined;
-    if (db.changes && waiting !== undefined && waiting.length > 0) db.changes.eventsWaiting = true;
+    const waiting = events.some(({ type }) =>
+      (at(plan, results, type) as { waiting: boolean }[]).some((row) => row.waiting),
+    );
+    if (db.changes && waiting) db.changes.eventsWaiting = true;
     return { results: Object.fromEntries(named) as Results };
   }
 
@@ -239,21 +235,15 @@ class Change<Results> {
     const named = (list: readonly Declared[]) =>
       list.map(({ name, build }) => [name, build(db)] as const);
     const change = named(steps);
-    const outbox =
-      events.length === 0
-        ? { written: [], waiting: [] }
-        : {
-            written: events.map(
-              (event, i) => [event.type, eventStatement(db, event, eventIdName(i))] as const,
-            ),
-            waiting: [["eventsWaiting", eventsWaitingStatement(db)] as const],
-          };
+    const outbox = events.map(
+      (event, i) => [event.type, eventStatement(db, event, eventIdName(i))] as const,
+    );
     const after = named(reads);
     const plan = (list: (readonly [string, AnyStatement])[]): Plan => ({
       names: list.map(([name]) => name),
       statements: list.map(([, statement]) => statement),
     });
-    const plain = plan([...change, ...outbox.written, ...after, ...outbox.waiting]);
+    const plain = plan([...change, ...outbox, ...after]);
     if (!reply) return { plain, keyed: undefined };
     const key = keyStatements(db, reply);
     return {
@@ -264,9 +254,8 @@ class Change<Results> {
         ...change,
         ["giveBack", key.giveBack],
         ["store", key.store],
-        ...outbox.written,
+        ...outbox,
         ...after,
-        ...outbox.waiting,
         ["stored", key.stored],
       ]),
     };

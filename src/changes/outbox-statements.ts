@@ -1,5 +1,5 @@
 import { and, isNull, type Placeholder, type SQL, type SQLWrapper, sql } from "drizzle-orm";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { alias, type SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { type Drizzle, databaseNow } from "../db/database.ts";
 import { insertWhere } from "../db/insert-where.ts";
 import { type EVENT_TYPES, events, webhooks } from "../db/schema.ts";
@@ -48,6 +48,15 @@ export const endpointWants = sql`${webhooks.afterSeq} < ${events.seq}
 
 export const noEndpointWants = sql`NOT EXISTS (SELECT 1 FROM ${webhooks} WHERE ${endpointWants})`;
 
+/** Any event, under a name of its own beside the row being written. */
+const anyEvent = alias(events, "any_event");
+
+/** True when the event just written, or any other, waits for dispatch (from the partial index of those). */
+const eventsWaiting =
+  sql<boolean>`(${isNull(events.dispatchedAt)} OR EXISTS (SELECT 1 FROM ${events} AS ${anyEvent} WHERE ${isNull(anyEvent.dispatchedAt)}))`
+    .mapWith(Boolean)
+    .as("waiting");
+
 /** One event of a change, rendered from the resource's row that `where` finds. */
 export interface EventOf {
   type: EventType;
@@ -70,6 +79,12 @@ export interface EventOf {
  * made before it (an endpoint's `afterSeq` is the sequence's last value when
  * it was made, and the sequence never goes back), so its type and account
  * alone decide; an endpoint made later never receives it.
+ *
+ * It returns whether events wait for dispatch, this one or any an earlier
+ * change left (a dispatch that failed): one probe of the partial index of
+ * undispatched events, so the common change, with nobody listening, costs
+ * no further call to D1, and the next change that writes an event sends
+ * what waits.
  */
 export function eventStatement(db: Drizzle, event: EventOf, idName: string) {
   const family = `${event.type.slice(0, event.type.indexOf(".") + 1)}*`;
@@ -93,19 +108,7 @@ export function eventStatement(db: Drizzle, event: EventOf, idName: string) {
     },
     from: event.data.table,
     where: and(event.where, sql`changes() = 1`),
-  }).prepare();
-}
-
-/**
- * The last statement of every change's batch: one probe of the partial index
- * of undispatched events, so the common change, with nobody listening, costs
- * no further call to D1.
- */
-export function eventsWaitingStatement(db: Drizzle) {
-  return db
-    .select({ waiting: sql<number>`1` })
-    .from(events)
-    .where(isNull(events.dispatchedAt))
-    .limit(1)
+  })
+    .returning({ waiting: eventsWaiting })
     .prepare();
 }

@@ -4,7 +4,7 @@ import worker from "../../../src/index.ts";
 import type { DeliveryMessage } from "../../../src/outbox/outbox.queries.ts";
 import { claimEvents } from "../../../src/outbox/outbox.queries.ts";
 import { dispatchEvents } from "../../../src/outbox/outbox-relay.ts";
-import { createPet } from "../support/assertions.ts";
+import { createCategory, createPet } from "../support/assertions.ts";
 import { d1FailingStatements, failingQueue, recordingQueue } from "../support/faulty-bindings.ts";
 import { seedUnlimitedKey, testServices } from "../support/keys.ts";
 import { captureLogs, storageFailure } from "../support/logs.ts";
@@ -98,6 +98,18 @@ describe("when the queue is down", () => {
       (request) => (JSON.parse(request.body) as { data: { id: number } }).data.id,
     );
     expect(ids.sort((a, b) => a - b)).toEqual([first, second, third.id]);
+    expect(await waiting()).toBe(0);
+  });
+  it("a change whose own event nobody wants still sends what waits", async () => {
+    const name = uniqueName("unwanted-next");
+    await registerWebhook(key, receiverUrl("ok", name), ["pet.created"]);
+    const first = await createWhileQueueDown("Left waiting");
+    expect(await waiting()).toBe(1);
+    await createCategory(key, uniqueName("Unheard kind"));
+    const ids = (await receivedAtLeast(name, 1)).map(
+      (request) => (JSON.parse(request.body) as { data: { id: number } }).data.id,
+    );
+    expect(ids).toEqual([first]);
     expect(await waiting()).toBe(0);
   });
 });
