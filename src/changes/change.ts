@@ -73,7 +73,7 @@ interface Answering<Results, Body, Refusal> {
 }
 
 /** The steps the module adds: a declared step or read may not take their names. */
-const SHARED_STEPS = ["forgetExpired", "claim", "giveBack", "store", "eventsWaiting", "stored"];
+const SHARED_STEPS = ["forgetExpired", "claim", "giveBack", "store", "stored"];
 
 interface Plan {
   names: string[];
